@@ -1,0 +1,243 @@
+"""Deals and their notations: compact (``-`` and ``AKQJ``), ranks, and full cards with suits.
+
+A deal is the list of every player's stack, top card first, hands in seat order; the first
+hand leads under the standard rules.
+
+>>> deal = parse_deal("K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--")
+>>> len(deal.hands), deal.size
+(2, 52)
+>>> parse_deal("6 7 3 2 3 5 A 9 K J 10 6 Q 9 7 3 5 9 3 4 8 K 8 6 4 J / 2QK8KT785A64AJJQ4272TQT5A9").ranks()
+'673235A9KJT6Q97359348K864J/2QK8KT785A64AJJQ4272TQT5A9'
+>>> parse_deal("K-/-X")
+Traceback (most recent call last):
+...
+beggar.notation.DealError: unknown card 'X' at position 5 (hand 2, card 2)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from beggar.cards import STANDARD_DECK, Card, Deck, Rank, Suit
+from beggar.rules import MAX_PLAYERS, Rules
+
+
+class DealError(ValueError):
+    """A deal string that cannot be read, or that does not fit the deck.
+
+    ``position`` is the 1-based column in the text where the problem is, when there is one.
+    """
+
+    def __init__(self, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.position = position
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Every player's stack at the start of a game, top card first, in seat order."""
+
+    hands: tuple[tuple[Card, ...], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(len(hand) for hand in self.hands)
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def has_suits(self) -> bool:
+        return all(card.suit is not None for hand in self.hands for card in hand)
+
+    @property
+    def has_ranks(self) -> bool:
+        return all(card.rank is not None for hand in self.hands for card in hand)
+
+    def compact(self) -> str:
+        """``-`` for every number card, ``A K Q J`` for the others."""
+        return "/".join("".join(_compact_symbol(card) for card in hand) for hand in self.hands)
+
+    def ranks(self) -> str:
+        """One character per card: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        if not self.has_ranks:
+            raise DealError("this deal gives only '-' for number cards, so it has no rank notation")
+        return "/".join("".join(str(Card(card.rank)) for card in hand) for hand in self.hands)
+
+    def full(self) -> str:
+        """Rank and suit of every card, space separated: ``QH TS 3C``."""
+        if not self.has_suits:
+            raise DealError("this deal has no suits, so it has no full-card notation")
+        return " / ".join(" ".join(str(card) for card in hand) for hand in self.hands)
+
+    def format(self, notation: str = "auto") -> str:
+        """Write the deal in ``compact``, ``ranks`` or ``full`` notation; ``auto`` keeps all it knows."""
+        if notation == "compact":
+            return self.compact()
+        if notation == "ranks":
+            return self.ranks()
+        if notation == "full":
+            return self.full()
+        if notation == "auto":
+            if self.has_suits:
+                return self.full()
+            return self.ranks() if self.has_ranks else self.compact()
+        raise ValueError(f"unknown notation {notation!r}: choose compact, ranks, full or auto")
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _compact_symbol(card: Card) -> str:
+    return "-" if card.is_number else str(Card(card.rank))
+
+
+def parse_deal(text: str, deck: Deck = STANDARD_DECK, *, complete: bool = True) -> Deal:
+    """Read a deal in any notation and check it against ``deck``.
+
+    Cards may be separated by whitespace or commas; hands by ``/``. With ``complete`` the deal
+    must hold exactly the whole deck; otherwise it may hold fewer cards (prepared positions).
+    """
+    hands: list[list[Card]] = [[]]
+    positions: list[list[int]] = [[]]
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace() or ch == ",":
+            i += 1
+            continue
+        if ch == "/":
+            hands.append([])
+            positions.append([])
+            i += 1
+            continue
+        start = i
+        where = f"position {start + 1} (hand {len(hands)}, card {len(hands[-1]) + 1})"
+        if ch == "-":
+            card = Card(None)
+            i += 1
+        else:
+            upper = ch.upper()
+            if upper == "1" and text[i + 1 : i + 2] == "0":
+                rank = Rank.TEN
+                i += 2
+            elif upper in "23456789TJQKA":
+                rank = Rank.from_symbol(upper)
+                i += 1
+            else:
+                hint = " (a ten is written 10 or T)" if upper == "1" else ""
+                raise DealError(f"unknown card {ch!r} at {where}{hint}", start + 1)
+            suit = None
+            if i < n and text[i].upper() in "CDHS":
+                suit = Suit(text[i].upper())
+                i += 1
+            card = Card(rank, suit)
+        hands[-1].append(card)
+        positions[-1].append(start + 1)
+
+    deal = Deal(tuple(tuple(hand) for hand in hands))
+    check_deal(deal, deck, complete=complete, positions=positions)
+    return deal
+
+
+def check_deal(
+    deal: Deal, deck: Deck = STANDARD_DECK, *, complete: bool = True, positions: list[list[int]] | None = None
+) -> None:
+    """Raise :class:`DealError` unless ``deal`` can be dealt from ``deck``.
+
+    ``positions`` gives each card's column in the text it was read from; by default the columns
+    of the deal's one-character-per-card notation.
+    """
+    if positions is None:
+        positions, column = [], 1
+        for hand in deal.hands:
+            positions.append(list(range(column, column + len(hand))))
+            column += len(hand) + 1
+    if deal.size == 0:
+        raise DealError("empty deal: give each player's cards, hands separated by '/'")
+    if deal.players < 2:
+        raise DealError("a deal needs at least two hands separated by '/'")
+    if deal.players > MAX_PLAYERS:
+        raise DealError(f"the deal has {deal.players} hands; a table seats at most {MAX_PLAYERS}")
+    for index, hand in enumerate(deal.hands, 1):
+        if not hand:
+            raise DealError(f"hand {index} is empty: every player needs at least one card")
+
+    flat = [(card, pos) for hand, hand_pos in zip(deal.hands, positions) for card, pos in zip(hand, hand_pos)]
+    suited = [card.suit is not None for card, _ in flat]
+    if any(suited) and not all(suited):
+        card, pos = next((c, p) for c, p in flat if c.suit is None)
+        raise DealError(
+            f"card {str(card)!r} at position {pos} has no suit, but other cards of the deal have one: "
+            "give a suit for every card or for none",
+            pos,
+        )
+
+    for card, pos in flat:
+        if card.rank is not None and card.rank not in deck.ranks:
+            raise DealError(f"card {str(card)!r} at position {pos} is not in the {deck.describe()}", pos)
+        if card.suit is not None and card.suit not in deck.suits:
+            raise DealError(f"card {str(card)!r} at position {pos} is not in the {deck.describe()}", pos)
+
+    seen: Counter[Card] = Counter()
+    by_rank: Counter[Rank] = Counter()
+    numbers = 0
+    for card, pos in flat:
+        if card.is_number:
+            numbers += 1
+            if numbers > deck.number_cards:
+                raise DealError(
+                    f"too many number cards: the {deck.describe()} holds {deck.number_cards}, "
+                    f"and position {pos} is one more",
+                    pos,
+                )
+        if card.rank is None:
+            continue
+        by_rank[card.rank] += 1
+        if by_rank[card.rank] > deck.count(card.rank):
+            raise DealError(
+                f"too many {card.rank.label}s: the {deck.describe()} holds {deck.count(card.rank)}, "
+                f"and position {pos} is one more",
+                pos,
+            )
+        if card.suit is not None:
+            seen[card] += 1
+            if seen[card] > deck.copies:
+                copies = "once" if deck.copies == 1 else f"{deck.copies} times"
+                raise DealError(
+                    f"card {str(card)!r} appears again at position {pos}; the {deck.describe()} holds it {copies}",
+                    pos,
+                )
+
+    if complete and deal.size != deck.size:
+        raise DealError(f"the deal has {deal.size} cards, but the {deck.describe()} has {deck.size}")
+
+
+def deal_cards(cards: list[Card], players: int) -> Deal:
+    """Deal ``cards`` one at a time round the table, starting with the first hand.
+
+    >>> deal_cards([Card(Rank(r)) for r in range(2, 9)], 3).ranks()
+    '258/36/47'
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for index, card in enumerate(cards):
+        hands[index % players].append(card)
+    return Deal(tuple(tuple(hand) for hand in hands))
+
+
+def random_deal(rules: Rules | None = None, seed: int | None = None) -> Deal:
+    """A uniformly shuffled deck dealt one card at a time round the table.
+
+    The same seed always gives the same deal.
+
+    >>> random_deal(seed=1) == random_deal(seed=1)
+    True
+    """
+    rules = rules or Rules()
+    cards = rules.deck.cards()
+    random.Random(seed).shuffle(cards)
+    return deal_cards(cards, rules.players)
