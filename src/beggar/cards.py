@@ -171,9 +171,7 @@ STRIPPED_DECK = Deck(
 DOUBLE_DECK = Deck("double", tuple(Rank), _ALL_SUITS, copies=2)
 HALF_DECK = Deck("half", tuple(Rank), (Suit.HEARTS, Suit.SPADES))
 
-DECKS: dict[str, Deck] = {
-    deck.name: deck for deck in (STANDARD_DECK, STRIPPED_DECK, DOUBLE_DECK, HALF_DECK)
-}
+DECKS: dict[str, Deck] = {deck.name: deck for deck in (STANDARD_DECK, STRIPPED_DECK, DOUBLE_DECK, HALF_DECK)}
 DECK_ALIASES = {"52": "standard", "40": "stripped", "104": "double", "26": "half"}
 
 

@@ -197,7 +197,8 @@ class Game:
             check_deal(deal, rules.deck, complete=complete)
         if deal.players != rules.players:
             raise GameError(
-                f"the deal has {deal.players} hands, but the rules {rules.name!r} are for {rules.players} players"
+                f"the deal has {deal.players} hands, "
+                f"but the rules {rules.name!r} are for {rules.players} players"
             )
         if rules.number_ranks_pay and not deal.has_ranks:
             raise GameError("these rules make a number rank pay, so '-' is ambiguous: give every card's rank")
@@ -263,11 +264,7 @@ class Game:
         else:
             self.to_play = self._next(player)
 
-        if (
-            self.record is None
-            and self.rules.empty_hand is EmptyHand.WHEN_EMPTY
-            and not self.stacks[player]
-        ):
+        if self.record is None and self.rules.empty_hand is EmptyHand.WHEN_EMPTY and not self.stacks[player]:
             trick_taken |= self._put_out(player, events, Reason.EMPTY)
         while self.record is None and not self.stacks[self.to_play]:
             trick_taken |= self._put_out(self.to_play, events, Reason.CANNOT_TURN)

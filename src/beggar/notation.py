@@ -167,7 +167,11 @@ def check_deal(
         if not hand:
             raise DealError(f"hand {index} is empty: every player needs at least one card")
 
-    flat = [(card, pos) for hand, hand_pos in zip(deal.hands, positions) for card, pos in zip(hand, hand_pos)]
+    flat = [
+        (card, pos)
+        for hand, hand_pos in zip(deal.hands, positions, strict=True)
+        for card, pos in zip(hand, hand_pos, strict=True)
+    ]
     suited = [card.suit is not None for card, _ in flat]
     if any(suited) and not all(suited):
         card, pos = next((c, p) for c, p in flat if c.suit is None)
@@ -209,7 +213,8 @@ def check_deal(
             if seen[card] > deck.copies:
                 copies = "once" if deck.copies == 1 else f"{deck.copies} times"
                 raise DealError(
-                    f"card {str(card)!r} appears again at position {pos}; the {deck.describe()} holds it {copies}",
+                    f"card {str(card)!r} appears again at position {pos}; "
+                    f"the {deck.describe()} holds it {copies}",
                     pos,
                 )
 

@@ -37,38 +37,22 @@ class PublishedGame:
 
 
 RECORDS: tuple[PublishedGame, ...] = (
-    PublishedGame(
-        "------------KAQ----J------/-JQQK---K----JK--QA-A-JA--", "Paulhus", 1999, 4791, 670, 0
-    ),
-    PublishedGame(
-        "---JQ---K-A----A-J-K---QK-/-J-----------AJQA----K---Q", "Kleber", 1999, 5790, 805, 0
-    ),
-    PublishedGame(
-        "A-QK------Q----KA-----J---/-JAK----A--Q----J---QJ--K-", "Collins", 2006, 6913, 960, 0
-    ),
+    PublishedGame("------------KAQ----J------/-JQQK---K----JK--QA-A-JA--", "Paulhus", 1999, 4791, 670, 0),
+    PublishedGame("---JQ---K-A----A-J-K---QK-/-J-----------AJQA----K---Q", "Kleber", 1999, 5790, 805, 0),
+    PublishedGame("A-QK------Q----KA-----J---/-JAK----A--Q----J---QJ--K-", "Collins", 2006, 6913, 960, 0),
     PublishedGame(
         "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--", "Mann and Wu", 2007, 7157, 1007, 1
     ),
-    PublishedGame(
-        "----Q------A--K--A-A--QJK-/-Q--J--J---QK---K----JA---", "Nessler", 2012, 7207, 1015, 1
-    ),
-    PublishedGame(
-        "--A-Q--J--J---Q--AJ-K---K-/-J-------Q------A--A--QKK-", "Anderson", 2013, 7225, 1016, 0
-    ),
-    PublishedGame(
-        "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK", "Rucklidge", 2014, 7959, 1122, 1
-    ),
-    PublishedGame(
-        "----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q", "Nessler", 2021, 7972, 1106, 0
-    ),
-    PublishedGame(
-        "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---", "Nessler", 2022, 8344, 1164, 1
-    ),
+    PublishedGame("----Q------A--K--A-A--QJK-/-Q--J--J---QK---K----JA---", "Nessler", 2012, 7207, 1015, 1),
+    PublishedGame("--A-Q--J--J---Q--AJ-K---K-/-J-------Q------A--A--QKK-", "Anderson", 2013, 7225, 1016, 0),
+    PublishedGame("-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK", "Rucklidge", 2014, 7959, 1122, 1),
+    PublishedGame("----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q", "Nessler", 2021, 7972, 1106, 0),
+    PublishedGame("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---", "Nessler", 2022, 8344, 1164, 1),
 )
 
 NEVER_ENDING = PublishedGame(
     "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
-    "Brayden Casella and co-authors (arXiv 2403.13855)",
+    "Casella et al. (arXiv 2403.13855)",
     2024,
     None,
     None,

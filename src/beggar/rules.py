@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.cards import (
-    COURT_AND_ACE,
+    DOUBLE_DECK,
     HALF_DECK,
     STANDARD_DECK,
     STRIPPED_DECK,
-    DOUBLE_DECK,
     Card,
     Deck,
     Rank,
@@ -159,7 +158,9 @@ class Rules:
             if not 0 < value <= MAX_PAY:
                 raise RulesError(f"pay: {rank.label} pays {value}; a pay value is 1 to {MAX_PAY}")
             if rank not in self.deck.ranks:
-                raise RulesError(f"pay: {rank.label} pays {value}, but the {self.deck.describe()} has no {rank.label}s")
+                raise RulesError(
+                    f"pay: {rank.label} pays {value}, but the {self.deck.describe()} has no {rank.label}s"
+                )
         if self.empty_hand is EmptyHand.WHEN_EMPTY and self.players != 2:
             raise RulesError(
                 "empty-hand=when-empty is a two-player rule; with more players a player is out "
@@ -514,7 +515,6 @@ def parse_duration(text: str) -> float:
 
 __all__ = [
     "ALIASES",
-    "COURT_AND_ACE",
     "PRESETS",
     "STANDARD",
     "Award",

@@ -1,0 +1,296 @@
+"""The ``beggar`` command line.
+
+Every error is one line on standard error and a non-zero exit status, never a traceback.
+Deal strings that begin with ``-`` (most record deals do) work as typed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from beggar.engine import Game, GameError, GameRecord, Outcome, Status
+from beggar.narrate import Narrator, seat_names
+from beggar.notation import DealError, random_deal
+from beggar.records import ALL_GAMES, PublishedGame
+from beggar.rules import PRESETS, STANDARD, Rules, RulesError, rules_named
+
+_USER_ERRORS = (DealError, GameError, RulesError)
+
+_DEAL_TOKEN = re.compile(r"-[-/0-9TJQKAHDCS ,]*", re.IGNORECASE)
+
+
+def _rules(spec: str) -> Rules:
+    try:
+        return rules_named(spec)
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
+
+
+def _winner_words(record: GameRecord, names: Sequence[str]) -> str:
+    if record.winner is None:
+        return "a draw" if record.outcome is Outcome.DRAW else "no winner"
+    ordinal = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")[record.winner]
+    return f"the {ordinal} hand ({names[record.winner]}) wins"
+
+
+def summary_line(record: GameRecord, rules: Rules) -> str:
+    """``finished: 7157 cards, 1007 tricks; the second hand (B) wins``."""
+    names = seat_names(rules.players)
+    text = f"{record.status}: {record.cards} cards, {record.tricks} tricks; {_winner_words(record, names)}"
+    if record.status is Status.LOOP and record.repeat_of is not None:
+        cards, tricks = record.repeat_of
+        text += f" (cycle of {record.tricks - tricks} tricks, {record.cards - cards} cards)"
+    elif record.status is Status.STOPPED:
+        text += f" ({record.reason})"
+    return text
+
+
+def record_json(deal: str, rules: Rules, record: GameRecord) -> dict[str, Any]:
+    return {"deal": deal, "rules": rules.name, **record.to_dict()}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="beggar", prog_name="beggar")
+def cli() -> None:
+    """Beggar-My-Neighbour: play, trace, simulate and study the game exactly.
+
+    Deals are written top card first, hands separated by '/', the first hand leading:
+    compact (K-KK----K-A...), ranks (284K523Q6...) or full cards (QH 10S ...).
+    """
+
+
+@cli.command("play")
+@click.argument("deal")
+@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@click.option("--trace", is_flag=True, help="Tell the game card by card.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
+@click.option("--seed", type=int, default=None, help="Seed for a random lead (rules with lead=random).")
+@click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
+def play_command(deal: str, spec: str, trace: bool, as_json: bool, seed: int | None, partial: bool) -> None:
+    """Play DEAL to its end and print the record.
+
+    With DEAL given as '-', read one deal per line from standard input and write one line
+    (JSON with --json) per deal; a bad line gets an error line and the others still run.
+    """
+    rules = _rules(spec)
+    if deal == "-":
+        failures = _play_stream(sys.stdin, sys.stdout, rules, as_json, seed, partial)
+        if failures:
+            raise SystemExit(1)
+        return
+    game = Game(deal.strip(), rules, seed=seed, complete=not partial)
+    if trace:
+        _trace(game, rules)
+    record = game.run()
+    if as_json:
+        click.echo(json.dumps(record_json(deal.strip(), rules, record)))
+    elif not trace:
+        click.echo(summary_line(record, rules))
+
+
+def _trace(game: Game, rules: Rules) -> None:
+    narrator = Narrator(rules)
+    width = 5
+    names = seat_names(rules.players)
+    hands = ", ".join(f"{name} {size}" for name, size in zip(names, game.hand_sizes, strict=True))
+    click.echo(f"{rules.name}: {hands} cards; {names[game.to_play]} leads.")
+    while not game.over:
+        events = game.step()
+        click.echo(f"{game.cards:>{width}}. {narrator.tell(events)}")
+
+
+def _play_stream(
+    source: TextIO, sink: TextIO, rules: Rules, as_json: bool, seed: int | None, partial: bool
+) -> int:
+    failures = 0
+    for number, line in enumerate(source, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            record = Game(text, rules, seed=seed, complete=not partial).run()
+        except _USER_ERRORS as exc:
+            failures += 1
+            if as_json:
+                sink.write(json.dumps({"deal": text, "line": number, "error": str(exc)}) + "\n")
+            else:
+                click.echo(f"beggar: line {number}: {exc}", err=True)
+            continue
+        if as_json:
+            sink.write(json.dumps(record_json(text, rules, record)) + "\n")
+        else:
+            sink.write(f"{text}\t{summary_line(record, rules)}\n")
+    return failures
+
+
+@cli.command("deal")
+@click.option("--seed", type=int, default=None, help="Seed; the same seed always gives the same deal.")
+@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@click.option(
+    "--notation",
+    type=click.Choice(["compact", "ranks", "full"]),
+    default="ranks",
+    show_default=True,
+    help="How to write the deal.",
+)
+def deal_command(seed: int | None, spec: str, notation: str) -> None:
+    """Print a random deal (the seed is printed on standard error when not given)."""
+    rules = _rules(spec)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        click.echo(f"seed {seed}", err=True)
+    click.echo(random_deal(rules, seed).format(notation))
+
+
+@cli.command("records")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def records_command(as_json: bool) -> None:
+    """Replay the published record games and the never-ending deal of 2024."""
+    rows = [(game, game.replay()) for game in ALL_GAMES]
+    if as_json:
+        click.echo(json.dumps([_record_row(game, record) for game, record in rows], indent=2))
+        return
+    table = Table(title="Published games, replayed under the standard rules")
+    for column in ("found by", "deal", "published", "replayed", "winner", "agrees"):
+        table.add_column(column, no_wrap=True)
+    names = seat_names(2)
+    for game, record in rows:
+        row = _record_row(game, record)
+        winner = "-" if record.winner is None else names[record.winner]
+        table.add_row(
+            f"{game.finder} {game.year}",
+            game.deal,
+            _published_text(game),
+            _replayed_text(record),
+            winner,
+            "yes" if row["agrees"] else "NO",
+        )
+    _console().print(table)
+
+
+def _published_text(game: PublishedGame) -> str:
+    if game.cycle_tricks is not None:
+        return f"never ends; cycle {game.cycle_tricks} tricks"
+    return f"{game.cards} cards, {game.tricks} tricks"
+
+
+def _replayed_text(record: GameRecord) -> str:
+    if record.status is Status.LOOP and record.repeat_of is not None:
+        cards, tricks = record.repeat_of
+        return (
+            f"loop at {record.cards} cards, {record.tricks} tricks; "
+            f"cycle {record.tricks - tricks} tricks, {record.cards - cards} cards"
+        )
+    return f"{record.cards} cards, {record.tricks} tricks"
+
+
+def _record_row(game: PublishedGame, record: GameRecord) -> dict[str, Any]:
+    if game.cycle_tricks is not None:
+        period = None if record.repeat_of is None else record.tricks - record.repeat_of[1]
+        agrees = record.status is Status.LOOP and period == game.cycle_tricks
+    else:
+        agrees = (record.cards, record.tricks, record.winner) == (game.cards, game.tricks, game.winner)
+    return {
+        "finder": game.finder,
+        "year": game.year,
+        "deal": game.deal,
+        "published": {"cards": game.cards, "tricks": game.tricks, "cycle_tricks": game.cycle_tricks},
+        "replayed": record.to_dict(),
+        "agrees": agrees,
+    }
+
+
+@cli.command("rules")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
+def rules_command(name: str | None, as_json: bool) -> None:
+    """List the rules presets, or show every setting of one (a preset or a spec)."""
+    chosen = [_rules(name)] if name else list(PRESETS.values())
+    if as_json:
+        data = [{**rules.to_dict(), "description": rules.description} for rules in chosen]
+        click.echo(json.dumps(data if name is None else data[0], indent=2))
+        return
+    console = _console()
+    if name:
+        rules = chosen[0]
+        table = Table(title=f"{rules.name}: {rules.description}".rstrip(": "), show_header=False)
+        table.add_column("setting")
+        table.add_column("value")
+        for key, value in rules.settings().items():
+            table.add_row(key, value)
+        console.print(table)
+        return
+    table = Table(title="Rules presets (beggar rules NAME shows every setting)")
+    table.add_column("name", no_wrap=True)
+    table.add_column("differs from standard")
+    table.add_column("description")
+    standard = STANDARD.settings()
+    for rules in chosen:
+        changed = [f"{k}: {v}" for k, v in rules.settings().items() if standard[k] != v]
+        table.add_row(rules.name, "\n".join(changed) or "-", rules.description)
+    console.print(table)
+
+
+def _console() -> Console:
+    """A console as wide as the terminal, or wide enough for a whole deal when piped."""
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+def _protect_deals(args: list[str]) -> list[str]:
+    """Move deal strings that start with '-' behind '--' so they are not read as options."""
+    if "--" in args:
+        return args
+    deals = [a for a in args if "/" in a and _DEAL_TOKEN.fullmatch(a)]
+    if not deals:
+        return args
+    return [a for a in args if a not in deals] + ["--", *deals]
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """Run the command line with ``args`` and return the exit status."""
+    argv = _protect_deals(list(sys.argv[1:] if args is None else args))
+    if not argv:
+        with click.Context(cli, info_name="beggar") as ctx:
+            click.echo(cli.get_help(ctx))
+        return 0
+    try:
+        result = cli.main(argv, prog_name="beggar", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("beggar: interrupted", err=True)
+        return 130
+    except click.ClickException as exc:
+        click.echo(f"beggar: {_one_line(exc.format_message())}", err=True)
+        return exc.exit_code
+    except _USER_ERRORS as exc:
+        click.echo(f"beggar: {_one_line(str(exc))}", err=True)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        click.echo("beggar: interrupted", err=True)
+        return 130
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    return result if isinstance(result, int) else 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def main() -> None:
+    """The ``beggar`` console script."""
+    sys.exit(run())
+
+
+__all__ = ["cli", "main", "record_json", "run", "summary_line"]
