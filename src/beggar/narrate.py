@@ -107,7 +107,7 @@ class Narrator:
 
 def ending(record: GameRecord, names: Sequence[str]) -> str:
     """How the game ended, in one sentence."""
-    counts = f"after {record.cards:,} cards and {record.tricks:,} tricks"
+    counts = f"after {_count(record.cards, 'card')} and {_count(record.tricks, 'trick')}"
     if record.status is Status.FINISHED:
         assert record.winner is not None
         total = sum(record.holdings)
@@ -125,6 +125,10 @@ def ending(record: GameRecord, names: Sequence[str]) -> str:
         }.get(record.reason, "request")
         text = f"Stopped by {limit} {counts}."
     return f"{text} {award_phrase(record, names)}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def award_phrase(record: GameRecord, names: Sequence[str]) -> str:

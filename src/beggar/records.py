@@ -52,13 +52,13 @@ RECORDS: tuple[PublishedGame, ...] = (
 
 NEVER_ENDING = PublishedGame(
     "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
-    "Casella et al. (arXiv 2403.13855)",
+    "Casella et al.",
     2024,
     None,
     None,
     None,
     cycle_tricks=62,
-    note="the first known non-terminating deal: it enters a cycle of 62 tricks",
+    note="the first known non-terminating deal (arXiv 2403.13855): it enters a cycle of 62 tricks",
 )
 
 ALL_GAMES: tuple[PublishedGame, ...] = (*RECORDS, NEVER_ENDING)
