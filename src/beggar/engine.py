@@ -232,7 +232,7 @@ class Game:
 
     def value(self, card: Card) -> int:
         """The pay value of ``card`` under this game's rules."""
-        return self._values.get(card, 0) if card in self._values else self.rules.pay_value(card)
+        return self.rules.pay_value(card)
 
     def step(self) -> list[Event]:
         """Turn the next card and settle everything it causes; return what happened."""
