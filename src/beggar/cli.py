@@ -240,6 +240,25 @@ def rules_command(name: str | None, as_json: bool) -> None:
     console.print(table)
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+@click.option("--max-tables", default=1000, show_default=True, type=click.IntRange(1), help="Live tables at most.")
+@click.option(
+    "--idle-minutes", default=30.0, show_default=True, type=click.FloatRange(0.1), help="Close untouched tables."
+)
+def serve_command(host: str, port: int, max_tables: int, idle_minutes: float) -> None:
+    """Serve the browser table: play the computer or a friend, watch, learn."""
+    import uvicorn
+
+    from beggar.web.app import ServerSettings, create_app
+
+    app = create_app(ServerSettings(max_tables=max_tables, idle_seconds=idle_minutes * 60))
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
 def _console() -> Console:
     """A console as wide as the terminal, or wide enough for a whole deal when piped."""
     console = Console()

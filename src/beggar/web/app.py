@@ -1,0 +1,376 @@
+"""The ASGI application: the browser table's pages, its options, and the WebSocket for live play.
+
+The server is the only authority. Each WebSocket is one person: the creator of a table, a player
+who took a seat with a secret token, or a spectator. A person can act only for their own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from beggar.engine import GameError
+from beggar.lessons import LESSONS, lesson
+from beggar.notation import DealError
+from beggar.records import ALL_GAMES
+from beggar.rules import PRESETS, Rules, RulesError, rules_named
+from beggar.web.protocol import (
+    Create,
+    Join,
+    Leave,
+    Message,
+    NewGame,
+    Ping,
+    ProtocolError,
+    SetAutomatic,
+    SetPace,
+    SetPaused,
+    Turn,
+    parse_message,
+)
+from beggar.web.tables import (
+    Lobby,
+    LobbySettings,
+    Mode,
+    Pace,
+    Seat,
+    Table,
+    TableError,
+    famous_json,
+    new_token,
+    personal,
+)
+
+STATIC = Path(__file__).parent / "static"
+COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
+
+
+@dataclass
+class ServerSettings:
+    """Limits that keep one server healthy for everyone."""
+
+    max_tables: int = 1000
+    idle_seconds: float = 30 * 60
+    rate: float = 20.0
+    """Messages a second one connection may send, on average."""
+    burst: float = 40.0
+    """Messages one connection may send at once."""
+    flood_limit: int = 200
+    """Refused messages after which a flooding connection is closed."""
+
+
+class Bucket:
+    """A token bucket: ``allow()`` is False when a client sends faster than ``rate``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    """One browser's WebSocket: where it sits, and what is waiting to be sent to it."""
+
+    def __init__(self, websocket: WebSocket, settings: ServerSettings) -> None:
+        self.websocket = websocket
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.bucket = Bucket(settings.rate, settings.burst)
+        self.refused = 0
+        self.outbox: list[dict[str, Any]] = []
+        self.dirty = False
+        self.signal = asyncio.Event()
+
+    def on_change(self, table: Table) -> None:
+        self.dirty = True
+        self.signal.set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.append(message)
+        self.signal.set()
+
+    async def sender(self) -> None:
+        """Send queued messages, then the latest state; states in between are skipped."""
+        while True:
+            await self.signal.wait()
+            self.signal.clear()
+            while self.outbox:
+                await self.websocket.send_json(self.outbox.pop(0))
+            if self.dirty and self.table is not None:
+                self.dirty = False
+                await self.websocket.send_json(personal(self.table.view(), self.seat, self.table))
+
+    def sit(self, table: Table, seat: int | None) -> None:
+        self.leave()
+        self.table, self.seat = table, seat
+        table.listeners.append(self.on_change)
+        if seat is not None:
+            table.seats[seat].connections += 1
+        table.changed()
+
+    def leave(self) -> Table | None:
+        table = self.table
+        if table is None:
+            return None
+        with contextlib.suppress(ValueError):
+            table.listeners.remove(self.on_change)
+        if self.seat is not None:
+            table.seats[self.seat].connections -= 1
+        self.table, self.seat = None, None
+        table.changed()
+        return table
+
+
+def create_app(settings: ServerSettings | None = None) -> Starlette:
+    """The web application. ``settings`` bound the tables, their idle time and message rates."""
+    settings = settings or ServerSettings()
+    lobby = Lobby(LobbySettings(max_tables=settings.max_tables, idle_seconds=settings.idle_seconds))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        janitor = asyncio.create_task(_janitor(lobby))
+        try:
+            yield
+        finally:
+            janitor.cancel()
+            lobby.close_all()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(site_options())
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "tables": len(lobby.tables)})
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        connection = Connection(websocket, settings)
+        sender = asyncio.create_task(connection.sender())
+        try:
+            while True:
+                text = await websocket.receive_text()
+                if not connection.bucket.allow():
+                    connection.refused += 1
+                    if connection.refused >= settings.flood_limit:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    connection.send({"type": "error", "message": "too many messages: slow down"})
+                    continue
+                try:
+                    handle(lobby, connection, parse_message(text))
+                except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
+                    connection.send({"type": "error", "message": str(exc)})
+                if sender.done():
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            sender.cancel()
+            _disconnect(lobby, connection)
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/t/{table_id}", index),
+            Route("/api/options", options),
+            Route("/healthz", health),
+            WebSocketRoute("/ws", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.lobby = lobby
+    app.state.settings = settings
+    return app
+
+
+def site_options() -> dict[str, Any]:
+    """What the home page offers: rule presets, lessons, famous games, paces."""
+    return {
+        "presets": [
+            {"name": rules.name, "description": rules.description, "settings": rules.settings()}
+            for rules in PRESETS.values()
+        ],
+        "lessons": [{"number": l.number, "title": l.title, "intro": l.intro} for l in LESSONS],
+        "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],
+        "paces": [str(pace) for pace in Pace],
+    }
+
+
+def handle(lobby: Lobby, connection: Connection, message: Message) -> None:
+    """Act on one checked message from ``connection``."""
+    if isinstance(message, Ping):
+        connection.send({"type": "pong"})
+        return
+    if isinstance(message, Create):
+        _create(lobby, connection, message)
+        return
+    if isinstance(message, Join):
+        _join(lobby, connection, message)
+        return
+    table = connection.table
+    if table is None or table.closed:
+        raise TableError("you are not at a table: create one or join one first")
+    seat = connection.seat
+    if isinstance(message, Leave):
+        _disconnect(lobby, connection)
+        connection.send({"type": "left"})
+        return
+    if seat is None:
+        raise TableError("spectators watch; only the players at the table can do that")
+    if isinstance(message, Turn):
+        table.turn(seat)
+    elif isinstance(message, SetPace):
+        table.pace = message.pace
+        table.changed()
+    elif isinstance(message, SetPaused):
+        table.set_paused(message.paused)
+    elif isinstance(message, SetAutomatic):
+        _set_automatic(table, seat, message.on)
+    elif isinstance(message, NewGame):
+        table.new_game()
+
+
+def _create(lobby: Lobby, connection: Connection, message: Create) -> None:
+    rules = rules_named(message.rules)
+    if message.players is not None and message.players != rules.players:
+        rules = rules.replace(players=message.players)
+    mode = message.mode
+    lesson_ = None
+    famous = None
+    deal: str | None = message.deal or None
+    if mode is Mode.LESSON:
+        if message.lesson is None:
+            raise ProtocolError("a lesson table needs the lesson's number")
+        lesson_ = lesson(message.lesson) if 1 <= message.lesson <= len(LESSONS) else None
+        if lesson_ is None:
+            raise TableError(f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}")
+        rules = lesson_.rules
+        deal = lesson_.deal
+    elif mode is Mode.FAMOUS:
+        if message.famous is None or not 0 <= message.famous < len(ALL_GAMES):
+            raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}")
+        famous = ALL_GAMES[message.famous]
+        rules = rules_named("standard")
+        deal = famous.deal
+    seats = _seats(mode, rules, message)
+    bound = mode in (Mode.COMPUTER, Mode.WATCH, Mode.LESSON, Mode.FAMOUS)
+    table = lobby.open(
+        mode,
+        rules,
+        seats,
+        deal=deal,
+        seed=message.seed,
+        pace=message.pace,
+        lesson=lesson_,
+        famous=famous,
+        bound_to_connection=bound,
+    )
+    seat = 0 if seats[0].human else None
+    token = None
+    if seat is not None:
+        token = new_token()
+        seats[seat].token = token
+        if mode is Mode.LESSON:
+            seats[1].token = token
+    connection.send(
+        {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
+    )
+    connection.sit(table, seat)
+
+
+def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
+    players = rules.players
+    if mode is Mode.LESSON or mode is Mode.FAMOUS or mode is Mode.WATCH:
+        names = [chr(ord("A") + i) for i in range(players)]
+        seats = [Seat(name=names[i], human=False) for i in range(players)]
+        if mode is Mode.LESSON:
+            for seat in seats:
+                seat.human = True
+        else:
+            seats[0].human = True
+            seats[0].automatic = True
+        return seats
+    humans = 1 if mode is Mode.COMPUTER else max(2, min(message.humans, players))
+    if mode is Mode.FRIENDS and message.humans > players:
+        raise TableError(f"{message.humans} people cannot sit at a table of {players}")
+    seats = []
+    computers = iter(COMPUTER_NAMES)
+    for index in range(players):
+        if index < humans:
+            name = message.name if index == 0 and message.name else f"Player {index + 1}"
+            seats.append(Seat(name=name, human=True))
+        else:
+            seats.append(Seat(name=next(computers), human=False))
+    return seats
+
+
+def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
+    table = lobby.get(message.table)
+    seat: int | None = None
+    token = message.token
+    if token:
+        seat = next((i for i, s in enumerate(table.seats) if s.token == token), None)
+    if seat is None and table.mode is Mode.FRIENDS:
+        free = next((i for i, s in enumerate(table.seats) if s.human and s.token is None), None)
+        if free is not None:
+            seat = free
+            token = new_token()
+            table.seats[seat].token = token
+            if message.name:
+                table.seats[seat].name = message.name
+                table.narrator.names[seat] = message.name
+            table.say(f"{table.seats[seat].name} sits down.")
+    if seat is None:
+        token = None
+    connection.send(
+        {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
+    )
+    connection.sit(table, seat)
+
+
+def _set_automatic(table: Table, seat: int, on: bool) -> None:
+    if table.mode is Mode.LESSON:
+        for each in table.seats:
+            each.automatic = on
+    else:
+        table.seats[seat].automatic = on
+    table.changed()
+
+
+def _disconnect(lobby: Lobby, connection: Connection) -> None:
+    table = connection.leave()
+    if table is not None and table.bound_to_connection:
+        lobby.close(table.id)
+
+
+async def _janitor(lobby: Lobby) -> None:
+    while True:
+        await asyncio.sleep(30)
+        lobby.close_idle()
+
+
+__all__ = ["ServerSettings", "create_app", "handle", "site_options"]

@@ -1,0 +1,201 @@
+"""The WebSocket protocol: every message a browser may send, checked before anything acts on it.
+
+Messages are JSON objects with a ``type``. A message that is not valid JSON, too large, of an
+unknown type, or with a bad field raises :class:`ProtocolError`, whose text is sent back; nothing
+changes.
+
+>>> parse_message('{"type": "turn"}')
+Turn()
+>>> parse_message('{"type": "pace", "pace": "sideways"}')
+Traceback (most recent call last):
+...
+beggar.web.protocol.ProtocolError: pace must be one of slow, normal, fast, instant
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from beggar.web.tables import Mode, Pace
+
+MAX_MESSAGE_BYTES = 4096
+MAX_NAME = 24
+MAX_SPEC = 200
+MAX_DEAL = 600
+
+
+class ProtocolError(ValueError):
+    """A message the server will not act on."""
+
+
+@dataclass(frozen=True)
+class Create:
+    mode: Mode
+    rules: str = "standard"
+    players: int | None = None
+    humans: int = 1
+    name: str | None = None
+    seed: int | None = None
+    deal: str | None = None
+    pace: Pace = Pace.NORMAL
+    lesson: int | None = None
+    famous: int | None = None
+
+
+@dataclass(frozen=True)
+class Join:
+    table: str
+    token: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    pass
+
+
+@dataclass(frozen=True)
+class SetPace:
+    pace: Pace
+
+
+@dataclass(frozen=True)
+class SetPaused:
+    paused: bool
+
+
+@dataclass(frozen=True)
+class SetAutomatic:
+    """"Watch both players": the sender's cards are turned for them."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class NewGame:
+    pass
+
+
+@dataclass(frozen=True)
+class Leave:
+    pass
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+Message = Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | Leave | Ping
+
+
+def parse_message(text: str | bytes) -> Message:
+    """Check one incoming message and return it as a typed value."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("message must be a JSON object with a 'type'")
+    kind = data.get("type")
+    fields = _Fields(data)
+    if kind == "create":
+        message: Message = Create(
+            mode=fields.choice("mode", Mode),
+            rules=fields.text("rules", MAX_SPEC, default="standard") or "standard",
+            players=fields.integer("players", 2, 8),
+            humans=fields.integer("humans", 1, 8) or 1,
+            name=fields.text("name", MAX_NAME),
+            seed=fields.integer("seed", 0, 2**53),
+            deal=fields.text("deal", MAX_DEAL),
+            pace=fields.choice("pace", Pace, default=Pace.NORMAL),
+            lesson=fields.integer("lesson", 1, 99),
+            famous=fields.integer("famous", 0, 999),
+        )
+    elif kind == "join":
+        table = fields.text("table", 16)
+        if not table:
+            raise ProtocolError("join needs the table's id")
+        message = Join(table=table, token=fields.text("token", 64), name=fields.text("name", MAX_NAME))
+    elif kind == "turn":
+        message = Turn()
+    elif kind == "pace":
+        message = SetPace(fields.choice("pace", Pace))
+    elif kind == "pause":
+        message = SetPaused(True)
+    elif kind == "resume":
+        message = SetPaused(False)
+    elif kind == "watch":
+        message = SetAutomatic(fields.boolean("on"))
+    elif kind == "new-game":
+        message = NewGame()
+    elif kind == "leave":
+        message = Leave()
+    elif kind == "ping":
+        message = Ping()
+    else:
+        raise ProtocolError(
+            "unknown message type: use create, join, turn, pace, pause, resume, watch, new-game, leave or ping"
+        )
+    fields.finish(kind)
+    return message
+
+
+class _Fields:
+    """Reads fields of a message, remembering which were used so that unknown ones are refused."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.used = {"type"}
+
+    def _get(self, key: str) -> Any:
+        self.used.add(key)
+        return self.data.get(key)
+
+    def text(self, key: str, limit: int, default: str | None = None) -> str | None:
+        value = self._get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise ProtocolError(f"{key} must be text")
+        value = value.strip()
+        if len(value) > limit:
+            raise ProtocolError(f"{key} is too long: at most {limit} characters")
+        if any(ord(ch) < 32 for ch in value):
+            raise ProtocolError(f"{key} contains control characters")
+        return value
+
+    def integer(self, key: str, low: int, high: int) -> int | None:
+        value = self._get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProtocolError(f"{key} must be a whole number")
+        if not low <= value <= high:
+            raise ProtocolError(f"{key} must be from {low} to {high}")
+        return value
+
+    def boolean(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise ProtocolError(f"{key} must be true or false")
+        return value
+
+    def choice(self, key: str, kind: Any, default: Any = None) -> Any:
+        value = self._get(key)
+        if value is None and default is not None:
+            return default
+        try:
+            return kind(value)
+        except ValueError:
+            choices = ", ".join(str(member) for member in kind)
+            raise ProtocolError(f"{key} must be one of {choices}") from None
+
+    def finish(self, kind: str) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise ProtocolError(f"unknown field {extra[0]!r} in a {kind} message")
