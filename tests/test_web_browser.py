@@ -1,0 +1,228 @@
+"""The browser table, driven in Debian's Chromium by Playwright, as a person would use it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from beggar.web.app import ServerSettings, create_app
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHORT_SEED = "763"  # a standard deal that ends after 38 cards
+TIMEOUT_MS = 20_000
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):
+        raise RuntimeError("Debian's chromium is needed for the browser tests: apt-get install chromium")
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    config = uvicorn.Config(create_app(ServerSettings()), host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(TIMEOUT_MS)
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def open_settings(page: Any, **values: str) -> None:
+    page.click("#setup summary")
+    for field, value in values.items():
+        locator = page.locator(f"#opt-{field}")
+        if locator.evaluate("el => el.tagName") == "SELECT":
+            locator.select_option(value)
+        else:
+            locator.fill(value)
+
+
+def play_my_cards_until_the_end(page: Any) -> None:
+    """Press Space whenever it is this person's turn, until the end screen shows."""
+    deadline = time.monotonic() + 60
+    while not page.locator("#end").evaluate("el => el.open"):
+        assert time.monotonic() < deadline, "the game did not end"
+        if page.locator("#turn").is_enabled():
+            page.keyboard.press("Space")
+        page.wait_for_timeout(30)
+
+
+def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    assert page.inner_text("#seats").count("(computer)") == 1
+    play_my_cards_until_the_end(page)
+    assert page.inner_text("#end-facts").startswith("Cards turned\n38")
+    assert "wins with all 52 cards" in page.inner_text("#end-sentence")
+    assert page.inner_text("#end-deal").count("/") == 1
+
+
+def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser: Any) -> None:
+    host_context = browser.new_context()
+    guest_context = browser.new_context()
+    host, guest = host_context.new_page(), guest_context.new_page()
+    for each in (host, guest):
+        each.set_default_timeout(TIMEOUT_MS)
+    host.goto(server)
+    open_settings(host, seed=SHORT_SEED, name="Ann")
+    host.click("#play-friend")
+    link = host.locator("#share-link")
+    host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+    guest.goto(link.input_value())
+    guest.wait_for_selector("#table:not([hidden])")
+    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+    reloaded = False
+    deadline = time.monotonic() + 90
+    while not (host.locator("#end").evaluate("el => el.open") and guest.locator("#end").evaluate("el => el.open")):
+        assert time.monotonic() < deadline, "the friends' game did not end"
+        for each in (host, guest):
+            if each.locator("#turn").is_enabled() and not each.locator("#end").evaluate("el => el.open"):
+                each.click("#turn")
+        cards = int(host.inner_text("#counts").split()[0])
+        if cards >= 15 and not reloaded:
+            guest.reload()
+            guest.wait_for_selector("#table:not([hidden])")
+            guest.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+            assert "(you)" in guest.inner_text(".seat[data-seat='1']")
+            reloaded = True
+        host.wait_for_timeout(40)
+    assert reloaded
+    assert host.inner_text("#end-facts") == guest.inner_text("#end-facts")
+    host_context.close()
+    guest_context.close()
+
+
+def test_pause_and_resume(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, pace="fast")
+    page.click("#watch-game")
+    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+    page.click("#pause")
+    page.wait_for_function("document.querySelector('#prompt').innerText === 'Paused.'")
+    frozen = page.inner_text("#counts")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#counts") == frozen
+    page.click("#pause")
+    page.wait_for_function(f"document.querySelector('#counts').innerText !== {frozen!r}")
+
+
+def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, pace="fast")
+    page.click("#watch-game")
+    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_function("document.querySelector('#prompt').innerText === 'Paused.'")
+
+
+def test_lesson_three_from_start_to_finish(server: str, page: Any) -> None:
+    page.goto(f"{server}/#lessons")
+    page.click("text=Start lesson 3")
+    page.wait_for_selector("#table:not([hidden])")
+    assert page.inner_text("#table-title") == "Lesson 3: Paying with a pay card"
+    assert len(page.locator(".open-stack .card").all()) == 11
+    notes = []
+    for _ in range(10):
+        page.keyboard.press("Space")
+        page.wait_for_timeout(80)
+        notes.append(page.inner_text("#lesson-note"))
+    page.wait_for_selector("#end[open]")
+    assert notes[0] == "The queen is a pay card: B must now turn two cards."
+    assert "Only the latest pay card counts" in notes[6]
+    assert "B takes the 10 cards of the pile" in page.inner_text("#log")
+    assert "B wins with all 11 cards" in page.inner_text("#end-sentence")
+
+
+def test_a_famous_game_is_watched_with_a_chart_of_both_stacks(server: str, page: Any) -> None:
+    page.goto(f"{server}/#famous")
+    page.click("button[aria-label='Watch Casella et al. 2024']")
+    page.wait_for_selector("#table:not([hidden])")
+    page.select_option("#pace", "instant")
+    page.wait_for_selector("#end[open]", timeout=60_000)
+    assert "this position was already seen after card 34 (trick 4)" in page.inner_text("#end-sentence")
+    page.click("#end-close")
+    assert page.locator("#chart polyline").count() == 2
+    assert "66 tricks" in page.inner_text("#chart-caption")
+
+
+def test_the_table_fits_a_phone_screen(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server)
+    page.tap("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    turn = page.locator("#turn").bounding_box()
+    assert turn is not None and turn["width"] >= 300
+    page.tap("#turn")
+    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+    context.close()
+
+
+def test_every_card_is_narrated_for_screen_readers(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, seed=SHORT_SEED)
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#narration').innerText.includes('turns')")
+    assert page.get_attribute("#narration", "aria-live") == "polite"
+    assert page.locator(".pile .card").first.get_attribute("aria-label")

@@ -1,0 +1,291 @@
+"""The table's WebSocket protocol: the server is the authority, and bad messages change nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from beggar.engine import play
+from beggar.notation import random_deal
+from beggar.web.app import ServerSettings, create_app
+from beggar.web.protocol import MAX_MESSAGE_BYTES
+
+SHORT_SEED = 763  # a standard deal that ends after 38 cards
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(ServerSettings(rate=1000, burst=1000))) as test_client:
+        yield test_client
+
+
+class Socket:
+    """A test browser: sends messages and reads until the reply it wants."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.seen: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def read(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, kind: str, test: Any = None, limit: int = 2000) -> dict[str, Any]:
+        """The next message of this kind that passes ``test``; for a state, the current one may do."""
+        if kind == "state" and test is not None and self.state is not None and test(self.state):
+            return self.state
+        for _ in range(limit):
+            message = self.read()
+            if message["type"] == kind and (test is None or test(message)):
+                return message
+        raise AssertionError(f"no {kind} message")
+
+    def error(self) -> str:
+        return str(self.until("error")["message"])
+
+
+def create(socket: Socket, **fields: Any) -> dict[str, Any]:
+    socket.send({"type": "create", **fields})
+    joined = socket.until("joined")
+    socket.until("state")
+    return joined
+
+
+def test_a_game_against_the_computer_is_played_by_the_server(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        joined = create(me, mode="computer", seed=SHORT_SEED, pace="instant")
+        assert joined["seat"] == 0 and joined["token"]
+        while me.state is not None and me.state["over"] is None:
+            if me.state["to_play"] == 0:
+                me.send({"type": "turn"})
+            me.read()
+        expected = play(random_deal(seed=SHORT_SEED))
+        assert me.state is not None
+        assert (me.state["over"]["cards"], me.state["over"]["tricks"]) == (expected.cards, expected.tricks)
+        assert me.state["over"]["winner"] == expected.winner
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("this is not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"type": "fly"}', "unknown message type"),
+        ('{"type": "turn", "seat": 1}', "unknown field 'seat'"),
+        ('{"type": "pace", "pace": "warp"}', "pace must be one of"),
+        ('{"type": "watch", "on": "yes"}', "true or false"),
+        ('{"type": "create", "mode": "computer", "rules": "nonsense"}', "unknown rules"),
+        ('{"type": "create", "mode": "computer", "rules": "standard:players=9"}', "players=9"),
+        ('{"type": "create", "mode": "computer", "deal": "KK/QQ"}', "52"),
+        ('{"type": "create", "mode": "computer", "seed": -4}', "seed must be"),
+        ('{"type": "create", "mode": "lesson", "lesson": 9}', "no lesson 9"),
+        ('{"type": "create", "mode": "famous", "famous": 99}', "famous must be"),
+        ('{"type": "join", "table": "nosuch"}', "no such table"),
+        ("x" * (MAX_MESSAGE_BYTES + 1), "too large"),
+    ],
+)
+def test_bad_messages_get_an_error_and_change_nothing(client: TestClient, message: str, error: str) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", seed=SHORT_SEED, pace="slow")
+        before = me.state
+        me.send(message)
+        assert error in me.error()
+        me.send({"type": "ping"})
+        me.until("pong")
+        assert client.app.state.lobby.tables[before["table"]].game.cards == before["cards"]
+
+
+def test_out_of_turn_and_spectator_messages_are_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        joined = create(a, mode="friends", seed=SHORT_SEED)
+        b.send({"type": "join", "table": joined["table"]})
+        assert b.until("joined")["seat"] == 1
+        b.send({"type": "turn"})
+        assert "Player 1's turn, not yours" in b.error()
+        with client.websocket_connect("/ws") as ws_c:
+            c = Socket(ws_c)
+            c.send({"type": "join", "table": joined["table"]})
+            assert c.until("joined")["seat"] is None
+            for message in ({"type": "turn"}, {"type": "pause"}, {"type": "new-game"}):
+                c.send(message)
+                assert "spectators watch" in c.error()
+        table = client.app.state.lobby.tables[joined["table"]]
+        assert table.game.cards == 0
+
+
+def test_a_player_coming_back_with_their_token_gets_their_seat_and_the_whole_state(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a:
+        a = Socket(ws_a)
+        joined = create(a, mode="friends", seed=SHORT_SEED)
+        with client.websocket_connect("/ws") as ws_b:
+            b = Socket(ws_b)
+            b.send({"type": "join", "table": joined["table"], "name": "Bea"})
+            token = b.until("joined")["token"]
+        a.send({"type": "turn"})
+        a.until("state", lambda s: s["cards"] == 1)
+        with client.websocket_connect("/ws") as ws_b2:
+            b2 = Socket(ws_b2)
+            b2.send({"type": "join", "table": joined["table"], "token": token})
+            again = b2.until("joined")
+            state = b2.until("state")
+            assert again["seat"] == 1
+            assert state["you"] == 1 and state["cards"] == 1
+            assert state["seats"][1]["name"] == "Bea"
+            b2.send({"type": "turn"})
+            b2.until("state", lambda s: s["cards"] == 2)
+
+
+def test_a_flood_of_messages_is_throttled_and_then_cut_off() -> None:
+    app = create_app(ServerSettings(rate=1, burst=5, flood_limit=20))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        for _ in range(5):
+            me.send({"type": "ping"})
+        for _ in range(5):
+            me.until("pong")
+        me.send({"type": "ping"})
+        assert "too many messages" in me.error()
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(40):
+                me.send({"type": "ping"})
+                me.read()
+
+
+def test_the_number_of_tables_is_bounded() -> None:
+    with TestClient(create_app(ServerSettings(max_tables=1))) as client:
+        with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+            create(Socket(ws_a), mode="friends")
+            b = Socket(ws_b)
+            b.send({"type": "create", "mode": "friends"})
+            assert "as many tables as it can hold" in b.error()
+
+
+def test_tables_nobody_touches_are_closed() -> None:
+    with TestClient(create_app(ServerSettings(idle_seconds=0.05))) as client:
+        with client.websocket_connect("/ws") as ws:
+            joined = create(Socket(ws), mode="friends")
+            lobby = client.app.state.lobby
+            time.sleep(0.1)
+            assert lobby.close_idle() == 1
+            assert joined["table"] not in lobby.tables
+
+
+def test_a_game_against_the_computer_ends_when_the_player_leaves(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        joined = create(Socket(ws), mode="computer")
+    lobby = client.app.state.lobby
+    for _ in range(50):
+        if joined["table"] not in lobby.tables:
+            break
+        time.sleep(0.02)
+    assert joined["table"] not in lobby.tables
+
+
+def _cards_in(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, dict):
+        if set(value) == {"rank", "suit", "label"}:
+            return [value]
+        return [card for item in value.values() for card in _cards_in(item)]
+    if isinstance(value, list):
+        return [card for item in value for card in _cards_in(item)]
+    return []
+
+
+def test_no_message_to_a_player_reveals_a_face_down_stack(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", seed=SHORT_SEED, pace="instant")
+        while me.state is not None and me.state["over"] is None:
+            if me.state["to_play"] == 0:
+                me.send({"type": "turn"})
+            me.read()
+    states = [m for m in me.seen if m["type"] == "state"]
+    assert len(states) > 10
+    for state in states:
+        face_up = {json.dumps(card, sort_keys=True) for card in state["pile"]}
+        if state["last_card"]:
+            face_up.add(json.dumps(state["last_card"]["card"], sort_keys=True))
+        for seat in state["seats"]:
+            assert "stack" not in seat
+        if state["over"] is None:
+            for card in _cards_in(state):
+                assert json.dumps(card, sort_keys=True) in face_up
+    assert all(m["type"] != "state" or "deal" not in json.dumps(m) or m["over"] for m in me.seen)
+
+
+def test_open_hands_teaching_mode_shows_every_stack(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", rules="standard:open-hands=yes", seed=SHORT_SEED)
+        assert me.state is not None
+        stacks = [seat["stack"] for seat in me.state["seats"]]
+        deal = random_deal(seed=SHORT_SEED)
+        assert [[card["label"] for card in stack] for stack in stacks] == [
+            [card.label for card in hand] for hand in deal.hands
+        ]
+
+
+def test_a_table_of_four_with_computer_players_runs_to_the_end(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", rules="counter-clockwise", seed=5, pace="instant")
+        state = me.until("state", lambda s: s["over"] is not None, limit=100000)
+        assert len(state["seats"]) == 4
+        assert state["over"]["status"] in ("finished", "loop")
+
+
+def test_the_practice_limit_says_why_the_game_stopped(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", rules="standard:max-cards=30", seed=SHORT_SEED + 1, pace="instant")
+        state = me.until("state", lambda s: s["over"] is not None)
+        assert state["over"]["status"] == "stopped"
+        assert "Stopped by the card limit after 30 cards" in state["over"]["sentence"]
+
+
+def test_the_time_limit_ends_a_live_game_and_awards_the_most_cards(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="friends", rules="family-table:time-limit=0.3")
+        state = me.until("state", lambda s: s["over"] is not None, limit=50)
+        assert state["over"]["reason"] == "time-limit"
+        assert state["over"]["outcome"] in ("win", "draw")
+
+
+def test_pause_stops_automatic_turns_until_resumed(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", seed=SHORT_SEED, pace="fast")
+        me.send({"type": "pause"})
+        paused = me.until("state", lambda s: s["paused"])
+        lobby = client.app.state.lobby
+        time.sleep(0.8)
+        assert lobby.tables[paused["table"]].game.cards == paused["cards"]
+        me.send({"type": "resume"})
+        me.until("state", lambda s: s["cards"] > paused["cards"])
+
+
+def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    assert {p["name"] for p in options["presets"]} >= {"standard", "practice-table", "friend-table"}
+    assert [lesson["number"] for lesson in options["lessons"]] == [1, 2, 3, 4]
+    assert any(game["cycle_tricks"] == 62 for game in options["famous"])
+    assert client.get("/").status_code == 200
+    assert client.get("/t/abcdef").status_code == 200
+    assert "app.js" in client.get("/").text
