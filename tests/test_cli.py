@@ -33,7 +33,12 @@ def test_play_json_has_status_cards_tricks_and_zero_based_winner(capsys: pytest.
     status, out, _ = beggar(capsys, "play", MANN_WU, "--json")
     record = json.loads(out)
     assert status == 0
-    assert (record["status"], record["cards"], record["tricks"], record["winner"]) == ("finished", 7157, 1007, 1)
+    assert (record["status"], record["cards"], record["tricks"], record["winner"]) == (
+        "finished",
+        7157,
+        1007,
+        1,
+    )
 
 
 def test_a_deal_starting_with_a_dash_is_not_taken_for_an_option(capsys: pytest.CaptureFixture[str]) -> None:

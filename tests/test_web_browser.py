@@ -127,7 +127,9 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
     reloaded = False
     deadline = time.monotonic() + 90
-    while not (host.locator("#end").evaluate("el => el.open") and guest.locator("#end").evaluate("el => el.open")):
+    while not (
+        host.locator("#end").evaluate("el => el.open") and guest.locator("#end").evaluate("el => el.open")
+    ):
         assert time.monotonic() < deadline, "the friends' game did not end"
         for each in (host, guest):
             if each.locator("#turn").is_enabled() and not each.locator("#end").evaluate("el => el.open"):

@@ -129,7 +129,9 @@ def test_out_of_turn_and_spectator_messages_are_refused(client: TestClient) -> N
         assert table.game.cards == 0
 
 
-def test_a_player_coming_back_with_their_token_gets_their_seat_and_the_whole_state(client: TestClient) -> None:
+def test_a_player_coming_back_with_their_token_gets_their_seat_and_the_whole_state(
+    client: TestClient,
+) -> None:
     with client.websocket_connect("/ws") as ws_a:
         a = Socket(ws_a)
         joined = create(a, mode="friends", seed=SHORT_SEED)
@@ -168,22 +170,28 @@ def test_a_flood_of_messages_is_throttled_and_then_cut_off() -> None:
 
 
 def test_the_number_of_tables_is_bounded() -> None:
-    with TestClient(create_app(ServerSettings(max_tables=1))) as client:
-        with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
-            create(Socket(ws_a), mode="friends")
-            b = Socket(ws_b)
-            b.send({"type": "create", "mode": "friends"})
-            assert "as many tables as it can hold" in b.error()
+    app = create_app(ServerSettings(max_tables=1))
+    with (
+        TestClient(app) as client,
+        client.websocket_connect("/ws") as ws_a,
+        client.websocket_connect("/ws") as ws_b,
+    ):
+        create(Socket(ws_a), mode="friends")
+        b = Socket(ws_b)
+        b.send({"type": "create", "mode": "friends"})
+        assert "as many tables as it can hold" in b.error()
 
 
 def test_tables_nobody_touches_are_closed() -> None:
-    with TestClient(create_app(ServerSettings(idle_seconds=0.05))) as client:
-        with client.websocket_connect("/ws") as ws:
-            joined = create(Socket(ws), mode="friends")
-            lobby = client.app.state.lobby
-            time.sleep(0.1)
-            assert lobby.close_idle() == 1
-            assert joined["table"] not in lobby.tables
+    with (
+        TestClient(create_app(ServerSettings(idle_seconds=0.05))) as client,
+        client.websocket_connect("/ws") as ws,
+    ):
+        joined = create(Socket(ws), mode="friends")
+        lobby = client.app.state.lobby
+        time.sleep(0.1)
+        assert lobby.close_idle() == 1
+        assert joined["table"] not in lobby.tables
 
 
 def test_a_game_against_the_computer_ends_when_the_player_leaves(client: TestClient) -> None:

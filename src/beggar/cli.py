@@ -243,9 +243,15 @@ def rules_command(name: str | None, as_json: bool) -> None:
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
-@click.option("--max-tables", default=1000, show_default=True, type=click.IntRange(1), help="Live tables at most.")
 @click.option(
-    "--idle-minutes", default=30.0, show_default=True, type=click.FloatRange(0.1), help="Close untouched tables."
+    "--max-tables", default=1000, show_default=True, type=click.IntRange(1), help="Live tables at most."
+)
+@click.option(
+    "--idle-minutes",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Close untouched tables.",
 )
 def serve_command(host: str, port: int, max_tables: int, idle_minutes: float) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""

@@ -16,6 +16,9 @@ from beggar.narrate import Narrator
 from beggar.notation import parse_deal
 from beggar.rules import STANDARD, Rules
 
+LESSON_RULES = STANDARD.replace(name="lesson", open_hands=True)
+"""The standard game, hands face up: nothing in a lesson is secret."""
+
 
 @dataclass(frozen=True)
 class LessonStep:
@@ -36,11 +39,13 @@ class Lesson:
     deal: str
     notes: dict[int, str] = field(default_factory=dict)
     outro: str = ""
-    rules: Rules = STANDARD.replace(name="lesson", open_hands=True)
+    rules: Rules = LESSON_RULES
 
     def game(self) -> Game:
         """A fresh game of the lesson's position (hands face up: nothing here is secret)."""
-        return Game(parse_deal(self.deal, self.rules.deck, complete=False), self.rules, first=0, complete=False)
+        return Game(
+            parse_deal(self.deal, self.rules.deck, complete=False), self.rules, first=0, complete=False
+        )
 
     def note(self, card_number: int) -> str:
         return self.notes.get(card_number, "")
@@ -97,7 +102,8 @@ LESSONS: tuple[Lesson, ...] = (
             1: "The queen is a pay card: B must now turn two cards.",
             3: "B turns a jack while paying: the queen's payment stops, and A owes one card for the jack.",
             4: "A pays with an ace: the jack is cancelled and B owes four.",
-            7: "A king in the middle of paying for the ace: now A owes three. Only the latest pay card counts.",
+            7: "A king in the middle of paying for the ace: now A owes three. "
+            "Only the latest pay card counts.",
             10: "Three ordinary cards pay for the king, so B, who laid it, takes all ten cards.",
         },
         "Only the latest pay card counts: whoever laid it takes the pile when it is paid in full.",

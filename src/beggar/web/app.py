@@ -214,7 +214,7 @@ def site_options() -> dict[str, Any]:
             {"name": rules.name, "description": rules.description, "settings": rules.settings()}
             for rules in PRESETS.values()
         ],
-        "lessons": [{"number": l.number, "title": l.title, "intro": l.intro} for l in LESSONS],
+        "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
         "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],
         "paces": [str(pace) for pace in Pace],
     }

@@ -68,7 +68,7 @@ class SetPaused:
 
 @dataclass(frozen=True)
 class SetAutomatic:
-    """"Watch both players": the sender's cards are turned for them."""
+    """ "Watch both players": the sender's cards are turned for them."""
 
     on: bool
 
@@ -139,7 +139,8 @@ def parse_message(text: str | bytes) -> Message:
         message = Ping()
     else:
         raise ProtocolError(
-            "unknown message type: use create, join, turn, pace, pause, resume, watch, new-game, leave or ping"
+            "unknown message type: use create, join, turn, pace, pause, resume, watch, "
+            "new-game, leave or ping"
         )
     fields.finish(kind)
     return message

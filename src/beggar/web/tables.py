@@ -8,6 +8,7 @@ A :class:`Lobby` holds every live table, bounds their number and closes idle one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import random
 import secrets
@@ -479,10 +480,8 @@ def _time_to_limit(table: Table) -> float | None:
 
 
 async def _wait(table: Table, timeout: float | None) -> None:
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(table.wake.wait(), timeout)
-    except TimeoutError:
-        pass
 
 
 def default_seats(rules: Rules, humans: int, names: list[str] | None = None) -> list[Seat]:
