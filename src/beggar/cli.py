@@ -262,7 +262,9 @@ def serve_command(host: str, port: int, max_tables: int, idle_minutes: float) ->
     app = create_app(ServerSettings(max_tables=max_tables, idle_seconds=idle_minutes * 60))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+    )
 
 
 def _console() -> Console:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -41,6 +42,7 @@ from beggar.web.protocol import (
     parse_message,
 )
 from beggar.web.tables import (
+    UPDATE_INTERVAL,
     Lobby,
     LobbySettings,
     Mode,
@@ -100,10 +102,19 @@ class Connection:
         self.refused = 0
         self.outbox: list[dict[str, Any]] = []
         self.dirty = False
+        self.changed_since: float | None = None
+        """When the oldest change not yet sent happened (``time.time()``)."""
+        self.last_state = 0.0
+        self.log_seen = 0
+        self.first_state = True
+        self.history_seen = (-1, 0)
+        """(game number, chart points) the browser already has."""
         self.signal = asyncio.Event()
 
     def on_change(self, table: Table) -> None:
-        self.dirty = True
+        if not self.dirty:
+            self.dirty = True
+            self.changed_since = time.time()
         self.signal.set()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -111,19 +122,47 @@ class Connection:
         self.signal.set()
 
     async def sender(self) -> None:
-        """Send queued messages, then the latest state; states in between are skipped."""
+        """Send queued messages, then the latest state, at most one state per ``UPDATE_INTERVAL``.
+
+        Changes that come faster are merged into one state: its log carries every line, and
+        ``since`` says when the oldest change it contains happened.
+        """
         while True:
             await self.signal.wait()
             self.signal.clear()
             while self.outbox:
-                await self.websocket.send_json(self.outbox.pop(0))
-            if self.dirty and self.table is not None:
-                self.dirty = False
-                await self.websocket.send_json(personal(self.table.view(), self.seat, self.table))
+                await self.websocket.send_text(orjson.dumps(self.outbox.pop(0)).decode())
+            if not self.dirty or self.table is None:
+                continue
+            wait = self.last_state + UPDATE_INTERVAL - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not self.dirty or self.table is None:
+                continue
+            table = self.table
+            game, points = self.history_seen
+            message = personal(
+                table.view(),
+                self.seat,
+                table,
+                log_after=self.log_seen,
+                history_from=points if game == table.games_played else 0,
+                first=self.first_state,
+            )
+            self.first_state = False
+            if message["log"]:
+                self.log_seen = message["log"][-1]["seq"]
+            self.history_seen = (table.games_played, message["history_start"] + len(message["history"]))
+            message["since"] = self.changed_since
+            self.dirty = False
+            self.changed_since = None
+            self.last_state = time.monotonic()
+            await self.websocket.send_text(orjson.dumps(message).decode())
 
     def sit(self, table: Table, seat: int | None) -> None:
         self.leave()
         self.table, self.seat = table, seat
+        self.log_seen, self.history_seen, self.first_state = 0, (-1, 0), True
         table.listeners.append(self.on_change)
         if seat is not None:
             table.seats[seat].connections += 1

@@ -55,8 +55,8 @@ class Mode(enum.StrEnum):
 
 LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""
-INSTANT_BATCH_SECONDS = 0.02
-"""At instant pace, cards are played in batches of this much time between two updates."""
+UPDATE_INTERVAL = 0.05
+"""A connection gets at most one state every this many seconds; changes in between are merged."""
 
 
 @dataclass
@@ -72,13 +72,6 @@ class Seat:
     @property
     def plays_itself(self) -> bool:
         return not self.human or self.automatic
-
-
-@dataclass
-class LogLine:
-    seq: int
-    text: str
-    note: str = ""
 
 
 Listener = Callable[["Table"], None]
@@ -102,11 +95,13 @@ class Table:
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
-    log: list[LogLine] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    """The latest lines of the game log: ``{"seq", "text", "note"}``, oldest first."""
     history: list[tuple[int, ...]] = field(default_factory=list)
     last_card: dict[str, Any] | None = None
     last_take: dict[str, Any] | None = None
     version: int = 0
+    changed_at: float = field(default_factory=time.time)
     touched: float = field(default_factory=time.monotonic)
     started: float = field(default_factory=time.monotonic)
     paused_for: float = 0.0
@@ -221,14 +216,15 @@ class Table:
     def say(self, text: str, note: str = "") -> None:
         if not text and not note:
             return
-        seq = self.log[-1].seq + 1 if self.log else 1
-        self.log.append(LogLine(seq, text, note))
+        seq = self.log[-1]["seq"] + 1 if self.log else 1
+        self.log.append({"seq": seq, "text": text, "note": note})
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
 
     def changed(self) -> None:
         """Something changed: wake the driver and tell every listener."""
         self.version += 1
+        self.changed_at = time.time()
         self.touched = time.monotonic()
         self.wake.set()
         for listener in list(self.listeners):
@@ -266,7 +262,7 @@ class Table:
             "table": self.id,
             "mode": str(self.mode),
             "version": self.version,
-            "rules": {"name": self.rules.name, "settings": self.rules.settings()},
+            "at": self.changed_at,
             "seats": seats,
             "pile": [card_json(card) for card in game.pile],
             "to_play": None if record else game.to_play,
@@ -274,12 +270,12 @@ class Table:
             "creditor": game.creditor,
             "cards": game.cards,
             "tricks": game.tricks,
+            "games_played": self.games_played,
             "paused": self.paused,
             "pace": str(self.pace),
             "last_card": self.last_card,
             "last_take": self.last_take,
-            "log": [{"seq": line.seq, "text": line.text, "note": line.note} for line in self.log],
-            "history": self.history,
+            "history": self.history if self.famous is not None or record is not None else [],
             "time_left": None,
             "over": None,
         }
@@ -298,11 +294,33 @@ class Table:
         return view
 
 
-def personal(view: dict[str, Any], seat: int | None, table: Table) -> dict[str, Any]:
-    """The shared view, plus who this person is and what they should do now."""
+def personal(
+    view: dict[str, Any],
+    seat: int | None,
+    table: Table,
+    *,
+    log_after: int = 0,
+    history_from: int = 0,
+    first: bool = True,
+) -> dict[str, Any]:
+    """The shared view, plus who this person is and what they should do now.
+
+    Only log lines after ``log_after`` and chart points from ``history_from`` are included: the
+    browser already has the others. ``history_start`` says where the points sent begin. The
+    rules, which never change at a table, come with a connection's ``first`` state only.
+    """
     mine = dict(view)
     mine["you"] = seat
     mine["prompt"] = prompt(table, seat)
+    log = table.log
+    skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
+    mine["log"] = log[skip:]
+    if first:
+        mine["rules"] = {"name": table.rules.name, "settings": table.rules.settings()}
+    history = view["history"]
+    start = history_from if 0 < history_from <= len(history) else 0
+    mine["history_start"] = start
+    mine["history"] = history[start:]
     return mine
 
 
@@ -465,12 +483,11 @@ async def drive(table: Table) -> None:
                 table.step()
                 table.changed()
             continue
-        # Instant: play a batch of cards, then let the rest of the server run.
-        deadline = time.monotonic() + INSTANT_BATCH_SECONDS
-        while table.waiting_for_machine() and time.monotonic() < deadline:
-            table.step()
+        # Instant: one card, then let every other table and connection have its turn, so that
+        # hundreds of instant tables share the server fairly.
+        table.step()
         table.changed()
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)
 
 
 def _time_to_limit(table: Table) -> float | None:

@@ -18,6 +18,8 @@ let lastSeq = 0;
 let shownEnd = null;
 let leaving = false;
 let reconnectTimer = null;
+let chartPoints = [];
+let tableRules = null;
 
 // -- pages -------------------------------------------------------------------------------------
 
@@ -186,6 +188,8 @@ function tableTitle(s) {
 
 function render(s) {
   const newGame = !state || state.table !== s.table || s.cards < state.cards;
+  if (s.rules) tableRules = s.rules;
+  s.rules = tableRules;
   state = s;
   me.mode = s.mode;
   document.title = `${tableTitle(s)} — Beggar-My-Neighbour`;
@@ -302,7 +306,7 @@ function drawLog(s) {
   const log = $("log");
   const fresh = s.log.filter((line) => line.seq > lastSeq);
   if (!fresh.length) return;
-  if (s.log.length && s.log[0].seq > lastSeq + 1) log.replaceChildren();
+  if (fresh[0].seq > lastSeq + 1) log.replaceChildren();
   for (const line of fresh) {
     const item = document.createElement("li");
     item.textContent = line.text;
@@ -325,12 +329,13 @@ function drawLog(s) {
 }
 
 function drawChart(s) {
-  const show = s.mode === "famous" || (s.over !== null && s.history.length > 1);
+  chartPoints = s.history_start === 0 ? s.history.slice() : chartPoints.concat(s.history);
+  const show = s.mode === "famous" || (s.over !== null && chartPoints.length > 1);
   $("chart-box").hidden = !show;
   if (!show) return;
   const svg = $("chart");
   const W = 600, H = 180, L = 40, B = 24, T = 10, R = 10;
-  const points = s.history;
+  const points = chartPoints;
   const total = points[0].reduce((a, b) => a + b, 0) || 1;
   const n = Math.max(1, points.length - 1);
   const x = (i) => L + (i / n) * (W - L - R);

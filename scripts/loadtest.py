@@ -1,0 +1,171 @@
+"""Load benchmark for the browser table (run by hand; not a test).
+
+Opens N tables on loopback, each playing at instant pace (both seats automatic, a new game as soon
+as one ends) with a spectator attached, and reports state updates and cards per second and the
+delay of each update: from the oldest change it carries to its arrival at the browser.
+
+    .venv/bin/python scripts/loadtest.py --tables 500 --seconds 20
+
+Without ``--url`` it starts its own ``beggar serve`` (one process) on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import websockets
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    updates: int = 0
+    cards: int = 0
+    delays: list[float] = field(default_factory=list)
+    """From the oldest change an update carries to its arrival."""
+    staleness: list[float] = field(default_factory=list)
+    """From the newest change an update carries to its arrival."""
+    errors: list[str] = field(default_factory=list)
+    tables: int = 0
+
+
+async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, stop: asyncio.Event) -> None:
+    last_cards = 0
+    last_game = -1
+    restarted_at = -1
+    while not stop.is_set():
+        try:
+            text = await asyncio.wait_for(ws.recv(), timeout=0.5)
+        except TimeoutError:
+            continue
+        except websockets.ConnectionClosed as exc:
+            if not stop.is_set():
+                stats.errors.append(f"connection closed: {exc}")
+            return
+        message = json.loads(text)
+        if message["type"] == "error":
+            stats.errors.append(message["message"])
+            continue
+        if message["type"] != "state":
+            continue
+        now = time.time()
+        cards = message["cards"]
+        game = message["games_played"]
+        if stats.measuring:
+            stats.updates += 1
+            if message.get("since"):
+                stats.delays.append(now - message["since"])
+            stats.staleness.append(now - message["at"])
+            if not creator:
+                # Cards since the last update; a new game (or several) may have started since.
+                stats.cards += cards - last_cards if game == last_game else cards
+        last_cards, last_game = cards, game
+        if creator and message["over"] is not None and restarted_at != game:
+            restarted_at = game
+            await ws.send(json.dumps({"type": "new-game"}))
+
+
+async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> None:
+    async with websockets.connect(url) as creator, websockets.connect(url) as watcher:
+        await creator.send(json.dumps({"type": "create", "mode": "watch", "pace": "instant", "seed": index}))
+        while True:
+            message = json.loads(await creator.recv())
+            if message["type"] == "joined":
+                break
+            if message["type"] == "error":
+                stats.errors.append(message["message"])
+                return
+        await watcher.send(json.dumps({"type": "join", "table": message["table"]}))
+        stats.tables += 1
+        await asyncio.gather(reader(creator, stats, True, stop), reader(watcher, stats, False, stop))
+
+
+async def run(url: str, tables: int, seconds: float, warmup: float) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for index in range(tables):
+        tasks.append(asyncio.create_task(one_table(url, index, stats, stop)))
+        if index % 50 == 49:
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    started = time.monotonic()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.monotonic() - started
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    stats.delays.sort()
+    stats.staleness.sort()
+    report(stats, elapsed)
+    return stats
+
+
+def report(stats: Stats, elapsed: float) -> None:
+    def percentile(values: list[float], q: float) -> float:
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+    print(f"tables playing:      {stats.tables}")
+    print(f"measured for:        {elapsed:.1f} s")
+    print(f"state updates/s:     {stats.updates / elapsed:,.0f} (to players and spectators)")
+    print(f"cards turned/s:      {stats.cards / elapsed:,.0f} (all tables together)")
+    for name, values in (("oldest change", stats.delays), ("newest change", stats.staleness)):
+        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+        mean = statistics.fmean(values or [float("nan")]) * 1000
+        print(f"delay from {name}: p50 {p50:.1f} ms, p99 {p99:.1f} ms, mean {mean:.1f} ms")
+    print(
+        f"errors:              {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors else "")
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--url", help="a running server's WebSocket, e.g. ws://127.0.0.1:8000/ws")
+    args = parser.parse_args()
+    server = None
+    url = args.url
+    if url is None:
+        port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "beggar",
+            "serve",
+            "--port",
+            str(port),
+            "--max-tables",
+            str(args.tables * 2),
+        ]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        url = f"ws://127.0.0.1:{port}/ws"
+        time.sleep(2.5)
+    try:
+        asyncio.run(run(url, args.tables, args.seconds, args.warmup))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
