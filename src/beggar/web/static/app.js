@@ -164,13 +164,13 @@ function cardElement(card) {
   if (RANK_NAMES[card.rank]) el.classList.add("pay");
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(card));
-  const rank = card.rank || "2–10";
+  const rank = card.rank || "–";
   const top = document.createElement("span");
   top.className = "corner";
   top.textContent = `${rank}${suit}`;
   const pip = document.createElement("span");
   pip.className = "big-pip";
-  pip.textContent = suit || (card.rank || "#");
+  pip.textContent = suit || rank;
   const bottom = top.cloneNode(true);
   bottom.classList.add("bottom");
   el.append(top, pip, bottom);
@@ -220,7 +220,8 @@ function render(s) {
   $("again").textContent = lesson || s.mode === "famous" ? "Start again" : "New game";
   $("pace").value = s.pace;
   $("pace").disabled = !player;
-  let counts = `${s.cards} cards turned, ${s.tricks} tricks.`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  let counts = `${plural(s.cards, "card")} turned, ${plural(s.tricks, "trick")}.`;
   if (s.time_left !== null) counts += ` Time left: ${Math.ceil(s.time_left / 60)} min.`;
   if (!player) counts += " You are watching.";
   $("counts").textContent = counts;
@@ -252,8 +253,9 @@ function drawSeats(s, newGame) {
     const name = document.createElement("div");
     name.className = "name";
     let label = seat.name;
-    if (index === s.you) label += " (you)";
-    else if (!seat.human) label += " (computer)";
+    const seated = s.mode === "computer" || s.mode === "friends";
+    if (index === s.you && seated) label += " (you)";
+    else if (!seat.human && seated) label += " (computer)";
     else if (!seat.taken && s.mode === "friends") label += " (waiting for a friend)";
     else if (!seat.connected && s.mode === "friends") label += " (away)";
     name.textContent = label;
