@@ -133,7 +133,7 @@ class PaymentCancelled:
 
 @dataclass(frozen=True)
 class PileTaken:
-    """``player`` took the pile (oldest card first in ``cards``) and now leads."""
+    """``player`` took the pile and now leads; ``cards`` in the order they went under the stack."""
 
     player: int
     cards: tuple[Card, ...]
@@ -322,7 +322,11 @@ class Game:
                 raise GameError(f"bad saved game: it ends after {game.cards} cards, not {turned}")
             game.step()
         if stopped is not None and not game.over:
-            game.stop(Reason(stopped))
+            try:
+                reason = Reason(stopped)
+            except ValueError:
+                raise GameError(f"bad saved game: unknown stop reason {stopped!r}") from None
+            game.stop(reason)
         return game
 
     # -- rules, step by step -----------------------------------------------------------------

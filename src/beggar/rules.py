@@ -256,6 +256,8 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rebuild rules from :meth:`to_dict`'s output, checking every value."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"bad rules data: expected a mapping of settings, not {type(data).__name__}")
         try:
             return cls(
                 name=str(data.get("name", "custom")),
