@@ -158,6 +158,20 @@ class GameOver:
 Event = CardTurned | PaymentDue | PaymentCancelled | PileTaken | PlayerOut | GameOver
 
 
+@dataclass(frozen=True)
+class Position:
+    """The state between two tricks: every stack, top card first, and who leads."""
+
+    stacks: Deal
+    leader: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"stacks": self.stacks.compact(), "leader": self.leader}
+
+    def __str__(self) -> str:
+        return f"{self.stacks.compact()} ({chr(ord('A') + self.leader)} leads)"
+
+
 # -- the game ------------------------------------------------------------------------------------
 
 
@@ -244,7 +258,9 @@ class Game:
         self.pile.append(card)
         self.cards += 1
         paying = self.owed > 0
-        value = self._values[card]
+        value = self._values.get(card)
+        if value is None:
+            value = self._values[card] = self.rules.pay_value(card)
         events.append(CardTurned(player, card, self.cards, paying, value))
         trick_taken = False
 
@@ -291,6 +307,10 @@ class Game:
         if reason not in (Reason.STOPPED, Reason.TIME_LIMIT, Reason.CARD_LIMIT, Reason.TRICK_LIMIT):
             raise GameError(f"a game cannot be stopped for the reason {reason!r}")
         return [self._end(Status.STOPPED, reason)]
+
+    def position(self) -> Position:
+        """Every stack, top card first, and who turns next (a trick-end position between tricks)."""
+        return Position(Deal(tuple(tuple(stack) for stack in self.stacks)), self.to_play)
 
     def to_dict(self) -> dict[str, Any]:
         """The game as JSON-ready data; :meth:`from_dict` restores it exactly by replaying."""
@@ -479,3 +499,43 @@ def play(
     4791
     """
     return Game(deal, rules, first=first, dealer=dealer, seed=seed).run()
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A whole trick: who turned each card, and who took the pile."""
+
+    turns: tuple[int, ...]
+    winner: int
+
+
+def trick_from(cards: tuple[Card, ...], leader: int, rules: Rules = STANDARD) -> Trick | None:
+    """The trick that ``cards`` make when turned in this order with ``leader`` leading.
+
+    Returns who turns each card and who takes the pile, if the pile is taken exactly on the last
+    card by a payment made in full; otherwise None. The engine's own rules decide: each card is
+    put on top of the stack of whoever must turn next, and the game steps it.
+
+    >>> trick_from(tuple(Card.parse(c) for c in "Q 5 J 7".split()), 0)
+    Trick(turns=(0, 1, 1, 0), winner=1)
+    """
+    # Every player keeps a spare card underneath, so that nobody runs out while the cards are fed.
+    spare = (Card(None),)
+    game = Game(
+        Deal((spare,) * rules.players),
+        rules.replace(max_cards=None, max_tricks=None),
+        first=leader,
+        complete=False,
+    )
+    turns = []
+    for index, card in enumerate(cards):
+        turns.append(game.to_play)
+        game.stacks[game.to_play].appendleft(card)
+        events = game.step()
+        taken = [event for event in events if isinstance(event, PileTaken)]
+        if taken:
+            last = index == len(cards) - 1
+            if last and taken[0].paid and not any(isinstance(e, PlayerOut) for e in events):
+                return Trick(tuple(turns), taken[0].player)
+            return None
+    return None
