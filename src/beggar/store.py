@@ -1,0 +1,254 @@
+"""Where search finds live: an embedded SQLite database that survives a killed process.
+
+A *campaign* is one search, named by its arguments; it is split into small *units* of work, each
+done by one *walker* (a random sampler, a hill climber, an annealer). A unit's finds and the
+walker's new state are written in one transaction, so a search killed at any moment (even with
+SIGKILL) and started again with the same arguments resumes from the last unit written and loses
+no find: a unit that was cut off is simply done again, and gives the same finds.
+
+>>> store = Store(":memory:")
+>>> campaign = store.campaign({"rules": "standard", "seed": 1})
+>>> store.save_unit(campaign, walker=0, unit=0, state={"best": 5}, scored=10,
+...                 finds=[Find("K-/-K", "standard", 5, 1, "finished", 0, "random", 1)])
+1
+>>> [find.cards for find in store.top()]
+[5]
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS campaigns (
+    id TEXT PRIMARY KEY,
+    args TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    scored INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS walkers (
+    campaign TEXT NOT NULL REFERENCES campaigns(id),
+    walker INTEGER NOT NULL,
+    unit INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (campaign, walker)
+);
+CREATE TABLE IF NOT EXISTS finds (
+    id INTEGER PRIMARY KEY,
+    deal TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    winner INTEGER,
+    strategy TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    campaign TEXT,
+    found_at REAL NOT NULL,
+    UNIQUE (deal, rules)
+);
+CREATE INDEX IF NOT EXISTS finds_by_cards ON finds (rules, cards DESC);
+CREATE INDEX IF NOT EXISTS finds_by_tricks ON finds (rules, tricks DESC);
+"""
+
+
+@dataclass(frozen=True)
+class Find:
+    """A deal worth keeping: a long game or one that never ends."""
+
+    deal: str
+    rules: str
+    cards: int
+    tricks: int
+    status: str
+    winner: int | None
+    strategy: str
+    seed: int
+    campaign: str | None = None
+    found_at: float = field(default_factory=time.time)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Campaign:
+    id: str
+    args: dict[str, Any]
+    scored: int
+    seconds: float
+
+
+FIND_COLUMNS = [f.name for f in fields(Find)]
+
+
+def campaign_id(args: dict[str, Any]) -> str:
+    """A short stable name for a search's arguments."""
+    text = json.dumps(args, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class Store:
+    """The SQLite database of campaigns, walkers' states and finds."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot use {self.path} as a database: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- campaigns --------------------------------------------------------------------------------
+
+    def campaign(self, args: dict[str, Any]) -> Campaign:
+        """The campaign with these arguments, created if new."""
+        key = campaign_id(args)
+        now = time.time()
+        self.db.execute(
+            "INSERT OR IGNORE INTO campaigns (id, args, created, updated) VALUES (?, ?, ?, ?)",
+            (key, json.dumps(args, sort_keys=True), now, now),
+        )
+        row = self.db.execute("SELECT args, scored, seconds FROM campaigns WHERE id = ?", (key,)).fetchone()
+        return Campaign(key, json.loads(row[0]), int(row[1]), float(row[2]))
+
+    def walkers(self, campaign: Campaign) -> dict[int, tuple[int, dict[str, Any]]]:
+        """Each walker's next unit and saved state."""
+        rows = self.db.execute(
+            "SELECT walker, unit, state FROM walkers WHERE campaign = ?", (campaign.id,)
+        ).fetchall()
+        return {int(w): (int(u), json.loads(s)) for w, u, s in rows}
+
+    def save_unit(
+        self,
+        campaign: Campaign,
+        *,
+        walker: int,
+        unit: int,
+        state: dict[str, Any],
+        scored: int,
+        finds: Sequence[Find],
+        seconds: float = 0.0,
+    ) -> int:
+        """Record one finished unit: its finds, the walker's new state and the work done, atomically.
+
+        Returns how many of the finds were new to the database.
+        """
+        new = 0
+        with self._transaction():
+            for find in finds:
+                new += self._insert(find, campaign.id)
+            self.db.execute(
+                "INSERT INTO walkers (campaign, walker, unit, state) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (campaign, walker) DO UPDATE SET unit = excluded.unit, state = excluded.state",
+                (campaign.id, walker, unit + 1, json.dumps(state)),
+            )
+            self.db.execute(
+                "UPDATE campaigns SET scored = scored + ?, seconds = seconds + ?, updated = ? WHERE id = ?",
+                (scored, seconds, time.time(), campaign.id),
+            )
+        return new
+
+    def scored(self, campaign: Campaign) -> int:
+        row = self.db.execute("SELECT scored FROM campaigns WHERE id = ?", (campaign.id,)).fetchone()
+        return int(row[0]) if row else 0
+
+    # -- finds ----------------------------------------------------------------------------------
+
+    def add(self, finds: Iterable[Find]) -> int:
+        """Store finds outside any campaign; returns how many were new."""
+        with self._transaction():
+            return sum(self._insert(find, find.campaign) for find in finds)
+
+    def _insert(self, find: Find, campaign: str | None) -> int:
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO finds (deal, rules, cards, tricks, status, winner, strategy, seed, "
+            "campaign, found_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                find.deal,
+                find.rules,
+                find.cards,
+                find.tricks,
+                find.status,
+                find.winner,
+                find.strategy,
+                find.seed,
+                campaign,
+                find.found_at,
+            ),
+        )
+        return cursor.rowcount
+
+    def top(
+        self, *, rules: str | None = None, by: str = "cards", limit: int = 20, status: str | None = None
+    ) -> list[Find]:
+        """The best finds, longest first (``by`` cards or tricks)."""
+        if by not in ("cards", "tricks"):
+            raise StoreError("rank finds by cards or by tricks")
+        query = f"SELECT {', '.join(FIND_COLUMNS)} FROM finds"
+        conditions: list[str] = []
+        values: list[str | int] = []
+        if rules is not None:
+            conditions.append("rules = ?")
+            values.append(rules)
+        if status is not None:
+            conditions.append("status = ?")
+            values.append(status)
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        query += f" ORDER BY {by} DESC, found_at ASC LIMIT ?"
+        values.append(limit)
+        return [Find(*row) for row in self.db.execute(query, values)]
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM finds").fetchone()[0])
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class StoreError(Exception):
+    """A database that cannot be used, or a bad query."""
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def export(finds: Sequence[Find], form: str) -> str:
+    """Finds as ``csv`` or ``json`` text."""
+    if form == "json":
+        return json.dumps([find.to_dict() for find in finds], indent=2)
+    if form == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=FIND_COLUMNS)
+        writer.writeheader()
+        for find in finds:
+            writer.writerow(find.to_dict())
+        return out.getvalue()
+    raise StoreError(f"unknown export format {form!r}: choose csv or json")
