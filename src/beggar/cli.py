@@ -240,6 +240,70 @@ def rules_command(name: str | None, as_json: bool) -> None:
     console.print(table)
 
 
+@cli.command("cycle")
+@click.argument("deal")
+@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--positions", "show_positions", is_flag=True, help="List the positions on the cycle.")
+@click.option(
+    "--reach",
+    type=click.IntRange(0, 1000),
+    default=0,
+    show_default=True,
+    help="Walk back up to this many tricks from the cycle and count the starting deals that reach it.",
+)
+@click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
+def cycle_command(
+    deal: str, spec: str, as_json: bool, show_positions: bool, reach: int, partial: bool
+) -> None:
+    """Find where DEAL enters a cycle, and how long the cycle is (card and trick limits are ignored)."""
+    from beggar.backward import deals_reaching
+    from beggar.cycle import find_cycle
+
+    rules = _rules(spec)
+    cycle = find_cycle(deal.strip(), rules, complete=not partial)
+    if cycle is None:
+        record = Game(
+            deal.strip(), rules.replace(max_cards=None, max_tricks=None), complete=not partial
+        ).run()
+        if as_json:
+            click.echo(
+                json.dumps({"deal": deal.strip(), "rules": rules.name, "loops": False, **record.to_dict()})
+            )
+        else:
+            click.echo(f"no cycle: the game ends ({summary_line(record, rules)})")
+        return
+    found = deals_reaching(cycle.positions, rules, max_tricks=reach) if reach else None
+    if as_json:
+        data: dict[str, Any] = {"deal": deal.strip(), "rules": rules.name, "loops": True, **cycle.to_dict()}
+        if found is not None:
+            data["reaching"] = {
+                "max_tricks": reach,
+                "complete": found.complete,
+                "deals": [
+                    {"deal": d, "tricks": t} for d, t in sorted(found.deals.items(), key=lambda i: i[1])
+                ],
+            }
+        click.echo(json.dumps(data))
+        return
+    click.echo(
+        f"loops: the cycle is entered after {cycle.pre_period_tricks} tricks ({cycle.pre_period_cards} cards) "
+        f"and lasts {cycle.period_tricks} tricks ({cycle.period_cards} cards)"
+    )
+    if show_positions:
+        for number, position in enumerate(cycle.positions):
+            click.echo(f"  {cycle.pre_period_tricks + number:>5}  {position}")
+    if found is not None:
+        bound = "" if found.complete else " (stopped early: too many positions)"
+        explored = sum(found.positions_by_depth)
+        click.echo(
+            f"{len(found.deals)} starting deals (26/26, first hand leads) reach this cycle within "
+            f"{reach} tricks{bound}; {explored} positions explored backward"
+        )
+        for dealt, tricks in sorted(found.deals.items(), key=lambda item: item[1]):
+            click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
+
+
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")

@@ -1,0 +1,86 @@
+"""The SQLite store: finds and campaign progress survive, and nothing is stored twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from beggar.store import Find, Store, StoreError, campaign_id, export
+
+
+def find(deal: str, cards: int, tricks: int = 1, status: str = "finished", rules: str = "standard") -> Find:
+    return Find(deal, rules, cards, tricks, status, 0, "hill-climb", 7)
+
+
+def test_a_unit_of_work_is_recorded_with_its_finds_and_the_walker_state(tmp_path: Path) -> None:
+    store = Store(tmp_path / "finds.db")
+    campaign = store.campaign({"rules": "standard", "seed": 1})
+    new = store.save_unit(
+        campaign,
+        walker=3,
+        unit=0,
+        state={"deal": "x"},
+        scored=1000,
+        finds=[find("a/b", 400), find("c/d", 900)],
+    )
+    assert new == 2
+    assert store.walkers(campaign) == {3: (1, {"deal": "x"})}
+    assert store.scored(campaign) == 1000
+    assert [f.cards for f in store.top()] == [900, 400]
+
+
+def test_the_same_find_is_stored_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "finds.db")
+    campaign = store.campaign({"seed": 1})
+    store.save_unit(campaign, walker=0, unit=0, state={}, scored=1, finds=[find("a/b", 400)])
+    assert store.save_unit(campaign, walker=0, unit=1, state={}, scored=1, finds=[find("a/b", 400)]) == 0
+    assert store.count() == 1
+
+
+def test_everything_survives_closing_and_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "finds.db"
+    store = Store(path)
+    campaign = store.campaign({"seed": 2})
+    store.save_unit(campaign, walker=1, unit=4, state={"n": 5}, scored=7, finds=[find("a/b", 10)])
+    store.close()
+    again = Store(path)
+    same = again.campaign({"seed": 2})
+    assert same.id == campaign.id
+    assert again.walkers(same) == {1: (5, {"n": 5})}
+    assert again.count() == 1
+
+
+def test_campaigns_are_named_by_their_arguments_in_any_order() -> None:
+    assert campaign_id({"a": 1, "b": 2}) == campaign_id({"b": 2, "a": 1})
+    assert campaign_id({"a": 1}) != campaign_id({"a": 2})
+
+
+def test_top_ranks_by_cards_or_tricks_and_filters(tmp_path: Path) -> None:
+    store = Store(tmp_path / "finds.db")
+    store.add([find("a/b", 100, 30), find("c/d", 200, 20), find("e/f", 150, 40, rules="stripped")])
+    assert [f.deal for f in store.top(by="tricks")] == ["e/f", "a/b", "c/d"]
+    assert [f.deal for f in store.top(rules="standard")] == ["c/d", "a/b"]
+    assert [f.deal for f in store.top(limit=1)] == ["c/d"]
+    with pytest.raises(StoreError):
+        store.top(by="luck")
+
+
+def test_export_as_csv_and_json(tmp_path: Path) -> None:
+    finds = [find("a/b", 100), find("c/d", 200, status="loop")]
+    rows = json.loads(export(finds, "json"))
+    assert [row["cards"] for row in rows] == [100, 200]
+    text = export(finds, "csv").splitlines()
+    assert text[0].startswith("deal,rules,cards,tricks,status")
+    assert len(text) == 3
+    with pytest.raises(StoreError):
+        export(finds, "xml")
+
+
+def test_a_file_that_is_not_a_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("these are my notes, not a database\n" * 100)
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(path)
+    assert path.read_text().startswith("these are my notes")
