@@ -287,8 +287,9 @@ def cycle_command(
         click.echo(json.dumps(data))
         return
     click.echo(
-        f"loops: the cycle is entered after {cycle.pre_period_tricks} tricks ({cycle.pre_period_cards} cards) "
-        f"and lasts {cycle.period_tricks} tricks ({cycle.period_cards} cards)"
+        f"loops: the cycle is entered after {cycle.pre_period_tricks} tricks "
+        f"({cycle.pre_period_cards} cards) and lasts {cycle.period_tricks} tricks "
+        f"({cycle.period_cards} cards)"
     )
     if show_positions:
         for number, position in enumerate(cycle.positions):
