@@ -17,11 +17,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from beggar.bench import bench_command
 from beggar.engine import Game, GameError, GameRecord, Outcome, Status
 from beggar.narrate import Narrator, seat_names
 from beggar.notation import DealError, random_deal
 from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import PRESETS, STANDARD, Rules, RulesError, rules_named
+from beggar.simulate import simulate_command
 
 _USER_ERRORS = (DealError, GameError, RulesError)
 
@@ -330,6 +332,10 @@ def serve_command(host: str, port: int, max_tables: int, idle_minutes: float) ->
     uvicorn.run(
         app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
     )
+
+
+cli.add_command(simulate_command)
+cli.add_command(bench_command)
 
 
 def _console() -> Console:

@@ -1,0 +1,1156 @@
+"""The compiled batch kernel: many games at native speed, exactly as the reference engine plays them.
+
+A card is its pay value (0 for an ordinary card), so the rules compile to a few numbers and a
+deck of pay values (:class:`KernelRules`). :func:`play_random` deals and plays games inside the
+kernel; :func:`play_deals` plays given deals. Both return a :class:`Batch` whose
+:meth:`Batch.records` are the reference engine's :class:`~beggar.engine.GameRecord` objects,
+field for field (the differential tests check this on every preset).
+
+Random deals: game ``i`` of a run with seed ``S`` shuffles with its own SplitMix64 stream,
+seeded from ``(S, i)`` alone, so a game's deal and result depend only on the seed and its
+index, never on the batch size or the number of workers. The shuffle is an unbiased
+Fisher-Yates (Lemire's bounded integers); the deck is dealt one card at a time round the table,
+as :func:`beggar.notation.deal_cards` does. :func:`random_deals` gives the same deals as
+:class:`~beggar.notation.Deal` objects, so any game can be replayed by the reference engine.
+
+Loops are found exactly without slowing the common case: a game is first played without
+remembering positions, up to ``bound`` cards. A game that ends (one player holds every card,
+or rule 8) before that cannot have repeated a position, since a repeated position repeats
+forever; its result is exact. A game that reaches the bound or a house limit is replayed from
+the start with every position remembered (hashed, then compared in full), so its result is
+the engine's whatever the bound.
+
+>>> batch = play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
+>>> int(batch.cards[0]), int(batch.tricks[0]), int(batch.winner[0])
+(7157, 1007, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from beggar.cards import Card
+from beggar.engine import GameRecord, Outcome, Reason, Status
+from beggar.notation import Deal, check_deal, deal_cards, parse_deal
+from beggar.rules import STANDARD, Award, Direction, EmptyHand, Lead, PileOrder, RepeatCheck, Rules
+
+I64 = npt.NDArray[np.int64]
+U8 = npt.NDArray[np.uint8]
+
+DEFAULT_BOUND = 20_000
+"""Cards a game is played without position tracking before it is replayed with it.
+
+The longest known finished standard game has 8,344 cards; results never depend on this."""
+
+NO_LIMIT = 1 << 62
+
+# -- codes shared by the kernel and Python ---------------------------------------------------------
+
+STATUS_FINISHED, STATUS_LOOP, STATUS_STOPPED = 0, 1, 2
+REASON_ALL_CARDS, REASON_CANNOT_TURN, REASON_EMPTY, REASON_REPEAT = 0, 1, 2, 3
+REASON_CARD_LIMIT, REASON_TRICK_LIMIT = 4, 5
+OUTCOME_WIN, OUTCOME_DRAW, OUTCOME_NO_WINNER, OUTCOME_REDEAL = 0, 1, 2, 3
+AWARD_NO_WINNER, AWARD_MOST_CARDS, AWARD_REDEAL = 0, 1, 2
+REPEAT_OFF, REPEAT_TRICK, REPEAT_CARD = 0, 1, 2
+_CAPPED = -1
+
+STATUSES = (Status.FINISHED, Status.LOOP, Status.STOPPED)
+REASONS = (
+    Reason.ALL_CARDS,
+    Reason.CANNOT_TURN,
+    Reason.EMPTY,
+    Reason.REPEAT,
+    Reason.CARD_LIMIT,
+    Reason.TRICK_LIMIT,
+)
+OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.NO_WINNER, Outcome.REDEAL)
+_AWARDS = {Award.NO_WINNER: AWARD_NO_WINNER, Award.MOST_CARDS: AWARD_MOST_CARDS, Award.REDEAL: AWARD_REDEAL}
+_REPEATS = {RepeatCheck.OFF: REPEAT_OFF, RepeatCheck.TRICK: REPEAT_TRICK, RepeatCheck.CARD: REPEAT_CARD}
+
+# Columns of the per-game result array (holdings follow, one column per player).
+COL_STATUS, COL_REASON, COL_OUTCOME, COL_CARDS, COL_TRICKS = 0, 1, 2, 3, 4
+COL_WINNER, COL_FIRST, COL_REPEAT_CARDS, COL_REPEAT_TRICKS = 5, 6, 7, 8
+COL_HOLDINGS = 9
+
+# Indices of the kernel's configuration vector.
+(
+    CFG_PLAYERS,
+    CFG_DIRECTION,
+    CFG_FIRST,
+    CFG_NEWEST_FIRST,
+    CFG_WHEN_EMPTY,
+    CFG_REPEAT,
+    CFG_MAX_CARDS,
+    CFG_MAX_TRICKS,
+    CFG_ON_REPEAT,
+    CFG_ON_STOP,
+    CFG_BOUND,
+    CFG_FAST,
+) = range(12)
+_CFG_SIZE = 12
+
+_U = np.uint64
+_GOLDEN = _U(0x9E3779B97F4A7C15)
+_MIX1 = _U(0xBF58476D1CE4E5B9)
+_MIX2 = _U(0x94D049BB133111EB)
+_LOW32 = _U(0xFFFFFFFF)
+_TWO32 = _U(1 << 32)
+_GAME_SALT = _U(0xD1B54A32D192ED03)
+_FNV_PRIME = _U(0x100000001B3)
+_FNV_BASIS = _U(0xCBF29CE484222325)
+_S30, _S27, _S31, _S32 = _U(30), _U(27), _U(31), _U(32)
+
+Result = tuple[int, int, int, int, int, int]
+"""A game's end as the kernel reports it: reason, cards, tricks, winner, repeat cards, repeat tricks."""
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+# == random numbers ===============================================================================
+
+
+@_jit
+def _mix(z: np.uint64) -> np.uint64:
+    """SplitMix64's finaliser: a bijective 64-bit mix."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_jit
+def _game_state(seed: np.uint64, game: int) -> np.uint64:
+    """The starting state of game ``game``'s random stream in a run seeded with ``seed``."""
+    return _mix(_mix(seed) + _U(game) * _GAME_SALT + _GOLDEN)
+
+
+@_jit
+def _bounded(r: np.uint64, n: np.uint64, state: np.uint64) -> tuple[np.uint64, np.int64]:
+    """Lemire's unbiased map of the 32-bit draw ``r`` to ``[0, n)``; rare rejections draw again."""
+    m = r * n
+    low = m & _LOW32
+    if low < n:
+        threshold = (_TWO32 - n) % n
+        while low < threshold:
+            state = state + _GOLDEN
+            m = (_mix(state) >> _S32) * n
+            low = m & _LOW32
+    return state, np.int64(m >> _S32)
+
+
+@_jit
+def _below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
+    """An unbiased integer in ``[0, bound)`` and the new random state."""
+    state = state + _GOLDEN
+    return _bounded(_mix(state) >> _S32, _U(bound), state)
+
+
+@_jit
+def _shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
+    """Fisher-Yates shuffle of ``deck`` in place; returns the new random state.
+
+    Each 64-bit draw gives two 32-bit numbers: the high half for one swap, the low for the next.
+    """
+    i = deck.size - 1
+    while i > 0:
+        state = state + _GOLDEN
+        z = _mix(state)
+        state, j = _bounded(z >> _S32, _U(i + 1), state)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+        i -= 1
+        if i == 0:
+            break
+        state, j = _bounded(z & _LOW32, _U(i + 1), state)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+        i -= 1
+    return state
+
+
+@_jit
+def _order(seed: np.uint64, game: int, size: int, players: int, order: np.ndarray) -> np.int64:
+    """Fill ``order`` with game ``game``'s shuffled card indices; return its random first player."""
+    for k in range(size):
+        order[k] = k
+    state = _shuffle(order, _game_state(seed, game))
+    _, first = _below(state, players)
+    return first
+
+
+# == game state helpers ============================================================================
+
+
+@_jit
+def _deal_round(deck: np.ndarray, players: int, buf: np.ndarray, head: np.ndarray, cnt: np.ndarray) -> None:
+    """Deal ``deck`` one card at a time round the table into the players' ring buffers."""
+    for p in range(players):
+        head[p] = 0
+        cnt[p] = 0
+    p = 0
+    for k in range(deck.size):
+        buf[p, cnt[p]] = deck[k]
+        cnt[p] += 1
+        p += 1
+        if p == players:
+            p = 0
+
+
+@_jit
+def _deal_hands(
+    cards: np.ndarray,
+    lengths: np.ndarray,
+    players: int,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+) -> None:
+    """Put given hands (concatenated in seat order, top card first) into the ring buffers."""
+    k = 0
+    for p in range(players):
+        head[p] = 0
+        cnt[p] = lengths[p]
+        for i in range(lengths[p]):
+            buf[p, i] = cards[k]
+            k += 1
+
+
+@_jit
+def _next_seat(player: int, players: int, direction: int, out: np.ndarray) -> int:
+    """The next seat round the table that is still in the game."""
+    seat = player
+    while True:
+        seat += direction
+        if seat == players:
+            seat = 0
+        elif seat < 0:
+            seat = players - 1
+        if out[seat] == 0:
+            return seat
+
+
+@_jit
+def _take(
+    winner: int,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    pile: np.ndarray,
+    plen: int,
+    mask: int,
+    newest: bool,
+) -> None:
+    """Put the pile under ``winner``'s stack, oldest or newest card first."""
+    tail = head[winner] + cnt[winner]
+    if newest:
+        for k in range(plen):
+            buf[winner, (tail + k) & mask] = pile[plen - 1 - k]
+    else:
+        for k in range(plen):
+            buf[winner, (tail + k) & mask] = pile[k]
+    cnt[winner] += plen
+
+
+# == the two-player fast path (no position tracking) ==============================================
+
+
+RING = 256
+"""Capacity of each hand's ring buffer in the two-player fast path (a constant: decks have < 256 cards)."""
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _fast_two(
+    ring: np.ndarray,
+    pile: np.ndarray,
+    first: int,
+    n0: int,
+    n1: int,
+    newest: bool,
+    when_empty: bool,
+    cap_cards: int,
+    cap_tricks: int,
+) -> tuple[int, int, int, int, int, int]:
+    """Play a two-player game without remembering positions, all state in registers.
+
+    ``ring`` holds hand 0 from index 0 and hand 1 from index :data:`RING`, ``n0`` and ``n1``
+    cards. Returns ``(reason, cards, tricks, winner, held0, held1)``; reason is ``_CAPPED``
+    when the game reached ``cap_cards`` cards or ``cap_tricks`` tricks before it ended.
+    """
+    mask = RING - 1
+    h0 = 0
+    h1 = 0
+    p = first
+    owed = 0
+    creditor = 0
+    plen = 0
+    cards = 0
+    tricks = 0
+    while True:
+        q = p
+        other = q ^ 1
+        c = int(ring[q * RING + (h1 if q else h0)])
+        h0 = (h0 + other) & mask
+        h1 = (h1 + q) & mask
+        n0 -= other
+        n1 -= q
+        pile[plen] = c
+        plen += 1
+        cards += 1
+        if c != 0:
+            owed = c
+            creditor = q
+            p = other
+        elif owed != 0:
+            owed -= 1
+            if owed == 0:
+                # The creditor takes the pile under their stack (Game._take).
+                if creditor == 0:
+                    tail = h0 + n0
+                    n0 += plen
+                else:
+                    tail = h1 + n1
+                    n1 += plen
+                base = creditor * RING
+                for k in range(plen):
+                    card = pile[plen - 1 - k] if newest else pile[k]
+                    ring[base + ((tail + k) & mask)] = card
+                plen = 0
+                tricks += 1
+                p = creditor
+                if (n1 if creditor == 0 else n0) == 0:
+                    return REASON_ALL_CARDS, cards, tricks, creditor, n0, n1
+                if cards >= cap_cards or tricks >= cap_tricks:
+                    return _CAPPED, cards, tricks, -1, n0, n1
+                continue
+        else:
+            p = other
+        left_q = n1 if q else n0
+        left_p = n1 if p else n0
+        if left_p == 0 or cards >= cap_cards or (when_empty and left_q == 0):
+            # The winner takes the pile (Game._put_out), or the game is capped.
+            if when_empty and left_q == 0:
+                winner = other
+                reason = REASON_EMPTY
+            elif left_p == 0:
+                winner = p ^ 1
+                reason = REASON_CANNOT_TURN
+            else:
+                return _CAPPED, cards, tricks, -1, n0, n1
+            if winner == 0:
+                n0 += plen
+            else:
+                n1 += plen
+            return reason, cards, tricks + 1, winner, n0, n1
+
+
+@_jit
+def _ring_deal(hands: np.ndarray, lengths: np.ndarray, dealt: bool, ring: np.ndarray) -> tuple[int, int]:
+    """Put a two-player deal into the fast path's ring; returns the hand sizes."""
+    if dealt:
+        n1 = hands.size // 2
+        n0 = hands.size - n1
+        for k in range(n1):
+            ring[k] = hands[2 * k]
+            ring[RING + k] = hands[2 * k + 1]
+        if n0 > n1:
+            ring[n1] = hands[hands.size - 1]
+        return n0, n1
+    n0 = lengths[0]
+    n1 = lengths[1]
+    for k in range(n0):
+        ring[k] = hands[k]
+    for k in range(n1):
+        ring[RING + k] = hands[n0 + k]
+    return n0, n1
+
+
+# == the general path: any table, optional exact position tracking =================================
+
+
+@_jit
+def _position(
+    key: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    plen: int,
+    mask: int,
+    players: int,
+    to_play: int,
+    owed: int,
+    creditor: int,
+) -> np.uint64:
+    """Write the position into ``key`` and return its hash.
+
+    Layout: each stack's size, every stack's pay values in seat order, the pile's pay values,
+    who plays, the out flags, the pile size, the amount owed and the creditor plus one. Equal
+    keys are exactly equal engine positions (at a trick end the pile part is always empty).
+    """
+    k = 0
+    for p in range(players):
+        key[k] = cnt[p]
+        k += 1
+    for p in range(players):
+        h = head[p]
+        for i in range(cnt[p]):
+            key[k] = buf[p, (h + i) & mask]
+            k += 1
+    for i in range(plen):
+        key[k] = pile[i]
+        k += 1
+    key[k] = to_play
+    k += 1
+    for p in range(players):
+        key[k] = out[p]
+        k += 1
+    key[k] = plen
+    key[k + 1] = owed
+    key[k + 2] = creditor + 1
+    h64 = _FNV_BASIS
+    for i in range(key.size):
+        h64 = (h64 ^ _U(key[i])) * _FNV_PRIME
+    return _mix(h64)
+
+
+@_jit
+def _seen_lookup_or_add(
+    key: np.ndarray,
+    h64: np.uint64,
+    cards: int,
+    tricks: int,
+    rows: np.ndarray,
+    hashes: np.ndarray,
+    marks: np.ndarray,
+    table: np.ndarray,
+    count: int,
+) -> int:
+    """Index of the stored position equal to ``key``, or -1 after storing it as row ``count``."""
+    tmask = table.size - 1
+    slot = np.int64(h64 & _U(tmask))
+    width = key.size
+    while True:
+        r = table[slot]
+        if r < 0:
+            break
+        if hashes[r] == h64:
+            same = True
+            for i in range(width):
+                if rows[r, i] != key[i]:
+                    same = False
+                    break
+            if same:
+                return int(r)
+        slot = (slot + 1) & tmask
+    table[slot] = count
+    rows[count, :] = key
+    hashes[count] = h64
+    marks[count, 0] = cards
+    marks[count, 1] = tricks
+    return -1
+
+
+@_jit
+def _rehash(hashes: np.ndarray, count: int, size: int) -> np.ndarray:
+    table = np.full(size, -1, np.int64)
+    tmask = size - 1
+    for r in range(count):
+        slot = np.int64(hashes[r] & _U(tmask))
+        while table[slot] >= 0:
+            slot = (slot + 1) & tmask
+        table[slot] = r
+    return table
+
+
+@_jit
+def _general(
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    size: int,
+    cfg: np.ndarray,
+    first: int,
+    tracked: bool,
+    cap_cards: int,
+    cap_tricks: int,
+) -> tuple[int, int, int, int, int, int]:
+    """Play one game of any table, step for step as :meth:`beggar.engine.Game.step`.
+
+    With ``tracked`` every position the repeat rule looks at is remembered, and a repeat ends
+    the game. Returns ``(reason, cards, tricks, winner, repeat_cards, repeat_tricks)``; reason
+    is ``_CAPPED`` at ``cap_cards`` cards or ``cap_tricks`` tricks.
+    """
+    players = cfg[CFG_PLAYERS]
+    direction = cfg[CFG_DIRECTION]
+    newest = cfg[CFG_NEWEST_FIRST] != 0
+    when_empty = cfg[CFG_WHEN_EMPTY] != 0
+    repeat = cfg[CFG_REPEAT]
+    for p in range(players):
+        out[p] = 0
+    n_in = players
+    to_play = first
+    owed = 0
+    creditor = -1
+    plen = 0
+    cards = 0
+    tricks = 0
+
+    width = 2 * players + size + 4
+    key = np.zeros(width, np.uint8)
+    count = 0
+    capacity = 64 if tracked else 1
+    rows = np.empty((capacity, width), np.uint8)
+    hashes = np.empty(capacity, np.uint64)
+    marks = np.empty((capacity, 2), np.int64)
+    table = np.full(2 * capacity, -1, np.int64)
+    if tracked:
+        h64 = _position(key, buf, head, cnt, out, pile, plen, mask, players, to_play, owed, creditor)
+        _seen_lookup_or_add(key, h64, cards, tricks, rows, hashes, marks, table, count)
+        count += 1
+
+    while True:
+        player = to_play
+        h = head[player]
+        c = buf[player, h]
+        head[player] = (h + 1) & mask
+        cnt[player] -= 1
+        pile[plen] = c
+        plen += 1
+        cards += 1
+        trick = False
+        ended = False
+        reason = 0
+        winner = -1
+        if c != 0:
+            creditor = player
+            owed = int(c)
+            to_play = _next_seat(player, players, direction, out)
+        elif owed > 0:
+            owed -= 1
+            if owed == 0:
+                _take(creditor, buf, head, cnt, pile, plen, mask, newest)
+                plen = 0
+                tricks += 1
+                to_play = creditor
+                trick = True
+                if cnt[creditor] == size:
+                    ended, reason, winner = True, REASON_ALL_CARDS, creditor
+                creditor = -1
+        else:
+            to_play = _next_seat(player, players, direction, out)
+
+        # Players who cannot go on are out (Game._put_out).
+        victim = -1
+        why = 0
+        if not ended and when_empty and cnt[player] == 0:
+            victim, why = player, REASON_EMPTY
+        elif not ended and cnt[to_play] == 0:
+            victim, why = to_play, REASON_CANNOT_TURN
+        while victim >= 0:
+            out[victim] = 1
+            n_in -= 1
+            if n_in == 1:
+                for seat in range(players):
+                    if out[seat] == 0:
+                        winner = seat
+                if plen > 0:
+                    cnt[winner] += plen
+                    plen = 0
+                    tricks += 1
+                ended, reason = True, why
+                break
+            handed = False
+            if owed > 0:
+                if creditor != victim:
+                    _take(creditor, buf, head, cnt, pile, plen, mask, newest)
+                    plen = 0
+                    tricks += 1
+                    to_play = creditor
+                    trick = True
+                    handed = True
+                    owed = 0
+                    if cnt[creditor] == size:
+                        ended, reason, winner = True, REASON_ALL_CARDS, creditor
+                    creditor = -1
+                else:
+                    owed = 0
+                    creditor = -1
+            if ended:
+                break
+            if not handed and to_play == victim:
+                to_play = _next_seat(victim, players, direction, out)
+            if cnt[to_play] == 0:
+                victim, why = to_play, REASON_CANNOT_TURN
+            else:
+                victim = -1
+        if ended:
+            return reason, cards, tricks, winner, -1, -1
+
+        # Game._after_card: the repeat check, then the limits.
+        if tracked and (repeat == REPEAT_CARD or (repeat == REPEAT_TRICK and trick)):
+            h64 = _position(key, buf, head, cnt, out, pile, plen, mask, players, to_play, owed, creditor)
+            r = _seen_lookup_or_add(key, h64, cards, tricks, rows, hashes, marks, table, count)
+            if r >= 0:
+                return REASON_REPEAT, cards, tricks, -1, marks[r, 0], marks[r, 1]
+            count += 1
+            if count == capacity:
+                capacity *= 2
+                new_rows = np.empty((capacity, width), np.uint8)
+                new_rows[:count] = rows[:count]
+                rows = new_rows
+                new_hashes = np.empty(capacity, np.uint64)
+                new_hashes[:count] = hashes[:count]
+                hashes = new_hashes
+                new_marks = np.empty((capacity, 2), np.int64)
+                new_marks[:count] = marks[:count]
+                marks = new_marks
+                table = _rehash(hashes, count, 2 * capacity)
+        if cards >= cap_cards or tricks >= cap_tricks:
+            return _CAPPED, cards, tricks, -1, -1, -1
+
+
+# == one game, start to end ========================================================================
+
+
+@_jit
+def _award(award: int, cnt: np.ndarray, players: int) -> tuple[int, int]:
+    """``(outcome, winner)`` for a game stopped or ended by a repeat (engine._award)."""
+    if award == AWARD_REDEAL:
+        return OUTCOME_REDEAL, -1
+    if award == AWARD_MOST_CARDS:
+        best = -1
+        leader = -1
+        ties = 0
+        for p in range(players):
+            if cnt[p] > best:
+                best = cnt[p]
+                leader = p
+                ties = 1
+            elif cnt[p] == best:
+                ties += 1
+        if ties == 1:
+            return OUTCOME_WIN, leader
+        return OUTCOME_DRAW, -1
+    return OUTCOME_NO_WINNER, -1
+
+
+@_jit
+def _finish(
+    res: np.ndarray,
+    g: int,
+    cfg: np.ndarray,
+    cnt: np.ndarray,
+    first: int,
+    result: tuple[int, int, int, int, int, int],
+) -> None:
+    """Write a game's result row."""
+    reason, cards, tricks, winner, rep_cards, rep_tricks = result
+    players = cfg[CFG_PLAYERS]
+    if reason <= REASON_EMPTY:
+        status, outcome = STATUS_FINISHED, OUTCOME_WIN
+    elif reason == REASON_REPEAT:
+        status = STATUS_LOOP
+        outcome, winner = _award(cfg[CFG_ON_REPEAT], cnt, players)
+    else:
+        status = STATUS_STOPPED
+        outcome, winner = _award(cfg[CFG_ON_STOP], cnt, players)
+    res[g, COL_STATUS] = status
+    res[g, COL_REASON] = reason
+    res[g, COL_OUTCOME] = outcome
+    res[g, COL_CARDS] = cards
+    res[g, COL_TRICKS] = tricks
+    res[g, COL_WINNER] = winner
+    res[g, COL_FIRST] = first
+    res[g, COL_REPEAT_CARDS] = rep_cards
+    res[g, COL_REPEAT_TRICKS] = rep_tricks
+    for p in range(players):
+        res[g, COL_HOLDINGS + p] = cnt[p]
+
+
+@_jit
+def _limit_reason(cards: int, cfg: np.ndarray) -> int:
+    """Which limit stopped a game (the card limit is checked first, as in the engine)."""
+    max_cards = cfg[CFG_MAX_CARDS]
+    if max_cards > 0 and cards >= max_cards:
+        return REASON_CARD_LIMIT
+    return REASON_TRICK_LIMIT
+
+
+@_jit
+def _deal(
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    dealt: bool,
+    players: int,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+) -> None:
+    """Deal ``hands`` round the table if ``dealt``, else as hands sized by ``lengths``."""
+    if dealt:
+        _deal_round(hands, players, buf, head, cnt)
+    else:
+        _deal_hands(hands, lengths, players, buf, head, cnt)
+
+
+@_jit
+def _caps(cfg: np.ndarray) -> tuple[int, int, int]:
+    """``(max_cards, max_tricks, cards before a replay)`` with :data:`NO_LIMIT` for no limit."""
+    max_cards = cfg[CFG_MAX_CARDS] if cfg[CFG_MAX_CARDS] > 0 else NO_LIMIT
+    max_tricks = cfg[CFG_MAX_TRICKS] if cfg[CFG_MAX_TRICKS] > 0 else NO_LIMIT
+    cap_cards = max_cards if cfg[CFG_REPEAT] == REPEAT_OFF else min(max_cards, cfg[CFG_BOUND])
+    return max_cards, max_tricks, cap_cards
+
+
+@_jit
+def _stopped(cards: int, tricks: int, cfg: np.ndarray) -> Result:
+    """The result of a game stopped by a house limit after ``cards`` cards and ``tricks`` tricks."""
+    return (_limit_reason(cards, cfg), cards, tricks, -1, -1, -1)
+
+
+@_jit
+def _replay(
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    dealt: bool,
+    first: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+) -> Result:
+    """Play a deal from the start remembering every position (long games, house limits)."""
+    _deal(hands, lengths, dealt, cfg[CFG_PLAYERS], buf, head, cnt)
+    max_cards, max_tricks, _ = _caps(cfg)
+    result = _general(buf, head, cnt, out, pile, mask, hands.size, cfg, first, True, max_cards, max_tricks)
+    if result[0] == _CAPPED:
+        return _stopped(result[1], result[2], cfg)
+    return result
+
+
+@_jit
+def _play_one(
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    dealt: bool,
+    first: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+) -> Result:
+    """Play one deal of any table to its end (see :func:`_general` and :func:`_replay`)."""
+    players = cfg[CFG_PLAYERS]
+    repeat = cfg[CFG_REPEAT]
+    _, max_tricks, cap_cards = _caps(cfg)
+    if repeat == REPEAT_OFF or cfg[CFG_BOUND] > 0:
+        _deal(hands, lengths, dealt, players, buf, head, cnt)
+        if players == 2 and cfg[CFG_FAST] != 0:
+            ring = np.empty(2 * RING, np.uint8)
+            n0, n1 = _ring_deal(hands, lengths, dealt, ring)
+            reason, cards, tricks, winner, held0, held1 = _fast_two(
+                ring,
+                pile,
+                first,
+                n0,
+                n1,
+                cfg[CFG_NEWEST_FIRST] != 0,
+                cfg[CFG_WHEN_EMPTY] != 0,
+                cap_cards,
+                max_tricks,
+            )
+            cnt[0] = held0
+            cnt[1] = held1
+            result = (reason, cards, tricks, winner, -1, -1)
+        else:
+            result = _general(
+                buf, head, cnt, out, pile, mask, hands.size, cfg, first, False, cap_cards, max_tricks
+            )
+        if result[0] != _CAPPED:
+            return result
+        if repeat == REPEAT_OFF:
+            return _stopped(result[1], result[2], cfg)
+    return _replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+
+
+@_jit
+def _buffers(
+    players: int, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Ring buffers for every hand, their heads and sizes, out flags, the pile, and the ring mask."""
+    capacity = 1
+    while capacity < size:
+        capacity *= 2
+    buf = np.zeros((players, capacity), np.uint8)
+    head = np.zeros(players, np.int64)
+    cnt = np.zeros(players, np.int64)
+    out = np.zeros(players, np.uint8)
+    pile = np.zeros(size, np.uint8)
+    return buf, head, cnt, out, pile, int(capacity - 1)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _random_two(
+    values: np.ndarray,
+    cfg: np.ndarray,
+    seed: np.uint64,
+    start: int,
+    res: np.ndarray,
+    newest: bool,
+    when_empty: bool,
+) -> None:
+    """The common case: random two-player deals, specialised for constant ``newest``, ``when_empty``."""
+    buf, head, cnt, out, pile, mask = _buffers(2, values.size)
+    ring = np.zeros(2 * RING, np.uint8)
+    deck = values.copy()
+    lengths = np.zeros(2, np.int64)
+    repeat = cfg[CFG_REPEAT]
+    _, max_tricks, cap_cards = _caps(cfg)
+    fixed = cfg[CFG_FIRST]
+    for g in range(res.shape[0]):
+        deck[:] = values
+        state = _shuffle(deck, _game_state(seed, start + g))
+        first = fixed
+        if first < 0:
+            _, first = _below(state, 2)
+        n0, n1 = _ring_deal(deck, lengths, True, ring)
+        reason, cards, tricks, winner, held0, held1 = _fast_two(
+            ring, pile, first, n0, n1, newest, when_empty, cap_cards, max_tricks
+        )
+        cnt[0] = held0
+        cnt[1] = held1
+        if reason != _CAPPED:
+            result = (reason, cards, tricks, winner, -1, -1)
+        elif repeat == REPEAT_OFF:
+            result = _stopped(cards, tricks, cfg)
+        else:
+            result = _replay(deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
+
+
+@_jit
+def _random_two_standard(
+    values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
+) -> None:
+    """Random two-player games, oldest card first, losing only when a card must be turned."""
+    _random_two(values, cfg, seed, start, res, False, False)
+
+
+@_jit
+def _random_two_variant(
+    values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
+) -> None:
+    """Random two-player games under the other pile orders and empty-hand rules."""
+    _random_two(values, cfg, seed, start, res, cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0)
+
+
+@_jit
+def _play_random_kernel(
+    values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
+) -> None:
+    """Deal and play games ``start .. start + len(res) - 1`` of the run seeded with ``seed``."""
+    players = cfg[CFG_PLAYERS]
+    if players == 2 and cfg[CFG_FAST] != 0 and cfg[CFG_BOUND] > 0:
+        # Constant flags let the compiler specialise the standard game's loop.
+        if cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0:
+            _random_two_standard(values, cfg, seed, start, res)
+        else:
+            _random_two_variant(values, cfg, seed, start, res)
+        return
+    buf, head, cnt, out, pile, mask = _buffers(players, values.size)
+    deck = values.copy()
+    lengths = np.zeros(players, np.int64)
+    for g in range(res.shape[0]):
+        deck[:] = values
+        state = _shuffle(deck, _game_state(seed, start + g))
+        first = cfg[CFG_FIRST]
+        if first < 0:
+            _, first = _below(state, players)
+        result = _play_one(deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
+
+
+@_jit
+def _play_deals_kernel(
+    hands: np.ndarray, lengths: np.ndarray, firsts: np.ndarray, cfg: np.ndarray, res: np.ndarray
+) -> None:
+    """Play given deals: row ``g`` of ``hands`` is every hand in seat order, sized by ``lengths[g]``."""
+    players = cfg[CFG_PLAYERS]
+    size = hands.shape[1]
+    buf, head, cnt, out, pile, mask = _buffers(players, size)
+    for g in range(hands.shape[0]):
+        result = _play_one(hands[g], lengths[g], False, firsts[g], cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, firsts[g], result)
+
+
+@_jit
+def _orders_kernel(
+    seed: np.uint64,
+    start: int,
+    size: int,
+    players: int,
+    orders: np.ndarray,
+    firsts: np.ndarray,
+) -> None:
+    """Card-index permutations (in dealing order) and random first players of a run's games."""
+    for g in range(orders.shape[0]):
+        firsts[g] = _order(seed, start + g, size, players, orders[g])
+
+
+# == the Python side ================================================================================
+
+
+@dataclass(frozen=True)
+class KernelRules:
+    """Rules compiled for the kernel: the deck as pay values and a vector of settings."""
+
+    rules: Rules
+    values: U8
+    """Pay value of every card of the deck, in :meth:`beggar.cards.Deck.cards` order."""
+    cfg: I64
+
+    @classmethod
+    def of(cls, rules: Rules, *, bound: int = DEFAULT_BOUND, fast: bool = True) -> KernelRules:
+        """Compile ``rules``. ``bound`` and ``fast`` change only the speed, never a result."""
+        if rules.deck.size > 255:
+            raise ValueError("the kernel handles decks of at most 255 cards")
+        values = np.array([rules.pay_value(card) for card in rules.deck.cards()], dtype=np.uint8)
+        cfg = np.zeros(_CFG_SIZE, dtype=np.int64)
+        cfg[CFG_PLAYERS] = rules.players
+        cfg[CFG_DIRECTION] = 1 if rules.direction is Direction.CLOCKWISE else -1
+        cfg[CFG_FIRST] = fixed_first(rules)
+        cfg[CFG_NEWEST_FIRST] = rules.pile_order is PileOrder.NEWEST_FIRST
+        cfg[CFG_WHEN_EMPTY] = rules.empty_hand is EmptyHand.WHEN_EMPTY
+        cfg[CFG_REPEAT] = _REPEATS[rules.repeat]
+        cfg[CFG_MAX_CARDS] = rules.max_cards or 0
+        cfg[CFG_MAX_TRICKS] = rules.max_tricks or 0
+        cfg[CFG_ON_REPEAT] = _AWARDS[rules.on_repeat]
+        cfg[CFG_ON_STOP] = _AWARDS[rules.on_stop]
+        cfg[CFG_BOUND] = bound
+        cfg[CFG_FAST] = fast
+        return cls(rules, values, cfg)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def size(self) -> int:
+        return int(self.values.size)
+
+
+def fixed_first(rules: Rules) -> int:
+    """The seat that leads under ``rules`` with the default dealer, or -1 for a random lead.
+
+    The same choice as :meth:`beggar.engine.Game._choose_first` with no ``first`` or ``dealer``.
+    """
+    players = rules.players
+    if rules.lead is Lead.SEAT:
+        return rules.lead_seat
+    if rules.lead is Lead.RANDOM:
+        return -1
+    if rules.lead is Lead.AFTER_DEALER:
+        step = 1 if rules.direction is Direction.CLOCKWISE else -1
+        dealer = (players - 1) if step == 1 else 1 % players
+        return (dealer + step) % players
+    return 0
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The results of a batch of games: one row of :data:`COL_STATUS` ... columns per game."""
+
+    rules: Rules
+    table: I64
+
+    def __len__(self) -> int:
+        return int(self.table.shape[0])
+
+    def _col(self, col: int) -> I64:
+        return self.table[:, col]
+
+    @property
+    def status(self) -> I64:
+        """0 finished, 1 loop, 2 stopped (indices into :data:`STATUSES`)."""
+        return self._col(COL_STATUS)
+
+    @property
+    def reason(self) -> I64:
+        return self._col(COL_REASON)
+
+    @property
+    def outcome(self) -> I64:
+        return self._col(COL_OUTCOME)
+
+    @property
+    def cards(self) -> I64:
+        return self._col(COL_CARDS)
+
+    @property
+    def tricks(self) -> I64:
+        return self._col(COL_TRICKS)
+
+    @property
+    def winner(self) -> I64:
+        """Seat of the winner, or -1."""
+        return self._col(COL_WINNER)
+
+    @property
+    def first(self) -> I64:
+        return self._col(COL_FIRST)
+
+    @property
+    def holdings(self) -> I64:
+        return self.table[:, COL_HOLDINGS : COL_HOLDINGS + self.rules.players]
+
+    def record(self, index: int) -> GameRecord:
+        """Game ``index`` as the reference engine's record."""
+        row = [int(x) for x in self.table[index]]
+        winner = row[COL_WINNER]
+        repeat_of = None
+        if row[COL_REPEAT_CARDS] >= 0:
+            repeat_of = (row[COL_REPEAT_CARDS], row[COL_REPEAT_TRICKS])
+        return GameRecord(
+            status=STATUSES[row[COL_STATUS]],
+            cards=row[COL_CARDS],
+            tricks=row[COL_TRICKS],
+            winner=None if winner < 0 else winner,
+            reason=REASONS[row[COL_REASON]],
+            outcome=OUTCOMES[row[COL_OUTCOME]],
+            holdings=tuple(row[COL_HOLDINGS : COL_HOLDINGS + self.rules.players]),
+            first=row[COL_FIRST],
+            repeat_of=repeat_of,
+        )
+
+    def records(self) -> list[GameRecord]:
+        return [self.record(i) for i in range(len(self))]
+
+
+def _result_table(count: int, players: int) -> I64:
+    return np.zeros((count, COL_HOLDINGS + players), dtype=np.int64)
+
+
+def _seed64(seed: int) -> np.uint64:
+    return np.uint64(seed % (1 << 64))
+
+
+def play_random(
+    rules: Rules | KernelRules = STANDARD, seed: int = 0, start: int = 0, count: int = 1
+) -> Batch:
+    """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
+
+    >>> a = play_random(seed=7, start=0, count=6)
+    >>> b = play_random(seed=7, start=4, count=2)
+    >>> bool((a.table[4:] == b.table).all())
+    True
+    """
+    compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
+    table = _result_table(count, compiled.players)
+    if count:
+        _play_random_kernel(compiled.values, compiled.cfg, _seed64(seed), start, table)
+    return Batch(compiled.rules, table)
+
+
+def deal_values(deal: Deal, rules: Rules) -> tuple[U8, I64]:
+    """A deal as the kernel reads it: every hand's pay values in seat order, and the hand sizes."""
+    values = np.array([rules.pay_value(card) for hand in deal.hands for card in hand], dtype=np.uint8)
+    lengths = np.array([len(hand) for hand in deal.hands], dtype=np.int64)
+    return values, lengths
+
+
+def play_deals(
+    deals: Sequence[Deal | str],
+    rules: Rules | KernelRules = STANDARD,
+    firsts: Sequence[int] | None = None,
+) -> Batch:
+    """Play given complete deals; ``firsts`` gives each game's leader (default: as the rules say).
+
+    Under a random lead with no ``firsts``, every game is led by the first hand.
+    """
+    compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
+    base = compiled.rules
+    parsed = [parse_deal(d, base.deck) if isinstance(d, str) else d for d in deals]
+    hands = np.zeros((len(parsed), compiled.size), dtype=np.uint8)
+    lengths = np.zeros((len(parsed), compiled.players), dtype=np.int64)
+    for g, deal in enumerate(parsed):
+        check_deal(deal, base.deck)
+        if deal.players != base.players:
+            raise ValueError(f"deal {g}: {deal.players} hands, but the rules are for {base.players} players")
+        hands[g], lengths[g] = deal_values(deal, base)
+    lead = max(fixed_first(base), 0)
+    first = np.array(firsts if firsts is not None else [lead] * len(parsed), dtype=np.int64)
+    if first.shape != (len(parsed),) or ((first < 0) | (first >= base.players)).any():
+        raise ValueError(f"firsts: one seat from 0 to {base.players - 1} per deal")
+    table = _result_table(len(parsed), compiled.players)
+    if len(parsed):
+        _play_deals_kernel(hands, lengths, first, compiled.cfg, table)
+    return Batch(base, table)
+
+
+def deal_orders(rules: Rules, seed: int, start: int, count: int) -> tuple[U8, I64]:
+    """The shuffled card indices (into ``rules.deck.cards()``) of a run's games, and their leaders.
+
+    Row ``g`` is game ``start + g`` in dealing order: card ``k`` goes to hand ``k % players``.
+    """
+    orders = np.zeros((count, rules.deck.size), dtype=np.uint8)
+    firsts = np.zeros(count, dtype=np.int64)
+    if count:
+        _orders_kernel(_seed64(seed), start, rules.deck.size, rules.players, orders, firsts)
+    lead = fixed_first(rules)
+    if lead >= 0:
+        firsts[:] = lead
+    return orders, firsts
+
+
+def random_deals(rules: Rules, seed: int, start: int, count: int) -> tuple[list[Deal], list[int]]:
+    """The deals (real cards, with suits) and leaders of games ``start .. start + count - 1``.
+
+    >>> deals, firsts = random_deals(STANDARD, seed=7, start=0, count=2)
+    >>> from beggar.engine import play
+    >>> play(deals[1]) == play_random(STANDARD, seed=7, start=1).record(0)
+    True
+    """
+    cards: list[Card] = rules.deck.cards()
+    orders, firsts = deal_orders(rules, seed, start, count)
+    deals = [deal_cards([cards[i] for i in row], rules.players) for row in orders]
+    return deals, [int(f) for f in firsts]
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel entry point."""
+    play_random(STANDARD, seed=0, count=1)
+    play_deals([deal_cards(STANDARD.deck.cards(), 2)])
+    deal_orders(STANDARD, 0, 0, 1)
+
+
+__all__ = [
+    "DEFAULT_BOUND",
+    "OUTCOMES",
+    "REASONS",
+    "STATUSES",
+    "Batch",
+    "KernelRules",
+    "deal_orders",
+    "deal_values",
+    "fixed_first",
+    "play_deals",
+    "play_random",
+    "random_deals",
+    "warm_up",
+]

@@ -1,0 +1,196 @@
+"""Differential tests: the compiled kernel gives the reference engine's record for every deal.
+
+The default run plays a sample of random deals per rule set; ``-m slow`` plays 10,000 per preset.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from beggar import kernel
+from beggar.engine import GameRecord, Status, play
+from beggar.notation import Deal, parse_deal
+from beggar.records import NEVER_ENDING, RECORDS
+from beggar.rules import PRESETS, STANDARD, Rules, rules_named
+
+SAMPLE = 120
+SLOW_SAMPLE = 10_000
+
+# Variants beyond the presets: more players, limits small enough to stop games, and rule sets
+# whose random deals often loop (so the exact position tracking is exercised).
+EXTRA_SPECS = (
+    "standard:players=3",
+    "standard:players=5:direction=counter-clockwise",
+    "standard:players=8",
+    "jacks-queens:players=3:pile=newest-first",
+    "two-decks:players=6",
+    "half-deck:pay=J1",
+    "half-deck:pay=J1:repeat=card",
+    "half-deck:pay=J1:players=3",
+    "half-deck:pay=J1:pile=newest-first:on-repeat=most-cards",
+    "half-deck:pay=J1:empty-hand=when-empty:on-repeat=redeal",
+    "stripped:pay=J1:players=4:repeat=card",
+    "standard:max-cards=150:on-stop=most-cards",
+    "standard:max-tricks=12:on-end=most-cards",
+    "standard:repeat=off:max-cards=200:on-stop=most-cards",
+    "half-deck:pay=J1:repeat=off:max-tricks=40:on-stop=redeal",
+    "standard:players=4:max-cards=250:on-stop=most-cards",
+    "friend-table:players=3",
+    "practice-table:max-cards=300",
+    "standard:lead=1",
+    "lose-when-empty:pile=newest-first",
+    "double-penalty:players=3:empty-hand=must-turn",
+    "standard:pay=T1J1Q2K3A4",
+    "half-deck:pay=A52",
+)
+
+ALL_SPECS = tuple(PRESETS) + EXTRA_SPECS
+
+
+def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[GameRecord]:
+    return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
+
+
+def assert_same(rules: Rules, seed: int, count: int) -> None:
+    deals, firsts = kernel.random_deals(rules, seed, 0, count)
+    batch = kernel.play_random(rules, seed, 0, count)
+    expected = engine_records(rules, deals, firsts)
+    for index, (got, want) in enumerate(zip(batch.records(), expected, strict=True)):
+        assert got == want, f"{rules.name}, seed {seed}, game {index}: {deals[index].compact()}"
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_random_deals_match_the_engine(spec: str) -> None:
+    assert_same(rules_named(spec), seed=11, count=SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
+    assert_same(rules_named(spec), seed=2024, count=SLOW_SAMPLE)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    (
+        "standard",
+        "lose-when-empty",
+        "newest-first",
+        "half-deck:pay=J1",
+        "half-deck:pay=J1:empty-hand=when-empty:pile=newest-first",
+        "standard:max-cards=150:on-stop=most-cards",
+        "standard:repeat=off:max-tricks=20",
+    ),
+)
+@pytest.mark.parametrize(("bound", "fast"), ((0, True), (1, True), (97, False), (20_000, False)))
+def test_results_do_not_depend_on_the_bound_or_the_path(spec: str, bound: int, fast: bool) -> None:
+    rules = rules_named(spec)
+    reference = kernel.play_random(rules, 5, 0, 400)
+    other = kernel.play_random(kernel.KernelRules.of(rules, bound=bound, fast=fast), 5, 0, 400)
+    assert (reference.table == other.table).all()
+
+
+def test_published_records_and_the_never_ending_deal() -> None:
+    deals = [game.deal for game in (*RECORDS, NEVER_ENDING)]
+    for bound in (kernel.DEFAULT_BOUND, 0, 500):
+        for fast in (True, False):
+            batch = kernel.play_deals(deals, kernel.KernelRules.of(STANDARD, bound=bound, fast=fast))
+            assert batch.records() == [play(deal) for deal in deals]
+    batch = kernel.play_deals(deals)
+    for index, game in enumerate(RECORDS):
+        assert (batch.cards[index], batch.tricks[index], batch.winner[index]) == (
+            game.cards,
+            game.tricks,
+            game.winner,
+        )
+    loop = batch.record(len(RECORDS))
+    assert loop.status is Status.LOOP
+    assert loop.repeat_of is not None
+    assert loop.tricks - loop.repeat_of[1] == NEVER_ENDING.cycle_tricks
+
+
+@pytest.mark.parametrize(
+    "spec",
+    (
+        "practice-table",
+        "friend-table",
+        "family-table",
+        "standard:repeat=card",
+        "standard:pile=newest-first",
+        "lose-when-empty",
+        "standard:max-cards=3000:on-stop=most-cards",
+    ),
+)
+def test_record_deals_under_other_rules(spec: str) -> None:
+    rules = rules_named(spec)
+    deals = [parse_deal(game.deal) for game in (*RECORDS, NEVER_ENDING)]
+    firsts = [0, 1] * 5
+    batch = kernel.play_deals(deals, rules, firsts)
+    assert batch.records() == engine_records(rules, deals, firsts)
+
+
+def test_given_uneven_deals() -> None:
+    rules = rules_named("standard:players=3")
+    deals, firsts = kernel.random_deals(rules, 3, 0, 50)
+    batch = kernel.play_deals(deals, rules, firsts)
+    assert batch.records() == engine_records(rules, deals, firsts)
+    assert {len(hand) for hand in deals[0].hands} == {17, 18}
+
+
+def test_results_depend_only_on_the_seed_and_the_game() -> None:
+    whole = kernel.play_random(STANDARD, 99, 0, 1000)
+    pieces = [kernel.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
+    assert (np.concatenate([p.table for p in pieces]) == whole.table).all()
+    assert not (kernel.play_random(STANDARD, 100, 0, 1000).table == whole.table).all()
+
+
+def test_random_deals_are_whole_decks_dealt_round_the_table() -> None:
+    for spec in ("standard", "two-decks", "stripped:players=3", "half-deck:players=7"):
+        rules = rules_named(spec)
+        deals, _ = kernel.random_deals(rules, 1, 0, 20)
+        for deal in deals:
+            assert Counter(c for hand in deal.hands for c in hand) == Counter(rules.deck.cards())
+            sizes = [len(hand) for hand in deal.hands]
+            assert max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+        assert len({deal.compact() for deal in deals}) == len(deals)
+
+
+def test_random_lead_is_drawn_per_game() -> None:
+    rules = rules_named("friend-table:players=4")
+    batch = kernel.play_random(rules, 3, 0, 4000)
+    counts = np.bincount(batch.first, minlength=4)
+    assert counts.sum() == 4000 and counts.min() > 850
+    _, firsts = kernel.random_deals(rules, 3, 0, 4000)
+    assert firsts == batch.first.tolist()
+
+
+def test_shuffle_is_uniform() -> None:
+    # Where the ace of the deck's first suit lands: uniform over 52 places (chi-squared, 51 df).
+    orders, _ = kernel.deal_orders(STANDARD, 8, 0, 52_000)
+    ace = STANDARD.deck.cards().index(
+        next(c for c in STANDARD.deck.cards() if c.rank and c.rank.symbol == "A")
+    )
+    where = np.argmax(orders == ace, axis=1)
+    counts = np.bincount(where, minlength=52)
+    chi2 = float(((counts - 1000.0) ** 2 / 1000.0).sum())
+    assert chi2 < 100  # p < 1e-4 under uniformity
+
+
+def test_stops_and_draws_are_reached() -> None:
+    rules = rules_named("standard:max-tricks=12:on-end=most-cards")
+    batch = kernel.play_random(rules, 4, 0, 2000)
+    assert (batch.status == kernel.STATUS_STOPPED).any()
+    assert (batch.outcome == kernel.OUTCOME_DRAW).any()
+    loops = kernel.play_random(rules_named("half-deck:pay=J1:on-repeat=redeal"), 4, 0, 2000)
+    assert (loops.status == kernel.STATUS_LOOP).any()
+    assert (loops.outcome[loops.status == kernel.STATUS_LOOP] == kernel.OUTCOME_REDEAL).all()
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="firsts"):
+        kernel.play_deals([RECORDS[0].deal], STANDARD, [2])
+    with pytest.raises(ValueError, match="hands"):
+        kernel.play_deals([RECORDS[0].deal], rules_named("standard:players=3"))
