@@ -307,6 +307,198 @@ def cycle_command(
             click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
 
 
+def _db_path(path: str | None) -> str:
+    return path or os.environ.get("BEGGAR_DB") or "beggar.db"
+
+
+_DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
+
+
+@cli.command("search")
+@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@click.option(
+    "--strategy",
+    type=click.Choice(["random", "hill-climb", "anneal"]),
+    default="anneal",
+    show_default=True,
+    help="Random sampling, hill climbing with restarts, or simulated annealing.",
+)
+@click.option(
+    "--target",
+    type=click.Choice(["cards", "tricks", "loops"]),
+    default="cards",
+    show_default=True,
+    help="Longest games by cards or tricks, or deals that never end.",
+)
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
+@click.option(
+    "--walkers", type=click.IntRange(1), default=None, help="Independent searchers (default: workers)."
+)
+@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
+def search_command(
+    spec: str,
+    strategy: str,
+    target: str,
+    minutes: float,
+    seed: int,
+    workers: int | None,
+    walkers: int | None,
+    db_path: str | None,
+    scheduler: str | None,
+    as_json: bool,
+) -> None:
+    """Hunt for record-long and never-ending deals; every find goes into the database.
+
+    Started again with the same arguments, a search resumes its campaign where it stopped, even
+    after being killed.
+    """
+    from beggar.search import SearchArgs, SearchError, default_workers, run_search
+    from beggar.store import Store, StoreError
+
+    _rules(spec)
+    count = workers or default_workers()
+    try:
+        args = SearchArgs(spec, strategy, target, seed, walkers or count)
+        store = Store(_db_path(db_path))
+    except (SearchError, StoreError) as exc:
+        raise click.UsageError(str(exc)) from None
+    executor, client = _cluster(scheduler) if scheduler else (None, None)
+    status = Console(stderr=True)
+    try:
+        with status.status("starting the search (compiling the kernel the first time)") as line:
+
+            def show(progress: Any) -> None:
+                line.update(_status_line(args, progress, minutes * 60))
+
+            try:
+                progress = run_search(
+                    args, store, seconds=minutes * 60, executor=executor, workers=count, on_progress=show
+                )
+            except SearchError as exc:
+                raise click.UsageError(str(exc)) from None
+    finally:
+        if client is not None:
+            client.close()
+    best = progress.best
+    summary = {
+        "campaign": progress.campaign,
+        **args.to_dict(),
+        "db": store.path,
+        "seconds": round(progress.seconds, 2),
+        "scored": progress.scored,
+        "deals_per_second": round(progress.rate),
+        "new_finds": progress.new_finds,
+        "loops": sorted(progress.loops),
+        "resumed_after_units": progress.resumed_units,
+        "best": None if best is None else best.to_dict(),
+    }
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(
+        f"{progress.scored:,} deals scored in {progress.seconds:.0f} s ({progress.rate:,.0f} a second); "
+        f"{progress.new_finds} new finds, {len(progress.loops)} never-ending deals; "
+        f"campaign {progress.campaign} in {store.path}"
+    )
+    if best is not None:
+        click.echo(f"best: {best.deal}  {best.cards} cards, {best.tricks} tricks ({best.status})")
+
+
+def _status_line(args: Any, progress: Any, budget: float) -> str:
+    best = progress.best
+    shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
+    left = max(0.0, budget - progress.seconds)
+    return (
+        f"{args.strategy} · {args.rules} · {progress.rate:,.0f} deals/s · best {shown} · "
+        f"loops {len(progress.loops)} · finds {progress.new_finds} · {left / 60:.1f} min left"
+    )
+
+
+def _cluster(address: str) -> tuple[Any, Any]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise click.UsageError(
+            "--scheduler needs Dask's distributed: pip install 'beggar[cluster]'"
+        ) from None
+    if not re.fullmatch(r"(tcp|tls|ws|wss|inproc)://\S+", address):
+        raise click.BadParameter("write the scheduler as tcp://HOST:PORT", param_hint="--scheduler")
+    try:
+        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise click.UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    return client.get_executor(pure=False), client  # type: ignore[no-untyped-call]
+
+
+@cli.command("top")
+@click.option("--rules", "spec", default=None, help="Only finds under these rules (as searched).")
+@click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--loops", is_flag=True, help="Only deals that never end.")
+@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True)
+def top_command(
+    spec: str | None, by: str, limit: int, loops: bool, db_path: str | None, as_json: bool
+) -> None:
+    """List the best deals found so far."""
+    finds = _finds(db_path, spec, by, limit, loops)
+    if as_json:
+        click.echo(json.dumps([find.to_dict() for find in finds]))
+        return
+    table = Table(title=f"Best finds by {by} in {_db_path(db_path)}")
+    for column in ("deal", "rules", "cards", "tricks", "status", "strategy", "seed"):
+        table.add_column(column, no_wrap=True, justify="right" if column in ("cards", "tricks") else "left")
+    for find in finds:
+        table.add_row(
+            find.deal,
+            find.rules,
+            str(find.cards),
+            str(find.tricks),
+            find.status,
+            find.strategy,
+            str(find.seed),
+        )
+    _console().print(table)
+
+
+@cli.command("export")
+@click.option("--format", "form", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--rules", "spec", default=None, help="Only finds under these rules (as searched).")
+@click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=1_000_000, show_default=True)
+@click.option("--loops", is_flag=True, help="Only deals that never end.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None)
+@click.option("--db", "db_path", default=None, help=_DB_HELP)
+def export_command(
+    form: str, spec: str | None, by: str, limit: int, loops: bool, output: str | None, db_path: str | None
+) -> None:
+    """Write the finds as CSV or JSON (to standard output, or --output FILE)."""
+    from beggar.store import export
+
+    text = export(_finds(db_path, spec, by, limit, loops), form)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as stream:
+            stream.write(text)
+
+
+def _finds(db_path: str | None, spec: str | None, by: str, limit: int, loops: bool) -> list[Any]:
+    from beggar.store import Store, StoreError
+
+    path = _db_path(db_path)
+    if path != ":memory:" and not os.path.exists(path):
+        raise click.UsageError(f"no database at {path}: run beggar search first, or give --db")
+    try:
+        return Store(path).top(rules=spec, by=by, limit=limit, status="loop" if loops else None)
+    except StoreError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")

@@ -1,0 +1,567 @@
+"""The hunt for record-long and never-ending deals.
+
+A search is a *campaign* of *walkers*. A walker is a random sampler, a hill climber or an
+annealer; it works in small *units* (a batch of random deals, or some thousands of moves), and
+after each unit its finds and its new state go into the :class:`~beggar.store.Store` in one
+transaction. So a search killed at any moment resumes, with the same arguments, from the last unit
+written, and a unit cut off is done again with the same result: no find is lost.
+
+Every candidate is scored by the compiled kernel (:mod:`beggar.kernel`), which plays it exactly as
+the reference engine would. Local search moves are: swap two cards, move a pay card elsewhere, or
+rotate a hand. Units run in a process pool over all cores, or on a Dask cluster (the executor is
+the only difference).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+
+from beggar import kernel
+from beggar.cards import Card, Rank
+from beggar.engine import play
+from beggar.notation import deal_cards, parse_deal
+from beggar.rules import Rules, rules_named
+from beggar.store import Campaign, Find, Store
+
+STRATEGIES = ("random", "hill-climb", "anneal")
+TARGETS = ("cards", "tricks", "loops")
+"""Longest games by cards or by tricks, or deals that never end (longest by cards on the way)."""
+LOOP_SCORE = 1 << 40
+"""The score of a deal that never ends: better than any finite game."""
+
+RANDOM_UNIT = 200_000
+"""Random deals per unit of the random strategy."""
+MOVES_UNIT = 20_000
+"""Candidates per unit of the local-search strategies."""
+PATIENCE = 60_000
+"""A hill climber that has not improved for this many moves starts again from a fresh deal."""
+ANNEAL_LENGTH = 400_000
+"""Moves in one annealing run, from its hot start to its cold end; then it starts again."""
+MAX_NOTES = 64
+"""Never-ending deals a unit reports at most (each is a find)."""
+
+# Card classes of the compact notation: '-' (a number card), then J, Q, K, A.
+CLASS_SYMBOLS = "-JQKA"
+_CLASS_RANKS = (None, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+
+
+class SearchError(ValueError):
+    """A search that cannot be run as asked."""
+
+
+@dataclass(frozen=True)
+class SearchArgs:
+    """What names a campaign: the same arguments resume the same campaign."""
+
+    rules: str = "standard"
+    strategy: str = "anneal"
+    target: str = "cards"
+    seed: int = 0
+    walkers: int = 2
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise SearchError(f"unknown strategy {self.strategy!r}: choose {', '.join(STRATEGIES)}")
+        if self.target not in TARGETS:
+            raise SearchError(f"unknown target {self.target!r}: choose cards, tricks or loops")
+        if self.walkers < 1:
+            raise SearchError("a search needs at least one walker")
+        if self.seed < 0:
+            raise SearchError("the seed must be 0 or more")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "strategy": self.strategy,
+            "target": self.target,
+            "seed": self.seed,
+            "walkers": self.walkers,
+        }
+
+
+@dataclass(frozen=True)
+class Space:
+    """The deals a search moves through: the deck as card classes, and how it is dealt."""
+
+    rules: Rules
+    classes: np.ndarray
+    """The deck as class indices into :data:`CLASS_SYMBOLS`, in the deck's own order."""
+    values: np.ndarray
+    """Pay value of each class."""
+    lengths: np.ndarray
+    """Cards in each hand."""
+    first: int
+    compiled: kernel.KernelRules
+
+    @classmethod
+    def of(cls, rules: Rules) -> Space:
+        if rules.number_ranks_pay:
+            raise SearchError("search writes deals in compact notation, so number cards must not pay")
+        deck = rules.deck.cards()
+        classes = np.array([_class_of(card) for card in deck], dtype=np.uint8)
+        values = np.array([rules.pay_value(rank) if rank else 0 for rank in _CLASS_RANKS], dtype=np.uint8)
+        sizes = [len(hand) for hand in deal_cards(deck, rules.players).hands]
+        first = max(kernel.fixed_first(rules), 0)
+        compiled = kernel.KernelRules.of(rules.replace(max_cards=None, max_tricks=None))
+        return cls(rules, classes, values, np.array(sizes, dtype=np.int64), first, compiled)
+
+    def compact(self, deal: np.ndarray) -> str:
+        """A candidate (card classes, hands in seat order) in compact notation."""
+        text = "".join(CLASS_SYMBOLS[c] for c in deal)
+        hands, start = [], 0
+        for size in self.lengths:
+            hands.append(text[start : start + int(size)])
+            start += int(size)
+        return "/".join(hands)
+
+    def parse(self, text: str) -> np.ndarray:
+        deal = parse_deal(text, self.rules.deck)
+        return np.array([_class_of(card) for hand in deal.hands for card in hand], dtype=np.uint8)
+
+
+def _class_of(card: Card) -> int:
+    if card.rank is None or card.rank.is_number:
+        return 0
+    return _CLASS_RANKS.index(card.rank)
+
+
+# == the compiled search loop ======================================================================
+
+
+@numba.njit(cache=True, nogil=True)
+def _next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """SplitMix64: a new state and a random 64-bit number."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, nogil=True)
+def _below(state: np.uint64, n: int) -> tuple[np.uint64, int]:
+    state, r = _next(state)
+    return state, int(r % np.uint64(n))
+
+
+@numba.njit(cache=True, nogil=True)
+def _uniform(state: np.uint64) -> tuple[np.uint64, float]:
+    state, r = _next(state)
+    return state, (r >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _shuffle(deal: np.ndarray, state: np.uint64) -> np.uint64:
+    for i in range(deal.size - 1, 0, -1):
+        state, j = _below(state, i + 1)
+        deal[i], deal[j] = deal[j], deal[i]
+    return state
+
+
+@numba.njit(cache=True, nogil=True)
+def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np.uint64) -> np.uint64:
+    """Change ``deal`` in place by one move: swap two cards, move a pay card, or rotate a hand."""
+    n = deal.size
+    state, move = _below(state, 10)
+    if move < 6:  # swap two cards of different classes
+        for _ in range(20):
+            state, i = _below(state, n)
+            state, j = _below(state, n)
+            if deal[i] != deal[j]:
+                deal[i], deal[j] = deal[j], deal[i]
+                break
+    elif move < 9:  # move a pay card to another place
+        for _ in range(20):
+            state, i = _below(state, n)
+            if values[deal[i]] != 0:
+                break
+        state, j = _below(state, n)
+        card = deal[i]
+        if i < j:
+            for k in range(i, j):
+                deal[k] = deal[k + 1]
+        else:
+            for k in range(i, j, -1):
+                deal[k] = deal[k - 1]
+        deal[j] = card
+    else:  # rotate one hand
+        state, hand = _below(state, lengths.size)
+        start = 0
+        for h in range(hand):
+            start += lengths[h]
+        size = lengths[hand]
+        if size > 1:
+            state, shift = _below(state, size - 1)
+            shift += 1
+            copy = deal[start : start + size].copy()
+            for k in range(size):
+                deal[start + k] = copy[(k + shift) % size]
+    return state
+
+
+@numba.njit(cache=True, nogil=True)
+def _score(
+    deal: np.ndarray,
+    lengths: np.ndarray,
+    values: np.ndarray,
+    first: int,
+    cfg: np.ndarray,
+    hands: np.ndarray,
+    bufs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int],
+    by_tricks: bool,
+    seek_loops: bool,
+) -> tuple[int, int, int, int]:
+    """``(score, status, cards, tricks)`` of one candidate, played by the kernel.
+
+    A never-ending deal scores highest when ``seek_loops``, else lowest: a climber after long
+    games is not drawn into a loop it cannot leave, and the loop is kept as a find anyway.
+    """
+    for k in range(deal.size):
+        hands[k] = values[deal[k]]
+    buf, head, cnt, out, pile, mask = bufs
+    result = kernel._play_one(hands, lengths, False, first, cfg, buf, head, cnt, out, pile, mask)
+    reason, cards, tricks = result[0], result[1], result[2]
+    if reason == kernel.REASON_REPEAT:
+        return (LOOP_SCORE if seek_loops else 0), kernel.STATUS_LOOP, cards, tricks
+    status = kernel.STATUS_FINISHED if reason <= kernel.REASON_EMPTY else kernel.STATUS_STOPPED
+    return (tricks if by_tricks else cards), status, cards, tricks
+
+
+@numba.njit(cache=True, nogil=True)
+def _walk(
+    current: np.ndarray,
+    best: np.ndarray,
+    lengths: np.ndarray,
+    values: np.ndarray,
+    first: int,
+    cfg: np.ndarray,
+    by_tricks: bool,
+    seek_loops: bool,
+    state: np.uint64,
+    moves: int,
+    scores: np.ndarray,
+    counters: np.ndarray,
+    anneal: bool,
+    hot: float,
+    cold: float,
+    loops: np.ndarray,
+) -> tuple[np.uint64, int]:
+    """``moves`` steps of hill climbing (``anneal`` False) or simulated annealing from ``current``.
+
+    ``scores`` holds [current score, best score, best cards, best tricks]; ``counters`` holds
+    [moves since the last improvement, moves into the annealing run]. Never-ending candidates
+    are copied into ``loops``; returns the new random state and how many were found.
+    """
+    size = current.size
+    hands = np.empty(size, np.uint8)
+    bufs = kernel._buffers(lengths.size, size)
+    candidate = np.empty_like(current)
+    found = 0
+    if scores[0] < 0:  # a fresh start
+        state = _shuffle(current, state)
+        score, status, cards, tricks = _score(
+            current, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+        )
+        scores[0] = score
+        counters[0] = 0
+        counters[1] = 0
+        if score > scores[1]:
+            best[:] = current
+            scores[1], scores[2], scores[3] = score, cards, tricks
+    for _ in range(moves):
+        candidate[:] = current
+        state = _mutate(candidate, lengths, values, state)
+        score, status, cards, tricks = _score(
+            candidate, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+        )
+        if status == kernel.STATUS_LOOP and found < loops.shape[0]:
+            loops[found, :] = candidate
+            found += 1
+        accept = score >= scores[0]
+        if not accept and anneal:
+            progress = counters[1] / ANNEAL_LENGTH
+            temperature = hot * (cold / hot) ** progress
+            state, u = _uniform(state)
+            accept = u < math.exp((score - scores[0]) / temperature)
+        counters[0] += 1
+        counters[1] += 1
+        if accept:
+            current[:] = candidate
+            scores[0] = score
+        if score > scores[1]:
+            best[:] = candidate
+            scores[1], scores[2], scores[3] = score, cards, tricks
+            counters[0] = 0
+        if (anneal and counters[1] >= ANNEAL_LENGTH) or (not anneal and counters[0] >= PATIENCE):
+            state = _shuffle(current, state)
+            scores[0], _, _, _ = _score(
+                current, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+            )
+            counters[0] = 0
+            counters[1] = 0
+    return state, found
+
+
+# == units of work =================================================================================
+
+
+@dataclass
+class UnitResult:
+    """What one unit of one walker produced."""
+
+    walker: int
+    unit: int
+    state: dict[str, Any]
+    scored: int
+    finds: list[Find]
+    seconds: float
+
+
+def _find(space: Space, args: SearchArgs, deal: str, campaign: str | None) -> Find:
+    """Replay a deal with the reference engine to record it exactly as the engine plays it."""
+    rules = space.compiled.rules
+    record = play(deal, rules, first=space.first)
+    return Find(
+        deal=deal,
+        rules=args.rules,
+        cards=record.cards,
+        tricks=record.tricks,
+        status=str(record.status),
+        winner=record.winner,
+        strategy=args.strategy,
+        seed=args.seed,
+        campaign=campaign,
+    )
+
+
+def run_unit(args: dict[str, Any], walker: int, unit: int, state: dict[str, Any]) -> UnitResult:
+    """Do unit ``unit`` of ``walker``: a pure function of its arguments (so it can be redone)."""
+    search = SearchArgs(**args)
+    space = Space.of(rules_named(search.rules))
+    started = time.perf_counter()
+    if search.strategy == "random":
+        result = _random_unit(search, space, walker, unit, state)
+    else:
+        result = _local_unit(search, space, walker, unit, state)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _random_unit(
+    search: SearchArgs, space: Space, walker: int, unit: int, state: dict[str, Any]
+) -> UnitResult:
+    # Walker w's units are the run's games w, w + walkers, ... in blocks: disjoint for every walker.
+    block = unit * search.walkers + walker
+    start = block * RANDOM_UNIT
+    batch = kernel.play_random(space.compiled, seed=search.seed, start=start, count=RANDOM_UNIT)
+    measure = (batch.tricks if search.target == "tricks" else batch.cards).copy()
+    measure[batch.status == kernel.STATUS_LOOP] = -1
+    loops = np.flatnonzero(batch.status == kernel.STATUS_LOOP)
+    picks = [int(i) for i in loops[:MAX_NOTES]]
+    best_index = int(np.argmax(measure))
+    best_before = int(state.get("best", -1))
+    if measure[best_index] > best_before:
+        picks.append(best_index)
+    finds = []
+    for index in sorted(set(picks)):
+        deals, _ = kernel.random_deals(space.rules, search.seed, start + index, 1)
+        finds.append(_find(space, search, deals[0].compact(), None))
+    new_best = max(best_before, int(measure[best_index]))
+    return UnitResult(walker, unit, {"best": new_best}, RANDOM_UNIT, finds, 0.0)
+
+
+def _local_unit(
+    search: SearchArgs, space: Space, walker: int, unit: int, state: dict[str, Any]
+) -> UnitResult:
+    size = space.classes.size
+    if state:
+        current = space.parse(state["current"])
+        best = space.parse(state["best_deal"])
+        scores = np.array(state["scores"], dtype=np.int64)
+        counters = np.array(state["counters"], dtype=np.int64)
+        rng = np.uint64(int(state["rng"]))
+    else:
+        current = space.classes.copy()
+        best = space.classes.copy()
+        scores = np.array([-1, -1, 0, 0], dtype=np.int64)
+        counters = np.zeros(2, dtype=np.int64)
+        rng = np.uint64((search.seed * 1_000_003 + walker * 7_919 + 12_345) % (1 << 64))
+    best_before = int(scores[1])
+    loops = np.zeros((MAX_NOTES, size), dtype=np.uint8)
+    anneal = search.strategy == "anneal"
+    hot, cold = (300.0, 5.0) if search.target == "cards" else (40.0, 0.7)
+    rng, found = _walk(
+        current,
+        best,
+        space.lengths,
+        space.values,
+        space.first,
+        space.compiled.cfg,
+        search.target == "tricks",
+        search.target == "loops",
+        rng,
+        MOVES_UNIT,
+        scores,
+        counters,
+        anneal,
+        hot,
+        cold,
+        loops,
+    )
+    deals = {space.compact(loops[i]) for i in range(found)}
+    if scores[1] > best_before:
+        deals.add(space.compact(best))
+    finds = [_find(space, search, deal, None) for deal in sorted(deals)]
+    new_state = {
+        "current": space.compact(current),
+        "best_deal": space.compact(best),
+        "scores": [int(x) for x in scores],
+        "counters": [int(x) for x in counters],
+        "rng": int(rng),
+    }
+    return UnitResult(walker, unit, new_state, MOVES_UNIT, finds, 0.0)
+
+
+# == running a campaign ============================================================================
+
+
+@dataclass
+class Progress:
+    """What a running search has done so far (for the status line and the summary)."""
+
+    campaign: str
+    started: float = field(default_factory=time.monotonic)
+    scored: int = 0
+    units: int = 0
+    new_finds: int = 0
+    loops: set[str] = field(default_factory=set)
+    best: Find | None = None
+    resumed_units: int = 0
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def rate(self) -> float:
+        return self.scored / self.seconds if self.seconds > 0 else 0.0
+
+
+Executor = cf.Executor
+
+
+def _warm() -> None:
+    """Compile (or load from the cache) the kernel and the search loop before a worker's first unit."""
+    kernel.warm_up()
+    space = Space.of(rules_named("standard"))
+    best = space.classes.copy()
+    _walk(
+        space.classes.copy(),
+        best,
+        space.lengths,
+        space.values,
+        0,
+        space.compiled.cfg,
+        False,
+        False,
+        np.uint64(1),
+        1,
+        np.array([-1, -1, 0, 0], dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        True,
+        300.0,
+        5.0,
+        np.zeros((1, best.size), dtype=np.uint8),
+    )
+
+
+def run_search(
+    args: SearchArgs,
+    store: Store,
+    *,
+    seconds: float,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Progress:
+    """Run (or resume) the campaign named by ``args`` for ``seconds``; finds go into ``store``."""
+    rules = rules_named(args.rules)
+    Space.of(rules)  # refuse bad rules here, not in a worker
+    campaign = store.campaign(args.to_dict())
+    progress = Progress(campaign.id)
+    progress.best = _best_of(store, args)
+    states = store.walkers(campaign)
+    progress.resumed_units = sum(unit for unit, _ in states.values())
+    own = executor is None
+    pool = executor or cf.ProcessPoolExecutor(max_workers=workers or default_workers(), initializer=_warm)
+    deadline = time.monotonic() + seconds
+    pending: dict[cf.Future[UnitResult], int] = {}
+    try:
+        for walker in range(args.walkers):
+            unit, state = states.get(walker, (0, {}))
+            pending[pool.submit(run_unit, args.to_dict(), walker, unit, state)] = walker
+        while pending:
+            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                del pending[future]
+                result = future.result()
+                _record(store, campaign, progress, result)
+                if time.monotonic() < deadline:
+                    pending[
+                        pool.submit(run_unit, args.to_dict(), result.walker, result.unit + 1, result.state)
+                    ] = result.walker
+            if on_progress is not None:
+                on_progress(progress)
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return progress
+
+
+def _record(store: Store, campaign: Campaign, progress: Progress, result: UnitResult) -> None:
+    finds = [Find(**{**f.to_dict(), "campaign": campaign.id}) for f in result.finds]
+    progress.new_finds += store.save_unit(
+        campaign,
+        walker=result.walker,
+        unit=result.unit,
+        state=result.state,
+        scored=result.scored,
+        finds=finds,
+        seconds=result.seconds,
+    )
+    progress.scored += result.scored
+    progress.units += 1
+    for find in finds:
+        if find.status == "loop":
+            progress.loops.add(find.deal)
+        if progress.best is None or _better(find, progress.best, campaign.args["target"]):
+            progress.best = find
+
+
+def _better(a: Find, b: Find, target: str) -> bool:
+    """Is ``a`` a better find than ``b`` for this target? Loops rank first only when sought."""
+    if target == "loops" and (a.status == "loop") != (b.status == "loop"):
+        return a.status == "loop"
+    if a.status == "loop" or b.status == "loop":
+        return b.status == "loop" and a.status != "loop"
+    key = (a.tricks, a.cards) if target == "tricks" else (a.cards, a.tricks)
+    return key > ((b.tricks, b.cards) if target == "tricks" else (b.cards, b.tricks))
+
+
+def _best_of(store: Store, args: SearchArgs) -> Find | None:
+    by = "tricks" if args.target == "tricks" else "cards"
+    top = store.top(rules=args.rules, by=by, limit=1, status="finished")
+    return top[0] if top else None
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
