@@ -338,6 +338,9 @@ _DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
 )
 @click.option("--db", "db_path", default=None, help=_DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@click.option(
+    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
 def search_command(
     spec: str,
@@ -349,6 +352,7 @@ def search_command(
     walkers: int | None,
     db_path: str | None,
     scheduler: str | None,
+    units: int | None,
     as_json: bool,
 ) -> None:
     """Hunt for record-long and never-ending deals; every find goes into the database.
@@ -376,7 +380,13 @@ def search_command(
 
             try:
                 progress = run_search(
-                    args, store, seconds=minutes * 60, executor=executor, workers=count, on_progress=show
+                    args,
+                    store,
+                    seconds=minutes * 60,
+                    executor=executor,
+                    workers=count,
+                    on_progress=show,
+                    units=units,
                 )
             except SearchError as exc:
                 raise click.UsageError(str(exc)) from None

@@ -492,8 +492,13 @@ def run_search(
     executor: Executor | None = None,
     workers: int | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    units: int | None = None,
 ) -> Progress:
-    """Run (or resume) the campaign named by ``args`` for ``seconds``; finds go into ``store``."""
+    """Run (or resume) the campaign named by ``args`` for ``seconds``; finds go into ``store``.
+
+    ``units`` stops each walker once it has done that many units in all (runs that can be
+    compared exactly, whatever the machine's speed).
+    """
     rules = rules_named(args.rules)
     Space.of(rules)  # refuse bad rules here, not in a worker
     campaign = store.campaign(args.to_dict())
@@ -508,14 +513,16 @@ def run_search(
     try:
         for walker in range(args.walkers):
             unit, state = states.get(walker, (0, {}))
-            pending[pool.submit(run_unit, args.to_dict(), walker, unit, state)] = walker
+            if units is None or unit < units:
+                pending[pool.submit(run_unit, args.to_dict(), walker, unit, state)] = walker
         while pending:
             done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 del pending[future]
                 result = future.result()
                 _record(store, campaign, progress, result)
-                if time.monotonic() < deadline:
+                more = units is None or result.unit + 1 < units
+                if more and time.monotonic() < deadline:
                     pending[
                         pool.submit(run_unit, args.to_dict(), result.walker, result.unit + 1, result.state)
                     ] = result.walker

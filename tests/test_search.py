@@ -1,0 +1,213 @@
+"""The search: units are exact and repeatable, finds survive a kill, and a Dask cluster stores finds too."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from beggar.cli import run
+from beggar.engine import play
+from beggar.rules import rules_named
+from beggar.search import SearchArgs, SearchError, Space, run_search, run_unit
+from beggar.store import Store
+
+BEGGAR = [sys.executable, "-m", "beggar"]
+
+
+def test_a_unit_is_a_pure_function_of_its_arguments() -> None:
+    args = SearchArgs(strategy="anneal", seed=4).to_dict()
+    first = run_unit(args, 0, 0, {})
+    again = run_unit(args, 0, 0, {})
+    assert first.state == again.state
+    assert [f.deal for f in first.finds] == [f.deal for f in again.finds]
+    following = run_unit(args, 0, 1, first.state)
+    assert following.state != first.state
+
+
+@pytest.mark.parametrize("strategy", ["random", "hill-climb", "anneal"])
+def test_every_find_is_what_the_reference_engine_plays(strategy: str) -> None:
+    args = SearchArgs(strategy=strategy, seed=9)
+    state: dict[str, object] = {}
+    finds = []
+    for unit in range(3):
+        result = run_unit(args.to_dict(), 0, unit, state)
+        state = result.state
+        finds += result.finds
+    assert finds
+    for find in finds:
+        record = play(find.deal)
+        assert (record.cards, record.tricks, str(record.status)) == (find.cards, find.tricks, find.status)
+
+
+def test_local_search_climbs_above_a_typical_game() -> None:
+    args = SearchArgs(strategy="hill-climb", seed=2).to_dict()
+    state: dict[str, object] = {}
+    for unit in range(20):
+        state = run_unit(args, 0, unit, state).state
+    assert state["scores"][1] > 1000  # type: ignore[index]  # a typical game has about 190 cards
+
+
+def test_a_search_of_never_ending_deals_under_a_variant_that_loops_often(tmp_path: Path) -> None:
+    store = Store(tmp_path / "finds.db")
+    args = SearchArgs(rules="half-deck:pay=J1", strategy="random", target="loops", seed=1, walkers=1)
+    progress = run_search(args, store, seconds=60, workers=1, units=1)
+    loops = store.top(status="loop")
+    assert progress.loops and loops
+    rules = rules_named("half-deck:pay=J1")
+    assert all(str(play(f.deal, rules).status) == "loop" for f in loops)
+
+
+def test_rules_whose_number_cards_pay_cannot_be_written_compactly() -> None:
+    with pytest.raises(SearchError, match="number cards must not pay"):
+        Space.of(rules_named("standard:pay=J1Q2K3A4T1"))
+
+
+def test_an_interrupted_run_resumed_finds_exactly_what_an_uninterrupted_run_finds(tmp_path: Path) -> None:
+    args = SearchArgs(strategy="anneal", seed=5, walkers=2)
+    whole = Store(tmp_path / "whole.db")
+    run_search(args, whole, seconds=120, workers=2, units=6)
+    parts = Store(tmp_path / "parts.db")
+    run_search(args, parts, seconds=120, workers=2, units=3)
+    run_search(args, parts, seconds=120, workers=2, units=6)
+    campaign_whole, campaign_parts = whole.campaign(args.to_dict()), parts.campaign(args.to_dict())
+    assert whole.walkers(campaign_whole) == parts.walkers(campaign_parts)
+    assert {f.deal for f in whole.top(limit=1000)} == {f.deal for f in parts.top(limit=1000)}
+    assert whole.scored(campaign_whole) == parts.scored(campaign_parts)
+
+
+def _units_done(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as con:
+            row = con.execute("SELECT COALESCE(SUM(unit), 0) FROM walkers").fetchone()
+            return int(row[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def _finds(db: Path) -> set[tuple[str, int]]:
+    with sqlite3.connect(db, timeout=5) as con:
+        return {(deal, cards) for deal, cards in con.execute("SELECT deal, cards FROM finds")}
+
+
+def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) -> None:
+    db = tmp_path / "finds.db"
+    command = [*BEGGAR, "search", "--db", str(db), "--seed", "3", "--workers", "2", "--minutes", "5"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while _units_done(db) < 20:
+            assert process.poll() is None, "the search stopped by itself"
+            assert time.monotonic() < deadline, "the search made no progress"
+            time.sleep(0.2)
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    before_units = _units_done(db)
+    before = _finds(db)
+    assert before
+    again = subprocess.run(
+        [*command[:-1], "0.2", "--json"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert again.returncode == 0, again.stderr
+    summary = json.loads(again.stdout)
+    assert summary["resumed_after_units"] >= before_units
+    assert before <= _finds(db)
+    assert _units_done(db) > before_units
+
+
+def test_a_search_on_a_dask_cluster_stores_its_finds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        db = tmp_path / "cluster.db"
+        status = run(
+            [
+                "search",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--db",
+                str(db),
+                "--units",
+                "2",
+                "--walkers",
+                "2",
+                "--minutes",
+                "2",
+                "--json",
+            ]
+        )
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["scored"] == 4 * 20_000
+    stored = Store(db).top(limit=100)
+    assert stored and all(f.campaign == summary["campaign"] for f in stored)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["search", "--strategy", "guess"], "Invalid value for '--strategy'"),
+        (["search", "--minutes", "0"], "--minutes"),
+        (["search", "--rules", "nonsense"], "unknown rules"),
+        (["search", "--scheduler", "nowhere"], "tcp://HOST:PORT"),
+        (
+            ["search", "--scheduler", "tcp://127.0.0.1:9", "--minutes", "0.01"],
+            "cannot reach the Dask scheduler",
+        ),
+        (["search", "--rules", "standard:pay=J1Q2K3A4T1", "--minutes", "0.01"], "number cards must not pay"),
+        (["top", "--db", "/nonexistent/finds.db"], "no database"),
+        (["export", "--format", "xml"], "Invalid value for '--format'"),
+    ],
+)
+def test_bad_search_arguments_are_refused_clearly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+) -> None:
+    status = run([*args, "--db", str(tmp_path / "x.db")] if args[0] == "search" else args)
+    _, err = capsys.readouterr()
+    assert status != 0
+    assert err.startswith("beggar: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_a_database_file_that_is_not_a_database_is_refused_and_kept(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.db"
+    notes.write_text("my notes\n" * 500)
+    status = run(["search", "--db", str(notes), "--minutes", "0.01"])
+    _, err = capsys.readouterr()
+    assert status != 0 and "cannot use" in err
+    assert notes.read_text().startswith("my notes")
+
+
+def test_top_and_export_show_the_finds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "finds.db"
+    run_search(
+        SearchArgs(strategy="hill-climb", seed=1, walkers=1), Store(db), seconds=60, workers=1, units=2
+    )
+    assert run(["top", "--db", str(db), "--json"]) == 0
+    top = json.loads(capsys.readouterr().out)
+    assert top and top == sorted(top, key=lambda f: -f["cards"])
+    out = tmp_path / "finds.csv"
+    assert run(["export", "--db", str(db), "--output", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("deal,rules,cards") and len(lines) == len(top) + 1
