@@ -253,6 +253,8 @@ def _walk(
     anneal: bool,
     hot: float,
     cold: float,
+    length: int,
+    patience: int,
     loops: np.ndarray,
 ) -> tuple[np.uint64, int]:
     """``moves`` steps of hill climbing (``anneal`` False) or simulated annealing from ``current``.
@@ -288,7 +290,7 @@ def _walk(
             found += 1
         accept = score >= scores[0]
         if not accept and anneal:
-            progress = counters[1] / ANNEAL_LENGTH
+            progress = counters[1] / length
             temperature = hot * (cold / hot) ** progress
             state, u = _uniform(state)
             accept = u < math.exp((score - scores[0]) / temperature)
@@ -301,7 +303,7 @@ def _walk(
             best[:] = candidate
             scores[1], scores[2], scores[3] = score, cards, tricks
             counters[0] = 0
-        if (anneal and counters[1] >= ANNEAL_LENGTH) or (not anneal and counters[0] >= PATIENCE):
+        if (anneal and counters[1] >= length) or (not anneal and counters[0] >= patience):
             state = _shuffle(current, state)
             scores[0], _, _, _ = _score(
                 current, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
@@ -415,6 +417,8 @@ def _local_unit(
         anneal,
         hot,
         cold,
+        ANNEAL_LENGTH,
+        PATIENCE,
         loops,
     )
     deals = {space.compact(loops[i]) for i in range(found)}
