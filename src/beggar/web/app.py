@@ -53,6 +53,7 @@ from beggar.web.tables import (
     famous_json,
     new_token,
     personal,
+    state_message,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -141,23 +142,22 @@ class Connection:
                 continue
             table = self.table
             game, points = self.history_seen
-            message = personal(
-                table.view(),
-                self.seat,
+            mine = personal(
                 table,
+                self.seat,
                 log_after=self.log_seen,
                 history_from=points if game == table.games_played else 0,
                 first=self.first_state,
             )
             self.first_state = False
-            if message["log"]:
-                self.log_seen = message["log"][-1]["seq"]
-            self.history_seen = (table.games_played, message["history_start"] + len(message["history"]))
-            message["since"] = self.changed_since
+            if mine["log"]:
+                self.log_seen = mine["log"][-1]["seq"]
+            self.history_seen = (table.games_played, mine["history_start"] + len(mine["history"]))
+            mine["since"] = self.changed_since
             self.dirty = False
             self.changed_since = None
             self.last_state = time.monotonic()
-            await self.websocket.send_text(orjson.dumps(message).decode())
+            await self.websocket.send_text(state_message(table, mine))
 
     def sit(self, table: Table, seat: int | None) -> None:
         self.leave()

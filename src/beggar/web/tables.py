@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from beggar.cards import Card
 from beggar.engine import CardTurned, Event, Game, GameRecord, Outcome, PileTaken, Reason, Status
 from beggar.lessons import Lesson
@@ -111,6 +113,7 @@ class Table:
     closed: bool = False
     games_played: int = 0
     _view: tuple[int, dict[str, Any]] | None = None
+    _view_json: tuple[int, bytes] | None = None
 
     def __post_init__(self) -> None:
         self._start_game(self.deal)
@@ -238,6 +241,12 @@ class Table:
             self._view = (self.version, self._build_view())
         return self._view[1]
 
+    def view_json(self) -> bytes:
+        """:meth:`view` as JSON, encoded once for everyone at the table."""
+        if self._view_json is None or self._view_json[0] != self.version:
+            self._view_json = (self.version, orjson.dumps(self.view()))
+        return self._view_json[1]
+
     def _build_view(self) -> dict[str, Any]:
         game = self.game
         record = game.record
@@ -275,7 +284,6 @@ class Table:
             "pace": str(self.pace),
             "last_card": self.last_card,
             "last_take": self.last_take,
-            "history": self.history if self.famous is not None or record is not None else [],
             "time_left": None,
             "over": None,
         }
@@ -295,33 +303,35 @@ class Table:
 
 
 def personal(
-    view: dict[str, Any],
-    seat: int | None,
     table: Table,
+    seat: int | None,
     *,
     log_after: int = 0,
     history_from: int = 0,
     first: bool = True,
 ) -> dict[str, Any]:
-    """The shared view, plus who this person is and what they should do now.
+    """What only this person gets with the shared view: who they are and what they should do now.
 
     Only log lines after ``log_after`` and chart points from ``history_from`` are included: the
     browser already has the others. ``history_start`` says where the points sent begin. The
     rules, which never change at a table, come with a connection's ``first`` state only.
     """
-    mine = dict(view)
-    mine["you"] = seat
-    mine["prompt"] = prompt(table, seat)
+    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat)}
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     mine["log"] = log[skip:]
     if first:
         mine["rules"] = {"name": table.rules.name, "settings": table.rules.settings()}
-    history = view["history"]
+    history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start
     mine["history"] = history[start:]
     return mine
+
+
+def state_message(table: Table, mine: dict[str, Any]) -> str:
+    """One ``state`` message: the table's shared view (encoded once per change) and ``mine``."""
+    return (orjson.dumps(mine)[:-1] + b"," + table.view_json()[1:]).decode()
 
 
 def prompt(table: Table, seat: int | None) -> str:
@@ -521,4 +531,5 @@ __all__ = [
     "new_token",
     "personal",
     "prompt",
+    "state_message",
 ]
