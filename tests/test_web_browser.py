@@ -228,3 +228,17 @@ def test_every_card_is_narrated_for_screen_readers(server: str, page: Any) -> No
     page.wait_for_function("document.querySelector('#narration').innerText.includes('turns')")
     assert page.get_attribute("#narration", "aria-live") == "polite"
     assert page.locator(".pile .card").first.get_attribute("aria-label")
+
+
+def test_any_house_rule_can_be_chosen_and_a_bad_one_is_explained(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, rules="double-penalty", spec="max-cards=20:on-stop=most-cards", pace="instant")
+    page.click("#watch-game")
+    page.wait_for_selector("#end[open]")
+    assert "Stopped by the card limit after 20 cards" in page.inner_text("#end-sentence")
+    assert "pay J2 Q4 K6 A8" in page.inner_text("#rules-line")
+    page.goto(server)
+    open_settings(page, spec="players=12")
+    page.click("#play-computer")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "players=12" in page.inner_text("#error")

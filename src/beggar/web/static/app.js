@@ -102,8 +102,9 @@ function receive(message) {
 function settings() {
   const seed = $("opt-seed").value.trim();
   const deal = $("opt-deal").value.trim();
+  const extra = $("opt-spec").value.trim().replace(/^:+/, "");
   const message = {
-    rules: $("opt-rules").value + ($("opt-open").checked ? ":open-hands=yes" : ""),
+    rules: $("opt-rules").value + (extra ? `:${extra}` : "") + ($("opt-open").checked ? ":open-hands=yes" : ""),
     pace: $("opt-pace").value,
     players: Number($("opt-players").value),
   };
