@@ -6,6 +6,7 @@ Deal strings that begin with ``-`` (most record deals do) work as typed.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import re
@@ -390,6 +391,11 @@ def search_command(
                 )
             except SearchError as exc:
                 raise click.UsageError(str(exc)) from None
+            except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
+                raise click.ClickException(
+                    f"the search stopped: {exc}; every find saved so far is kept, "
+                    "and the same command resumes"
+                ) from None
     finally:
         if client is not None:
             client.close()

@@ -38,7 +38,7 @@ TARGETS = ("cards", "tricks", "loops")
 LOOP_SCORE = 1 << 40
 """The score of a deal that never ends: better than any finite game."""
 
-RANDOM_UNIT = 200_000
+RANDOM_UNIT = 1_000_000
 """Random deals per unit of the random strategy."""
 MOVES_UNIT = 20_000
 """Candidates per unit of the local-search strategies."""
@@ -466,26 +466,7 @@ Executor = cf.Executor
 def _warm() -> None:
     """Compile (or load from the cache) the kernel and the search loop before a worker's first unit."""
     kernel.warm_up()
-    space = Space.of(rules_named("standard"))
-    best = space.classes.copy()
-    _walk(
-        space.classes.copy(),
-        best,
-        space.lengths,
-        space.values,
-        0,
-        space.compiled.cfg,
-        False,
-        False,
-        np.uint64(1),
-        1,
-        np.array([-1, -1, 0, 0], dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
-        True,
-        300.0,
-        5.0,
-        np.zeros((1, best.size), dtype=np.uint8),
-    )
+    run_unit(SearchArgs(strategy="hill-climb", walkers=1).to_dict(), 0, 0, {})
 
 
 def run_search(
