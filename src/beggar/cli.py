@@ -361,7 +361,8 @@ def search_command(
     Started again with the same arguments, a search resumes its campaign where it stopped, even
     after being killed.
     """
-    from beggar.search import SearchArgs, SearchError, default_workers, run_search
+    from beggar.search import SearchArgs, SearchError, run_search
+    from beggar.simulate import default_workers
     from beggar.store import Store, StoreError
 
     _rules(spec)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from beggar.cards import Card, Rank
 from beggar.engine import play
 from beggar.notation import deal_cards, parse_deal
 from beggar.rules import Rules, rules_named
+from beggar.simulate import default_workers
 from beggar.store import Campaign, Find, Store
 
 STRATEGIES = ("random", "hill-climb", "anneal")
@@ -554,6 +554,3 @@ def _best_of(store: Store, args: SearchArgs) -> Find | None:
     top = store.top(rules=args.rules, by=by, limit=1, status="finished")
     return top[0] if top else None
 
-
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
