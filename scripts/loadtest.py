@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import orjson
 import websockets
 
 
@@ -41,36 +42,34 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
     last_cards = 0
     last_game = -1
     restarted_at = -1
-    while not stop.is_set():
-        try:
-            text = await asyncio.wait_for(ws.recv(), timeout=0.5)
-        except TimeoutError:
-            continue
-        except websockets.ConnectionClosed as exc:
-            if not stop.is_set():
-                stats.errors.append(f"connection closed: {exc}")
-            return
-        message = json.loads(text)
-        if message["type"] == "error":
-            stats.errors.append(message["message"])
-            continue
-        if message["type"] != "state":
-            continue
-        now = time.time()
-        cards = message["cards"]
-        game = message["games_played"]
-        if stats.measuring:
-            stats.updates += 1
-            if message.get("since"):
-                stats.delays.append(now - message["since"])
-            stats.staleness.append(now - message["at"])
-            if not creator:
-                # Cards since the last update; a new game (or several) may have started since.
-                stats.cards += cards - last_cards if game == last_game else cards
-        last_cards, last_game = cards, game
-        if creator and message["over"] is not None and restarted_at != game:
-            restarted_at = game
-            await ws.send(json.dumps({"type": "new-game"}))
+    try:
+        async for text in ws:
+            if stop.is_set():
+                return
+            message = orjson.loads(text)
+            if message["type"] == "error":
+                stats.errors.append(message["message"])
+                continue
+            if message["type"] != "state":
+                continue
+            now = time.time()
+            cards = message["cards"]
+            game = message["games_played"]
+            if stats.measuring:
+                stats.updates += 1
+                if message.get("since"):
+                    stats.delays.append(now - message["since"])
+                stats.staleness.append(now - message["at"])
+                if not creator:
+                    # Cards since the last update; a new game (or several) may have started since.
+                    stats.cards += cards - last_cards if game == last_game else cards
+            last_cards, last_game = cards, game
+            if creator and message["over"] is not None and restarted_at != game:
+                restarted_at = game
+                await ws.send(json.dumps({"type": "new-game"}))
+    except websockets.ConnectionClosed as exc:
+        if not stop.is_set():
+            stats.errors.append(f"connection closed: {exc}")
 
 
 async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> None:
@@ -85,7 +84,14 @@ async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> 
                 return
         await watcher.send(json.dumps({"type": "join", "table": message["table"]}))
         stats.tables += 1
-        await asyncio.gather(reader(creator, stats, True, stop), reader(watcher, stats, False, stop))
+        readers = [
+            asyncio.create_task(reader(creator, stats, True, stop)),
+            asyncio.create_task(reader(watcher, stats, False, stop)),
+        ]
+        await stop.wait()
+        for task in readers:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
 
 
 async def run(url: str, tables: int, seconds: float, warmup: float) -> Stats:
@@ -107,7 +113,21 @@ async def run(url: str, tables: int, seconds: float, warmup: float) -> Stats:
     stats.delays.sort()
     stats.staleness.sort()
     report(stats, elapsed)
+    await server_side(url)
     return stats
+
+
+async def server_side(url: str) -> None:
+    """The server's own figure: how late updates left it (no load-generator lag included)."""
+    import urllib.request
+
+    health = url.replace("ws://", "http://").replace("/ws", "/healthz")
+    loop = asyncio.get_running_loop()
+    data = await loop.run_in_executor(None, lambda: urllib.request.urlopen(health, timeout=10).read())
+    delay = json.loads(data)["update_delay_ms"]
+    if delay:
+        p50, p99 = delay["p50"], delay["p99"]
+        print(f"server-side delay (oldest change to sent): p50 {p50} ms, p99 {p99} ms")
 
 
 def report(stats: Stats, elapsed: float) -> None:

@@ -101,7 +101,8 @@ def _finds(db: Path) -> set[tuple[str, int]]:
 
 def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) -> None:
     db = tmp_path / "finds.db"
-    command = [*BEGGAR, "search", "--db", str(db), "--seed", "3", "--workers", "2", "--minutes", "5"]
+    command = [*BEGGAR, "search", "--db", str(db), "--seed", "3", "--workers", "2", "--strategy", "anneal"]
+    command += ["--minutes", "5"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
@@ -143,6 +144,8 @@ def test_a_search_on_a_dask_cluster_stores_its_finds(
                 "search",
                 "--scheduler",
                 cluster.scheduler_address,
+                "--strategy",
+                "anneal",
                 "--db",
                 str(db),
                 "--units",

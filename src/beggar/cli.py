@@ -320,9 +320,9 @@ _DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
 @click.option(
     "--strategy",
     type=click.Choice(["random", "hill-climb", "anneal"]),
-    default="anneal",
+    default="random",
     show_default=True,
-    help="Random sampling, hill climbing with restarts, or simulated annealing.",
+    help="Random sampling (the strongest measured here), hill climbing with restarts, or annealing.",
 )
 @click.option(
     "--target",
@@ -529,13 +529,23 @@ def _finds(db_path: str | None, spec: str | None, by: str, limit: int, loops: bo
     type=click.FloatRange(0.1),
     help="Close untouched tables.",
 )
-def serve_command(host: str, port: int, max_tables: int, idle_minutes: float) -> None:
+@click.option(
+    "--instant-cards",
+    default=8000.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Cards a second all instant-pace tables together may turn.",
+)
+def serve_command(host: str, port: int, max_tables: int, idle_minutes: float, instant_cards: float) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
 
     from beggar.web.app import ServerSettings, create_app
 
-    app = create_app(ServerSettings(max_tables=max_tables, idle_seconds=idle_minutes * 60))
+    settings = ServerSettings(
+        max_tables=max_tables, idle_seconds=idle_minutes * 60, instant_cards=instant_cards
+    )
+    app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
     uvicorn.run(

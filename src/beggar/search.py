@@ -63,7 +63,7 @@ class SearchArgs:
     """What names a campaign: the same arguments resume the same campaign."""
 
     rules: str = "standard"
-    strategy: str = "anneal"
+    strategy: str = "random"
     target: str = "cards"
     seed: int = 0
     walkers: int = 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,8 @@ class ServerSettings:
     """Messages one connection may send at once."""
     flood_limit: int = 200
     """Refused messages after which a flooding connection is closed."""
+    instant_cards: float = 8_000
+    """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
 
 
 class Bucket:
@@ -95,8 +98,10 @@ class Bucket:
 class Connection:
     """One browser's WebSocket: where it sits, and what is waiting to be sent to it."""
 
-    def __init__(self, websocket: WebSocket, settings: ServerSettings) -> None:
+    def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
         self.websocket = websocket
+        self.delays = delays
+        """Where the server notes how long each update waited, from its oldest change to being sent."""
         self.table: Table | None = None
         self.seat: int | None = None
         self.bucket = Bucket(settings.rate, settings.burst)
@@ -158,6 +163,8 @@ class Connection:
             self.changed_since = None
             self.last_state = time.monotonic()
             await self.websocket.send_text(state_message(table, mine))
+            if mine["since"] is not None:
+                self.delays.append(time.time() - mine["since"])
 
     def sit(self, table: Table, seat: int | None) -> None:
         self.leave()
@@ -184,7 +191,14 @@ class Connection:
 def create_app(settings: ServerSettings | None = None) -> Starlette:
     """The web application. ``settings`` bound the tables, their idle time and message rates."""
     settings = settings or ServerSettings()
-    lobby = Lobby(LobbySettings(max_tables=settings.max_tables, idle_seconds=settings.idle_seconds))
+    lobby = Lobby(
+        LobbySettings(
+            max_tables=settings.max_tables,
+            idle_seconds=settings.idle_seconds,
+            instant_cards=settings.instant_cards,
+        )
+    )
+    delays: deque[float] = deque(maxlen=200_000)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -202,11 +216,25 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         return JSONResponse(site_options())
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables": len(lobby.tables)})
+        """Liveness, the number of tables, and how late recent updates left the server."""
+        recent = sorted(delays)
+        pick = (
+            (lambda q: round(recent[min(len(recent) - 1, int(q * len(recent)))] * 1000, 1))
+            if recent
+            else None
+        )
+        return JSONResponse(
+            {
+                "ok": True,
+                "tables": len(lobby.tables),
+                "updates": len(recent),
+                "update_delay_ms": None if pick is None else {"p50": pick(0.5), "p99": pick(0.99)},
+            }
+        )
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        connection = Connection(websocket, settings)
+        connection = Connection(websocket, settings, delays)
         sender = asyncio.create_task(connection.sender())
         try:
             while True:

@@ -389,6 +389,28 @@ class LobbySettings:
     max_tables: int = 1000
     idle_seconds: float = 30 * 60
     """Tables nobody has touched for this long are closed."""
+    instant_cards: float = 8_000
+    """Cards a second that all instant-pace tables together may turn: the rest of the server's
+    time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
+
+
+class CardBudget:
+    """A token bucket shared by every instant-pace table."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = rate / 20
+        self.stamp = time.monotonic()
+
+    async def take(self) -> None:
+        while True:
+            now = time.monotonic()
+            self.tokens = min(self.rate / 20, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.rate)
 
 
 class Lobby:
@@ -398,6 +420,7 @@ class Lobby:
         self.settings = settings or LobbySettings()
         self.tables: dict[str, Table] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
+        self.budget = CardBudget(self.settings.instant_cards)
 
     def open(
         self,
@@ -433,7 +456,7 @@ class Lobby:
             bound_to_connection=bound_to_connection,
         )
         self.tables[table.id] = table
-        self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table))
+        self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))
         return table
 
     def get(self, table_id: str) -> Table:
@@ -475,7 +498,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-async def drive(table: Table) -> None:
+async def drive(table: Table, budget: CardBudget) -> None:
     """Turn the automatic players' cards at the table's pace, and enforce the time limit."""
     while not table.closed:
         table.wake.clear()
@@ -493,10 +516,12 @@ async def drive(table: Table) -> None:
                 table.step()
                 table.changed()
             continue
-        # Instant: one card, then let every other table and connection have its turn, so that
-        # hundreds of instant tables share the server fairly.
-        table.step()
-        table.changed()
+        # Instant: one card at a time from the shared budget, so that hundreds of instant tables
+        # share the server fairly and leave it time to send.
+        await budget.take()
+        if table.waiting_for_machine() and table.pace is Pace.INSTANT:
+            table.step()
+            table.changed()
         await asyncio.sleep(0)
 
 
