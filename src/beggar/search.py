@@ -553,4 +553,3 @@ def _best_of(store: Store, args: SearchArgs) -> Find | None:
     by = "tricks" if args.target == "tricks" else "cards"
     top = store.top(rules=args.rules, by=by, limit=1, status="finished")
     return top[0] if top else None
-
