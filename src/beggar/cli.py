@@ -61,6 +61,15 @@ def record_json(deal: str, rules: Rules, record: GameRecord) -> dict[str, Any]:
     return {"deal": deal, "rules": rules.name, **record.to_dict()}
 
 
+rules_option = click.option(
+    "--rules",
+    "spec",
+    default="standard",
+    show_default=True,
+    help="Rules preset or spec (NAME[:key=value]...).",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="beggar", prog_name="beggar")
 def cli() -> None:
@@ -73,7 +82,7 @@ def cli() -> None:
 
 @cli.command("play")
 @click.argument("deal")
-@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@rules_option
 @click.option("--trace", is_flag=True, help="Tell the game card by card.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
 @click.option("--seed", type=int, default=None, help="Seed for a random lead (rules with lead=random).")
@@ -137,7 +146,7 @@ def _play_stream(
 
 @cli.command("deal")
 @click.option("--seed", type=int, default=None, help="Seed; the same seed always gives the same deal.")
-@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@rules_option
 @click.option(
     "--notation",
     type=click.Choice(["compact", "ranks", "full"]),
@@ -245,7 +254,7 @@ def rules_command(name: str | None, as_json: bool) -> None:
 
 @cli.command("cycle")
 @click.argument("deal")
-@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@rules_option
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--positions", "show_positions", is_flag=True, help="List the positions on the cycle.")
 @click.option(
@@ -316,7 +325,7 @@ _DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
 
 
 @cli.command("search")
-@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
+@rules_option
 @click.option(
     "--strategy",
     type=click.Choice(["random", "hill-climb", "anneal"]),
