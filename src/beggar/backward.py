@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from beggar.cards import Card
 from beggar.engine import Game, GameError, PileTaken, Position, trick_from
 from beggar.notation import Deal
-from beggar.rules import STANDARD, PileOrder, RepeatCheck, Rules
+from beggar.rules import STANDARD, PileOrder, Rules
 
 
 def predecessors(position: Position, rules: Rules = STANDARD) -> list[Position]:
@@ -64,17 +64,13 @@ def leads_to(before: Position, after: Position, rules: Rules = STANDARD) -> bool
     if not all(before.stacks.hands):
         return False
     try:
-        game = Game(before.stacks, _forward_rules(rules), first=before.leader, complete=False)
+        game = Game(before.stacks, rules.unlimited(), first=before.leader, complete=False)
     except GameError:
         return False
     while not game.over:
         if any(isinstance(event, PileTaken) for event in game.step()):
             return not game.over and _key(game.position()) == _key(after)
     return False
-
-
-def _forward_rules(rules: Rules) -> Rules:
-    return rules.replace(max_cards=None, max_tricks=None, repeat=RepeatCheck.TRICK)
 
 
 def _key(position: Position) -> tuple[str, int]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from beggar.engine import Game, PileTaken, Position, Status
 from beggar.notation import Deal
-from beggar.rules import STANDARD, RepeatCheck, Rules
+from beggar.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,6 @@ class Cycle:
         }
 
 
-def analysis_rules(rules: Rules) -> Rules:
-    """``rules`` with card and trick limits removed and repeats detected at trick ends."""
-    return rules.replace(max_cards=None, max_tricks=None, repeat=RepeatCheck.TRICK)
-
-
 def find_cycle(
     deal: Deal | str, rules: Rules = STANDARD, *, first: int | None = None, complete: bool = True
 ) -> Cycle | None:
@@ -53,7 +48,7 @@ def find_cycle(
     Card and trick limits are ignored (a limit would hide the cycle); repeats are looked for at
     trick ends, as the record-keepers do. ``complete=False`` allows a short prepared position.
     """
-    rules = analysis_rules(rules)
+    rules = rules.unlimited()
     game = Game(deal, rules, first=first, complete=complete)
     record = game.run()
     if record.status is not Status.LOOP or record.repeat_of is None:

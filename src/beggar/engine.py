@@ -244,10 +244,6 @@ class Game:
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(len(stack) for stack in self.stacks)
 
-    def value(self, card: Card) -> int:
-        """The pay value of ``card`` under this game's rules."""
-        return self.rules.pay_value(card)
-
     def step(self) -> list[Event]:
         """Turn the next card and settle everything it causes; return what happened."""
         if self.record is not None:
@@ -521,12 +517,7 @@ def trick_from(cards: tuple[Card, ...], leader: int, rules: Rules = STANDARD) ->
     """
     # Every player keeps a spare card underneath, so that nobody runs out while the cards are fed.
     spare = (Card(None),)
-    game = Game(
-        Deal((spare,) * rules.players),
-        rules.replace(max_cards=None, max_tricks=None),
-        first=leader,
-        complete=False,
-    )
+    game = Game(Deal((spare,) * rules.players), rules.unlimited(), first=leader, complete=False)
     turns = []
     for index, card in enumerate(cards):
         turns.append(game.to_play)

@@ -48,11 +48,6 @@ def card_phrase(card: Card) -> str:
     return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
 
 
-def card_name(card: Card) -> str:
-    """``"queen"``, ``"seven"``: the card without an article."""
-    return card.noun
-
-
 class Narrator:
     """Turns the events of one :meth:`Game.step` into one sentence, keeping track of debts."""
 
@@ -85,10 +80,10 @@ class Narrator:
             turned = f"{names[event.creditor]} turns {card_phrase(event.card)}"
             owes = f"{names[event.payer]} owes {event.amount}"
             if cancelled is not None:
-                return f"{turned}: the {card_name(cancelled)} is cancelled, and {owes}."
+                return f"{turned}: the {cancelled.noun} is cancelled, and {owes}."
             return f"{turned}: {owes}."
         if isinstance(event, PileTaken):
-            paid = f"The {card_name(self._debt_card)} is paid: " if event.paid and self._debt_card else ""
+            paid = f"The {self._debt_card.noun} is paid: " if event.paid and self._debt_card else ""
             self._debt_card, self._debt, self._paid = None, 0, 0
             who = names[event.player]
             count = len(event.cards)

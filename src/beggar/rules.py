@@ -202,6 +202,13 @@ class Rules:
         """True when some rank from two to ten is a pay card (then ``-`` is ambiguous)."""
         return any(rank.is_number for rank, _ in self.pay)
 
+    def unlimited(self) -> Rules:
+        """These rules with no card or trick limit and repeats detected at trick ends.
+
+        Cycle analysis and backward play need the game itself, not a house limit on it.
+        """
+        return self.replace(max_cards=None, max_tricks=None, repeat=RepeatCheck.TRICK)
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some settings changed (checked like any new rules)."""
         return dataclasses.replace(self, **changes)

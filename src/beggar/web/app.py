@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from beggar.engine import GameError
 from beggar.lessons import LESSONS, lesson
+from beggar.narrate import seat_names
 from beggar.notation import DealError
 from beggar.records import ALL_GAMES
 from beggar.rules import PRESETS, Rules, RulesError, rules_named
@@ -372,7 +373,7 @@ def _create(lobby: Lobby, connection: Connection, message: Create) -> None:
 def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
     players = rules.players
     if mode is Mode.LESSON or mode is Mode.FAMOUS or mode is Mode.WATCH:
-        names = [chr(ord("A") + i) for i in range(players)]
+        names = seat_names(players)
         seats = [Seat(name=names[i], human=False) for i in range(players)]
         if mode is Mode.LESSON:
             for seat in seats:

@@ -20,9 +20,9 @@ from typing import Any
 import orjson
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, GameRecord, Outcome, PileTaken, Reason, Status
+from beggar.engine import CardTurned, Event, Game, Outcome, PileTaken, Reason, Status
 from beggar.lessons import Lesson
-from beggar.narrate import Narrator, ending, seat_names
+from beggar.narrate import Narrator, ending
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
@@ -536,14 +536,7 @@ async def _wait(table: Table, timeout: float | None) -> None:
         await asyncio.wait_for(table.wake.wait(), timeout)
 
 
-def default_seats(rules: Rules, humans: int, names: list[str] | None = None) -> list[Seat]:
-    """Seat names A, B, ... (or given names); the first ``humans`` seats are for people."""
-    labels = names or seat_names(rules.players)
-    return [Seat(name=labels[i], human=i < humans) for i in range(rules.players)]
-
-
 __all__ = [
-    "GameRecord",
     "Lobby",
     "LobbySettings",
     "Mode",
@@ -552,7 +545,6 @@ __all__ = [
     "Table",
     "TableError",
     "card_json",
-    "default_seats",
     "new_token",
     "personal",
     "prompt",
