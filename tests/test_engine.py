@@ -479,10 +479,12 @@ def test_a_deal_must_fit_the_rules_player_count():
         Game("-/-/-", complete=False)
 
 
-def test_a_compact_deal_is_refused_when_a_number_rank_pays():
+def test_a_dash_is_a_card_that_pays_nothing_even_when_a_number_rank_pays():
+    """Compact notation: '-' means a card that pays nothing under the rules in play."""
     rules = STANDARD.replace(pay=((Rank.SEVEN, 1), (Rank.ACE, 4)))
-    with pytest.raises(GameError, match="ambiguous"):
-        Game("A-/--", rules, complete=False)
+    game = Game("A-/7-", rules, complete=False)
+    game.step()
+    assert game.step()[-1] == PaymentDue(0, 1, 1, c("7"))  # the 7 pays; the '-' did not
     game = Game("A3/72", rules, complete=False)
     game.step()
     events = game.step()  # paying for the ace with a seven, a pay card here

@@ -258,3 +258,42 @@ def test_a_random_deal_formatted_and_parsed_again_is_the_same_deal(seed, name, p
     ]
     compact = parse_deal(deal.compact(), rules.deck)
     assert compact.compact() == deal.compact()
+
+
+# -- a '-' is a card that pays nothing under the rules in play -------------------------------------
+
+ITALIAN_CYCLE = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
+
+
+def test_the_italian_40_card_deal_is_read_under_court_only_rules():
+    """Under court-only on the stripped deck (J1 Q2 K3) the four aces pay nothing, so they are '-'."""
+    italian = rules_named("court-only:deck=stripped")
+    deal = parse_deal(ITALIAN_CYCLE, italian.deck, rules=italian)
+    assert deal.size == 40
+    assert deal.compact(italian) == ITALIAN_CYCLE
+
+
+def test_without_rules_a_dash_is_a_number_card_and_the_aces_cannot_be_dashes():
+    italian = rules_named("court-only:deck=stripped")
+    with pytest.raises(DealError, match="too many number cards"):
+        parse_deal(ITALIAN_CYCLE, italian.deck)
+
+
+def test_too_many_cards_that_pay_nothing_are_refused_naming_them():
+    italian = rules_named("court-only:deck=stripped")
+    with pytest.raises(
+        DealError, match="too many cards that pay nothing: the stripped 40-card deck holds 28"
+    ):
+        parse_deal("-" * 29 + "/" + "JJJJQQQQKKK", italian.deck, rules=italian, complete=False)
+
+
+def test_any_cards_lifts_the_deck_check_for_exercises():
+    thirty_kings = "K" * 15 + "-" * 100 + "/" + "K" * 15 + "-" * 231
+    with pytest.raises(DealError, match="too many Ks"):
+        parse_deal(thirty_kings, complete=False)
+    assert parse_deal(thirty_kings, complete=False, any_cards=True).size == 361
+
+
+def test_a_runaway_deal_text_is_refused_before_it_is_read():
+    with pytest.raises(DealError, match="at most 100,000"):
+        parse_deal("-" * 100_001)

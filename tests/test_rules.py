@@ -363,3 +363,70 @@ def test_bad_rules_data_is_rejected_with_a_rules_error(damage):
 def test_rules_data_that_is_not_a_mapping_is_rejected_with_a_rules_error(data):
     with pytest.raises(RulesError):
         Rules.from_dict(data)
+
+
+# -- one declaration per setting -------------------------------------------------------------------
+
+
+def test_every_field_of_the_rules_is_one_declared_setting():
+    """settings(), to_dict(), from_dict() and the spec parser all come from SETTINGS."""
+    import dataclasses
+
+    from beggar.rules import SETTINGS
+
+    declared = {s.attribute for s in SETTINGS} | {"lead_seat"}
+    assert declared == {f.name for f in dataclasses.fields(Rules)} - {"name", "description"}
+    assert [s.key for s in SETTINGS] == list(STANDARD.settings())
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "standard:players=many",
+        "standard:max-cards=lots",
+        "standard:max-tricks=1.5",
+        "standard:time-limit=soon",
+        "standard:lead=left",
+        "standard:deck=pinochle",
+        "standard:pay=J",
+        "standard:on-end=maybe",
+    ],
+)
+def test_a_bad_value_is_one_plain_sentence_without_python_words(spec):
+    with pytest.raises(RulesError) as info:
+        rules_named(spec)
+    text = str(info.value)
+    for python in ("invalid literal", "int()", "float()", "base 10", "ValueError", "could not convert"):
+        assert python not in text
+    assert "\n" not in text
+
+
+@pytest.mark.parametrize(
+    ("spec", "setting"),
+    [
+        ("standard:max-cards=" + "9" * 150, "max-cards"),
+        ("standard:max-tricks=" + "9" * 30, "max-tricks"),
+        ("standard:time-limit=1" + "0" * 199, "time-limit"),
+    ],
+)
+def test_absurd_limits_are_refused(spec, setting):
+    with pytest.raises(RulesError, match=setting):
+        rules_named(spec)
+
+
+def test_the_leader_is_decided_in_one_place():
+    assert STANDARD.default_leader() == 0
+    assert rules_named("practice-table:players=3:lead=2").default_leader() == 2
+    assert rules_named("friend-table").default_leader() is None
+    assert rules_named("family-table:players=3").default_leader() == 0
+    assert rules_named("family-table:players=3").default_leader(dealer=0) == 1
+    assert rules_named("family-table:players=3:direction=counter-clockwise").default_leader(dealer=0) == 2
+    with pytest.raises(RulesError, match="dealer=3"):
+        rules_named("family-table:players=3").default_leader(dealer=3)
+
+
+def test_a_random_lead_is_drawn_from_a_seed():
+    friend = rules_named("friend-table")
+    seats = {friend.draw_leader(seed) for seed in range(40)}
+    assert seats == {0, 1}
+    assert [friend.draw_leader(s) for s in range(10)] == [friend.draw_leader(s) for s in range(10)]

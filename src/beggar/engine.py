@@ -16,7 +16,7 @@ before can never end: it is reported as a ``loop`` with the counts at that momen
 from __future__ import annotations
 
 import enum
-import random
+import secrets
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +24,7 @@ from typing import Any
 
 from beggar.cards import Card
 from beggar.notation import Deal, check_deal, parse_deal
-from beggar.rules import STANDARD, Award, Direction, EmptyHand, Lead, PileOrder, RepeatCheck, Rules
+from beggar.rules import STANDARD, Award, EmptyHand, PileOrder, RepeatCheck, Rules, RulesError
 
 
 class GameError(ValueError):
@@ -198,24 +198,25 @@ class Game:
         dealer: int | None = None,
         seed: int | None = None,
         complete: bool = True,
+        any_cards: bool = False,
     ) -> None:
         """Set up ``deal`` under ``rules``.
 
-        ``first`` fixes the leader; otherwise ``rules.lead`` decides, using ``dealer`` (default:
-        the seat that deals to the first hand) and ``seed`` (for a random lead). The deal must hold
-        the whole deck unless ``complete`` is False (short prepared positions, as in the lessons).
+        ``first`` fixes the leader; otherwise :meth:`Rules.default_leader` decides, using
+        ``dealer`` (default: the seat that deals to the first hand), and a random lead is drawn
+        from ``seed`` (a fresh seed when none is given; :attr:`seed` keeps it). The deal must hold
+        the whole deck unless ``complete`` is False (short prepared positions, as in the lessons),
+        and may hold any cards at all with ``any_cards`` (see :func:`~beggar.notation.check_deal`).
         """
         if isinstance(deal, str):
-            deal = parse_deal(deal, rules.deck, complete=complete)
+            deal = parse_deal(deal, rules.deck, complete=complete, rules=rules, any_cards=any_cards)
         else:
-            check_deal(deal, rules.deck, complete=complete)
+            check_deal(deal, rules.deck, complete=complete, rules=rules, any_cards=any_cards)
         if deal.players != rules.players:
             raise GameError(
                 f"the deal has {deal.players} hands, "
                 f"but the rules {rules.name!r} are for {rules.players} players"
             )
-        if rules.number_ranks_pay and not deal.has_ranks:
-            raise GameError("these rules make a number rank pay, so '-' is ambiguous: give every card's rank")
         self.rules = rules
         self.deal = deal
         self._values = {card: rules.pay_value(card) for hand in deal.hands for card in hand}
@@ -228,6 +229,8 @@ class Game:
         """Who laid the pay card being paid for."""
         self.cards = 0
         self.tricks = 0
+        self.seed: int | None = None
+        """The seed a random lead was drawn from (``None`` when the rules fixed the leader)."""
         self.first = self._choose_first(first, dealer, seed)
         self.to_play = self.first
         self.record: GameRecord | None = None
@@ -353,29 +356,23 @@ class Game:
             if not 0 <= first < players:
                 raise GameError(f"first={first}: seats are numbered 0 to {players - 1}")
             return first
-        lead = self.rules.lead
-        if lead is Lead.SEAT:
-            return self.rules.lead_seat
-        if lead is Lead.RANDOM:
-            return random.Random(seed).randrange(players)
-        if lead is Lead.AFTER_DEALER:
-            if dealer is None:
-                dealer = (players - 1) if self.rules.direction is Direction.CLOCKWISE else 1 % players
-            if not 0 <= dealer < players:
-                raise GameError(f"dealer={dealer}: seats are numbered 0 to {players - 1}")
-            return (dealer + self._direction) % players
-        return 0
-
-    @property
-    def _direction(self) -> int:
-        return 1 if self.rules.direction is Direction.CLOCKWISE else -1
+        try:
+            leader = self.rules.default_leader(dealer)
+        except RulesError as exc:
+            raise GameError(str(exc)) from None
+        if leader is not None:
+            return leader
+        if seed is None:
+            seed = secrets.randbits(32)
+        self.seed = seed
+        return self.rules.draw_leader(seed)
 
     def _next(self, player: int) -> int:
         """The next player round the table who is still in the game."""
         n = self.rules.players
-        seat = (player + self._direction) % n
+        seat = (player + self.rules.step) % n
         while self.out[seat]:
-            seat = (seat + self._direction) % n
+            seat = (seat + self.rules.step) % n
         return seat
 
     def _take(self, player: int, events: list[Event], *, paid: bool, check_all: bool = True) -> bool:

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from beggar.cards import Card
 from beggar.engine import GameRecord, Outcome, Reason, Status
 from beggar.notation import Deal, check_deal, deal_cards, parse_deal
-from beggar.rules import STANDARD, Award, Direction, EmptyHand, Lead, PileOrder, RepeatCheck, Rules
+from beggar.rules import STANDARD, Award, Direction, EmptyHand, PileOrder, RepeatCheck, Rules
 
 I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
@@ -956,20 +956,9 @@ class KernelRules:
 
 
 def fixed_first(rules: Rules) -> int:
-    """The seat that leads under ``rules`` with the default dealer, or -1 for a random lead.
-
-    The same choice as :meth:`beggar.engine.Game._choose_first` with no ``first`` or ``dealer``.
-    """
-    players = rules.players
-    if rules.lead is Lead.SEAT:
-        return rules.lead_seat
-    if rules.lead is Lead.RANDOM:
-        return -1
-    if rules.lead is Lead.AFTER_DEALER:
-        step = 1 if rules.direction is Direction.CLOCKWISE else -1
-        dealer = (players - 1) if step == 1 else 1 % players
-        return (dealer + step) % players
-    return 0
+    """The seat that leads under ``rules`` with the default dealer, or -1 for a random lead."""
+    leader = rules.default_leader()
+    return -1 if leader is None else leader
 
 
 @dataclass(frozen=True)

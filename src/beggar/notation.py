@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from beggar.cards import STANDARD_DECK, Card, Deck, Rank, Suit
-from beggar.rules import MAX_PLAYERS, Rules
+from beggar.rules import MAX_PLAYERS, STANDARD, Rules
 
 
 class DealError(ValueError):
@@ -57,9 +57,14 @@ class Deal:
     def has_ranks(self) -> bool:
         return all(card.rank is not None for hand in self.hands for card in hand)
 
-    def compact(self) -> str:
-        """``-`` for every number card, ``A K Q J`` for the others."""
-        return "/".join("".join(_compact_symbol(card) for card in hand) for hand in self.hands)
+    def compact(self, rules: Rules | None = None) -> str:
+        """``-`` for every card that pays nothing under ``rules`` (standard), the rank for the others.
+
+        >>> from beggar.rules import rules_named
+        >>> parse_deal("A2J3/4KQ5").compact(), parse_deal("A2J3/4KQ5").compact(rules_named("court-only"))
+        ('A-J-/-KQ-', '--J-/-KQ-')
+        """
+        return "/".join("".join(compact_symbol(card, rules) for card in hand) for hand in self.hands)
 
     def ranks(self) -> str:
         """One character per card: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
@@ -91,16 +96,33 @@ class Deal:
         return self.format()
 
 
-def _compact_symbol(card: Card) -> str:
-    return "-" if card.is_number else str(Card(card.rank))
+def compact_symbol(card: Card, rules: Rules | None = None) -> str:
+    """A card in compact notation: ``-`` when it pays nothing under ``rules``, else its rank."""
+    if card.rank is None or (rules or STANDARD).pay_value(card) == 0:
+        return "-"
+    return card.rank.symbol
 
 
-def parse_deal(text: str, deck: Deck = STANDARD_DECK, *, complete: bool = True) -> Deal:
-    """Read a deal in any notation and check it against ``deck``.
+def parse_deal(
+    text: str,
+    deck: Deck = STANDARD_DECK,
+    *,
+    complete: bool = True,
+    rules: Rules | None = None,
+    any_cards: bool = False,
+) -> Deal:
+    """Read a deal in any notation and check it against ``deck`` (see :func:`check_deal`).
 
-    Cards may be separated by whitespace or commas; hands by ``/``. With ``complete`` the deal
-    must hold exactly the whole deck; otherwise it may hold fewer cards (prepared positions).
+    Cards may be separated by whitespace or commas; hands by ``/``. A ``-`` is a card that pays
+    nothing under ``rules`` (by default the standard rules: a two to ten).
+
+    >>> from beggar.rules import rules_named
+    >>> italian = rules_named("court-only:deck=stripped")
+    >>> parse_deal("--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", italian.deck, rules=italian).size
+    40
     """
+    if len(text) > MAX_DEAL_TEXT:
+        raise DealError(f"the deal is {len(text):,} characters long; a deal is at most {MAX_DEAL_TEXT:,}")
     hands: list[list[Card]] = [[]]
     positions: list[list[int]] = [[]]
     i = 0
@@ -140,17 +162,27 @@ def parse_deal(text: str, deck: Deck = STANDARD_DECK, *, complete: bool = True) 
         positions[-1].append(start + 1)
 
     deal = Deal(tuple(tuple(hand) for hand in hands))
-    check_deal(deal, deck, complete=complete, positions=positions)
+    check_deal(deal, deck, complete=complete, positions=positions, rules=rules, any_cards=any_cards)
     return deal
 
 
 def check_deal(
-    deal: Deal, deck: Deck = STANDARD_DECK, *, complete: bool = True, positions: list[list[int]] | None = None
+    deal: Deal,
+    deck: Deck = STANDARD_DECK,
+    *,
+    complete: bool = True,
+    positions: list[list[int]] | None = None,
+    rules: Rules | None = None,
+    any_cards: bool = False,
 ) -> None:
     """Raise :class:`DealError` unless ``deal`` can be dealt from ``deck``.
 
-    ``positions`` gives each card's column in the text it was read from; by default the columns
-    of the deal's one-character-per-card notation.
+    With ``complete`` the deal must hold exactly the whole deck; otherwise it may hold fewer cards
+    (a prepared position). ``any_cards`` lifts the deck check altogether: the position may hold
+    any cards, any number of times (exercises such as a position with thirty kings). A ``-``
+    stands for any card of the deck that pays nothing under ``rules``. ``positions`` gives each
+    card's column in the text it was read from; by default the columns of the deal's
+    one-character-per-card notation.
     """
     if positions is None:
         positions, column = [], 1
@@ -187,16 +219,22 @@ def check_deal(
         if card.suit is not None and card.suit not in deck.suits:
             raise DealError(f"card {str(card)!r} at position {pos} is not in the {deck.describe()}", pos)
 
+    if any_cards:
+        return
+    pays = rules or STANDARD
+    plain_ranks = [rank for rank in deck.ranks if pays.pay_value(rank) == 0]
+    plain = sum(deck.count(rank) for rank in plain_ranks)
+    numbers = {rank for rank in deck.ranks if rank.is_number}
+    what = "number cards" if set(plain_ranks) == numbers else "cards that pay nothing"
     seen: Counter[Card] = Counter()
     by_rank: Counter[Rank] = Counter()
-    numbers = 0
+    blanks = 0
     for card, pos in flat:
-        if card.is_number:
-            numbers += 1
-            if numbers > deck.number_cards:
+        if card.rank is None or pays.pay_value(card) == 0:
+            blanks += 1
+            if blanks > plain:
                 raise DealError(
-                    f"too many number cards: the {deck.describe()} holds {deck.number_cards}, "
-                    f"and position {pos} is one more",
+                    f"too many {what}: the {deck.describe()} holds {plain}, and position {pos} is one more",
                     pos,
                 )
         if card.rank is None:
@@ -232,6 +270,10 @@ def deal_cards(cards: list[Card], players: int) -> Deal:
     for index, card in enumerate(cards):
         hands[index % players].append(card)
     return Deal(tuple(tuple(hand) for hand in hands))
+
+
+MAX_DEAL_TEXT = 100_000
+"""The longest deal text read: room for thousands of cards, and a quick refusal of a runaway line."""
 
 
 def random_deal(rules: Rules | None = None, seed: int | None = None) -> Deal:

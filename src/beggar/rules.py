@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,9 @@ STANDARD_PAY: tuple[tuple[Rank, int], ...] = (
 
 MAX_PLAYERS = 8
 MAX_PAY = 52
+MAX_LIMIT = 10**12
+"""The largest card or trick limit: far beyond any game, and safe for the kernel's 64-bit counters."""
+MAX_SECONDS = 366 * 86400
 
 
 @dataclass(frozen=True)
@@ -170,10 +174,13 @@ class Rules:
             raise RulesError(f"seat={self.lead_seat}: seats are numbered 0 to {self.players - 1}")
         for name in ("max_cards", "max_tricks"):
             value = getattr(self, name)
-            if value is not None and value < 1:
-                raise RulesError(f"{_key(name)}={value}: a limit must be at least 1")
-        if self.time_limit is not None and self.time_limit <= 0:
-            raise RulesError(f"time-limit={self.time_limit}: a time limit must be positive")
+            if value is not None and not 1 <= value <= MAX_LIMIT:
+                raise RulesError(f"{name.replace('_', '-')}={value}: a limit is 1 to {MAX_LIMIT:,}")
+        if self.time_limit is not None and not 0 < self.time_limit <= MAX_SECONDS:
+            raise RulesError(
+                f"time-limit={self.time_limit:g}: a time limit is more than 0 and at most "
+                f"{MAX_SECONDS // 86400} days"
+            )
         if self.repeat is RepeatCheck.OFF and self.max_cards is None and self.max_tricks is None:
             raise RulesError(
                 "repeat=off needs max-cards or max-tricks: some deals never end, and nothing would stop them"
@@ -221,87 +228,68 @@ class Rules:
 
     def settings(self) -> dict[str, str]:
         """Every setting as text, in the spec's own ``key: value`` words."""
-        lead = f"seat {self.lead_seat}" if self.lead is Lead.SEAT else str(self.lead)
-        return {
-            "pay": " ".join(f"{rank.label}{value}" for rank, value in self.pay),
-            "deck": f"{self.deck.name} ({self.deck.size} cards)",
-            "players": str(self.players),
-            "direction": str(self.direction),
-            "lead": lead,
-            "pile": str(self.pile_order),
-            "empty-hand": str(self.empty_hand),
-            "repeat": str(self.repeat),
-            "max-cards": "none" if self.max_cards is None else str(self.max_cards),
-            "max-tricks": "none" if self.max_tricks is None else str(self.max_tricks),
-            "time-limit": "none" if self.time_limit is None else _format_seconds(self.time_limit),
-            "on-repeat": str(self.on_repeat),
-            "on-stop": str(self.on_stop),
-            "open-hands": "yes" if self.open_hands else "no",
-        }
+        return {setting.key: setting.show(self) for setting in SETTINGS}
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back."""
-        return {
-            "name": self.name,
-            "pay": {rank.symbol: value for rank, value in self.pay},
-            "deck": self.deck.name,
-            "players": self.players,
-            "direction": str(self.direction),
-            "lead": str(self.lead),
-            "lead_seat": self.lead_seat,
-            "pile_order": str(self.pile_order),
-            "empty_hand": str(self.empty_hand),
-            "repeat": str(self.repeat),
-            "max_cards": self.max_cards,
-            "max_tricks": self.max_tricks,
-            "time_limit": self.time_limit,
-            "on_repeat": str(self.on_repeat),
-            "on_stop": str(self.on_stop),
-            "open_hands": self.open_hands,
-        }
+        data: dict[str, Any] = {"name": self.name}
+        for setting in SETTINGS:
+            data.update(setting.dump(self))
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rebuild rules from :meth:`to_dict`'s output, checking every value."""
         if not isinstance(data, Mapping):
             raise RulesError(f"bad rules data: expected a mapping of settings, not {type(data).__name__}")
-        try:
-            return cls(
-                name=str(data.get("name", "custom")),
-                pay=tuple((Rank.from_symbol(k), int(v)) for k, v in dict(data["pay"]).items()),
-                deck=deck_named(str(data["deck"])),
-                players=int(data["players"]),
-                direction=Direction(data["direction"]),
-                lead=Lead(data["lead"]),
-                lead_seat=int(data.get("lead_seat", 0)),
-                pile_order=PileOrder(data["pile_order"]),
-                empty_hand=EmptyHand(data["empty_hand"]),
-                repeat=RepeatCheck(data["repeat"]),
-                max_cards=_optional_int(data.get("max_cards")),
-                max_tricks=_optional_int(data.get("max_tricks")),
-                time_limit=None if data.get("time_limit") is None else float(data["time_limit"]),
-                on_repeat=Award(data["on_repeat"]),
-                on_stop=Award(data["on_stop"]),
-                open_hands=bool(data.get("open_hands", False)),
-            )
-        except RulesError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RulesError(f"bad rules data: {exc}") from None
+        changes: dict[str, Any] = {"name": str(data.get("name", "custom"))}
+        for setting in SETTINGS:
+            try:
+                changes.update(setting.load(data))
+            except RulesError:
+                raise
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RulesError(f"bad rules data for {setting.key}: {exc}") from None
+        return cls(**changes)
 
+    def default_leader(self, dealer: int | None = None) -> int | None:
+        """The seat that leads a game under these rules, or ``None`` when the lead is drawn at random.
 
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
+        ``dealer`` matters only for ``lead=after-dealer``; by default the dealer is the seat that
+        deals to the first hand last, so the first hand leads (seat 0 clockwise).
 
+        >>> rules_named("family-table:players=4:direction=counter-clockwise").default_leader()
+        0
+        >>> rules_named("family-table:players=4").default_leader(dealer=2)
+        3
+        >>> rules_named("friend-table").default_leader() is None
+        True
+        """
+        if self.lead is Lead.SEAT:
+            return self.lead_seat
+        if self.lead is Lead.RANDOM:
+            return None
+        if self.lead is Lead.AFTER_DEALER:
+            step = self.step
+            if dealer is None:
+                dealer = (self.players - 1) if step == 1 else 1 % self.players
+            if not 0 <= dealer < self.players:
+                raise RulesError(f"dealer={dealer}: seats are numbered 0 to {self.players - 1}")
+            return (dealer + step) % self.players
+        return 0
 
-def _key(attribute: str) -> str:
-    return attribute.replace("_", "-")
+    @property
+    def step(self) -> int:
+        """+1 when the turn passes clockwise (to the next seat number), -1 counter-clockwise."""
+        return 1 if self.direction is Direction.CLOCKWISE else -1
 
+    def draw_leader(self, seed: int) -> int:
+        """The leader a random lead picks from ``seed`` (the same seed, the same seat).
 
-def _format_seconds(seconds: float) -> str:
-    if seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
+        >>> rules_named("friend-table").draw_leader(7) == rules_named("friend-table").draw_leader(7)
+        True
+        """
+        return random.Random(seed).randrange(self.players)
 
 
 STANDARD = Rules(description="The standard game of RULES.md and the research literature.")
@@ -410,10 +398,7 @@ ALIASES = {
 def rules_named(spec: str) -> Rules:
     """Rules from a spec: a preset name, optionally followed by ``:key=value`` changes.
 
-    Keys: ``pay`` (``J1Q2K3A4``), ``deck`` (standard, stripped, double, half), ``players``,
-    ``direction``, ``lead`` (first-hand, random, after-dealer, or a seat number), ``pile``,
-    ``empty-hand``, ``repeat``, ``max-cards``, ``max-tricks``, ``time-limit`` (seconds, or
-    ``30m``), ``on-repeat``, ``on-stop``, ``on-end`` (both), ``open-hands`` (yes/no).
+    The keys are those of :data:`SETTINGS` (see :func:`spec_help`) and ``on-end``.
 
     >>> rules_named("standard:pay=J2Q4K6A8:players=3").pay_spec()
     'J2Q4K6A8'
@@ -429,66 +414,9 @@ def rules_named(spec: str) -> Rules:
     for change in changes:
         if "=" not in change:
             raise RulesError(f"bad rules change {change!r}: write key=value, for example players=3")
-        k, v = (s.strip() for s in change.split("=", 1))
-        updates.update(_parse_setting(k.lower(), v))
+        key, value = (part.strip() for part in change.split("=", 1))
+        updates.update(_parse_change(key.lower(), value))
     return rules.replace(name=spec.strip(), **updates)
-
-
-def _parse_setting(key: str, value: str) -> dict[str, Any]:
-    try:
-        if key == "pay":
-            return {"pay": parse_pay(value)}
-        if key == "deck":
-            return {"deck": deck_named(value)}
-        if key == "players":
-            return {"players": int(value)}
-        if key == "direction":
-            return {"direction": Direction(value.lower())}
-        if key == "lead":
-            if value.isdigit():
-                return {"lead": Lead.SEAT, "lead_seat": int(value)}
-            return {"lead": Lead(value.lower())}
-        if key in ("pile", "pile-order"):
-            return {"pile_order": PileOrder(value.lower())}
-        if key == "empty-hand":
-            return {"empty_hand": EmptyHand(value.lower())}
-        if key == "repeat":
-            return {"repeat": RepeatCheck(value.lower())}
-        if key in ("max-cards", "max-tricks"):
-            return {_attr(key): None if value.lower() in ("none", "0", "") else int(value)}
-        if key == "time-limit":
-            return {"time_limit": parse_duration(value)}
-        if key in ("on-repeat", "on-stop"):
-            return {_attr(key): Award(value.lower())}
-        if key == "on-end":
-            return {"on_repeat": Award(value.lower()), "on_stop": Award(value.lower())}
-        if key == "open-hands":
-            return {"open_hands": _parse_bool(value)}
-    except ValueError as exc:
-        choices = _CHOICES.get(key)
-        hint = f": choose {', '.join(choices)}" if choices else f" ({exc})"
-        raise RulesError(f"bad value {value!r} for {key}{hint}") from None
-    raise RulesError(
-        f"unknown rules setting {key!r}: use pay, deck, players, direction, lead, pile, empty-hand, "
-        "repeat, max-cards, max-tricks, time-limit, on-repeat, on-stop, on-end or open-hands"
-    )
-
-
-_CHOICES: dict[str, list[str]] = {
-    "direction": [str(v) for v in Direction],
-    "lead": [str(v) for v in Lead if v is not Lead.SEAT] + ["a seat number"],
-    "pile": [str(v) for v in PileOrder],
-    "pile-order": [str(v) for v in PileOrder],
-    "empty-hand": [str(v) for v in EmptyHand],
-    "repeat": [str(v) for v in RepeatCheck],
-    "on-repeat": [str(v) for v in Award],
-    "on-stop": [str(v) for v in Award],
-    "on-end": [str(v) for v in Award],
-}
-
-
-def _attr(key: str) -> str:
-    return key.replace("-", "_")
 
 
 def _parse_bool(value: str) -> bool:
@@ -520,6 +448,240 @@ def parse_duration(text: str) -> float:
         raise ValueError("write seconds, or minutes as 30m")
     scale = {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
     return float(match.group(1)) * scale
+
+
+# -- the settings, declared once ---------------------------------------------------------------------
+#
+# Every setting of a rules spec is one :class:`Setting` below: its spec key, the attribute it
+# fills, how its text is read and written, its choices and its help. ``settings()``, ``to_dict()``,
+# ``from_dict()``, the spec parser, its error messages and the help text all come from this list,
+# so a new house rule is one more entry here and one more field of :class:`Rules`.
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of the rules: how a spec writes it, how it is shown, and how it is stored."""
+
+    key: str
+    """The spec key, ``max-cards``; also the key of :meth:`Rules.settings`."""
+    attribute: str
+    """The :class:`Rules` field it sets; also the key of :meth:`Rules.to_dict`."""
+    help: str
+    read: Callable[[str], Any]
+    """Spec text to a value; raises ``ValueError`` (or :class:`RulesError`) on bad text."""
+    show_value: Callable[[Any], str] = str
+    """A value as the text :meth:`Rules.settings` gives and a spec accepts back."""
+    choices: tuple[str, ...] = ()
+    expects: str = ""
+    """What a good value looks like, for the error message of a bad one."""
+    aliases: tuple[str, ...] = ()
+
+    def show(self, rules: Rules) -> str:
+        return self.show_value(getattr(rules, self.attribute))
+
+    def parse(self, text: str) -> dict[str, Any]:
+        """The :class:`Rules` changes a spec's ``key=text`` asks for."""
+        try:
+            return {self.attribute: self.read(text.strip())}
+        except RulesError:
+            raise
+        except ValueError as exc:
+            hint = f"choose {', '.join(self.choices)}" if self.choices else self.expects or str(exc)
+            raise RulesError(f"bad value {text!r} for {self.key}: {hint}") from None
+
+    def dump(self, rules: Rules) -> dict[str, Any]:
+        value = getattr(rules, self.attribute)
+        return {
+            self.attribute: value if value is None or isinstance(value, bool | int | float) else str(value)
+        }
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        value = data[self.attribute]
+        return {self.attribute: None if value is None else self.read(str(value))}
+
+
+@dataclass(frozen=True)
+class _LeadSetting(Setting):
+    """``lead``: a way of choosing the leader, or a seat number (two fields of :class:`Rules`)."""
+
+    def show(self, rules: Rules) -> str:
+        return f"seat {rules.lead_seat}" if rules.lead is Lead.SEAT else str(rules.lead)
+
+    def parse(self, text: str) -> dict[str, Any]:
+        text = text.strip()
+        if text.isdigit():
+            return {"lead": Lead.SEAT, "lead_seat": int(text)}
+        return super().parse(text)
+
+    def dump(self, rules: Rules) -> dict[str, Any]:
+        return {"lead": str(rules.lead), "lead_seat": rules.lead_seat}
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {"lead": Lead(data["lead"]), "lead_seat": int(data.get("lead_seat", 0))}
+
+
+@dataclass(frozen=True)
+class _PaySetting(Setting):
+    """``pay``: a rank-and-value scale; stored as a mapping of rank symbols to values."""
+
+    def show(self, rules: Rules) -> str:
+        return " ".join(f"{rank.label}{value}" for rank, value in rules.pay)
+
+    def dump(self, rules: Rules) -> dict[str, Any]:
+        return {"pay": {rank.symbol: value for rank, value in rules.pay}}
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {"pay": tuple((Rank.from_symbol(k), int(v)) for k, v in dict(data["pay"]).items())}
+
+
+@dataclass(frozen=True)
+class _DeckSetting(Setting):
+    def show(self, rules: Rules) -> str:
+        return f"{rules.deck.name} ({rules.deck.size} cards)"
+
+    def dump(self, rules: Rules) -> dict[str, Any]:
+        return {"deck": rules.deck.name}
+
+
+def _limit(text: str) -> int | None:
+    if text.lower() in ("none", "0", ""):
+        return None
+    return int(text)
+
+
+def _show_limit(value: int | None) -> str:
+    return "none" if value is None else str(value)
+
+
+def _show_seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return "none"
+    if seconds % 60 == 0:
+        return f"{int(seconds // 60)}m"
+    return f"{seconds:g}s"
+
+
+def _duration(text: str) -> float | None:
+    return None if text.lower() in ("none", "") else parse_duration(text)
+
+
+def _choices(kind: type[enum.StrEnum]) -> tuple[str, ...]:
+    return tuple(str(v) for v in kind)
+
+
+def _enum(kind: type[enum.StrEnum]) -> Callable[[str], Any]:
+    return lambda text: kind(text.lower())
+
+
+SETTINGS: tuple[Setting, ...] = (
+    _PaySetting("pay", "pay", "Pay value of each pay rank, for example J1Q2K3A4.", parse_pay),
+    _DeckSetting("deck", "deck", "standard (52), stripped (40), double (104) or half (26).", deck_named),
+    Setting(
+        "players",
+        "players",
+        f"Seats at the table, 2 to {MAX_PLAYERS}.",
+        int,
+        expects=f"write a whole number from 2 to {MAX_PLAYERS}",
+    ),
+    Setting(
+        "direction", "direction", "Which way the turn passes.", _enum(Direction), choices=_choices(Direction)
+    ),
+    _LeadSetting(
+        "lead",
+        "lead",
+        "Who turns the first card: first-hand, random, after-dealer, or a seat number.",
+        _enum(Lead),
+        choices=(*(str(v) for v in Lead if v is not Lead.SEAT), "a seat number"),
+    ),
+    Setting(
+        "pile",
+        "pile_order",
+        "The order a won pile goes under the winner's stack.",
+        _enum(PileOrder),
+        choices=_choices(PileOrder),
+        aliases=("pile-order",),
+    ),
+    Setting(
+        "empty-hand",
+        "empty_hand",
+        "When a player with no cards loses.",
+        _enum(EmptyHand),
+        choices=_choices(EmptyHand),
+    ),
+    Setting(
+        "repeat",
+        "repeat",
+        "Which repeated positions end a game as a loop.",
+        _enum(RepeatCheck),
+        choices=_choices(RepeatCheck),
+    ),
+    Setting(
+        "max-cards",
+        "max_cards",
+        "Stop after this many cards (none: no limit).",
+        _limit,
+        _show_limit,
+        expects="write a whole number of cards, or none",
+    ),
+    Setting(
+        "max-tricks",
+        "max_tricks",
+        "Stop after this many piles (none: no limit).",
+        _limit,
+        _show_limit,
+        expects="write a whole number of piles, or none",
+    ),
+    Setting(
+        "time-limit",
+        "time_limit",
+        "Wall-clock limit of a live table: seconds, or 30m, 1h (none: no limit).",
+        _duration,
+        _show_seconds,
+        expects="write seconds, or minutes as 30m, or none",
+    ),
+    Setting("on-repeat", "on_repeat", "What a loop awards.", _enum(Award), choices=_choices(Award)),
+    Setting("on-stop", "on_stop", "What a stopped game awards.", _enum(Award), choices=_choices(Award)),
+    Setting(
+        "open-hands",
+        "open_hands",
+        "Teaching mode: every stack face up (yes or no).",
+        lambda t: _parse_bool(t),
+        lambda v: "yes" if v else "no",
+        choices=("yes", "no"),
+    ),
+)
+"""Every setting of the rules, in the order they are shown."""
+
+SPEC_ONLY: dict[str, tuple[str, ...]] = {"on-end": ("on-repeat", "on-stop")}
+"""Spec keys that set several settings at once: ``on-end=most-cards`` sets both awards."""
+
+_BY_KEY: dict[str, Setting] = {key: s for s in SETTINGS for key in (s.key, *s.aliases)}
+
+
+def _parse_change(key: str, value: str) -> dict[str, Any]:
+    """The :class:`Rules` changes a spec's ``key=value`` asks for."""
+    if key in SPEC_ONLY:
+        changes: dict[str, Any] = {}
+        for target in SPEC_ONLY[key]:
+            try:
+                changes.update(_BY_KEY[target].parse(value))
+            except RulesError:
+                raise RulesError(
+                    f"bad value {value!r} for {key}: choose {', '.join(_BY_KEY[target].choices)}"
+                ) from None
+        return changes
+    setting = _BY_KEY.get(key)
+    if setting is None:
+        keys = [s.key for s in SETTINGS] + list(SPEC_ONLY)
+        raise RulesError(f"unknown rules setting {key!r}: use {', '.join(keys[:-1])} or {keys[-1]}")
+    return setting.parse(value)
+
+
+def spec_help() -> str:
+    """One line per spec key, for ``--help`` texts and documentation."""
+    lines = [f"{s.key}: {s.help}" for s in SETTINGS]
+    lines += [f"{key}: sets {' and '.join(targets)} at once." for key, targets in SPEC_ONLY.items()]
+    return "\n".join(lines)
 
 
 __all__ = [
