@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beggar.cards import Card
-from beggar.notation import Deal, check_deal, parse_deal
+from beggar.notation import Deal, check_deal, parse_deal, seat_name
 from beggar.rules import STANDARD, Award, EmptyHand, PileOrder, RepeatCheck, Rules, RulesError
 
 
@@ -53,6 +53,17 @@ class Reason(enum.StrEnum):
     TIME_LIMIT = "time-limit"
     STOPPED = "stopped"
     """Stopped on request (a player left, a table closed)."""
+
+    @property
+    def status(self) -> Status:
+        """How a game that ends for this reason is counted: finished, a loop, or stopped.
+
+        >>> Reason.CANNOT_TURN.status, Reason.REPEAT.status, Reason.CARD_LIMIT.status
+        (<Status.FINISHED: 'finished'>, <Status.LOOP: 'loop'>, <Status.STOPPED: 'stopped'>)
+        """
+        if self in (Reason.ALL_CARDS, Reason.CANNOT_TURN, Reason.EMPTY):
+            return Status.FINISHED
+        return Status.LOOP if self is Reason.REPEAT else Status.STOPPED
 
 
 class Outcome(enum.StrEnum):
@@ -169,7 +180,7 @@ class Position:
         return {"stacks": self.stacks.compact(), "leader": self.leader}
 
     def __str__(self) -> str:
-        return f"{self.stacks.compact()} ({chr(ord('A') + self.leader)} leads)"
+        return f"{self.stacks.compact()} ({seat_name(self.leader)} leads)"
 
 
 # -- the game ------------------------------------------------------------------------------------
@@ -305,7 +316,7 @@ class Game:
             raise GameError("the game is over")
         if reason not in (Reason.STOPPED, Reason.TIME_LIMIT, Reason.CARD_LIMIT, Reason.TRICK_LIMIT):
             raise GameError(f"a game cannot be stopped for the reason {reason!r}")
-        return [self._end(Status.STOPPED, reason)]
+        return [self._end(reason)]
 
     def position(self) -> Position:
         """Every stack, top card first, and who turns next (a trick-end position between tricks)."""
@@ -385,7 +396,7 @@ class Game:
         self.to_play = player
         events.append(PileTaken(player, tuple(taken), self.tricks, paid))
         if check_all and all(not stack for seat, stack in enumerate(self.stacks) if seat != player):
-            events.append(self._end(Status.FINISHED, Reason.ALL_CARDS, winner=player))
+            events.append(self._end(Reason.ALL_CARDS, winner=player))
         return True
 
     def _put_out(self, player: int, events: list[Event], reason: Reason) -> bool:
@@ -399,7 +410,7 @@ class Game:
             took = bool(self.pile)
             if took:
                 self._take(winner, events, paid=False, check_all=False)
-            events.append(self._end(Status.FINISHED, reason, winner=winner))
+            events.append(self._end(reason, winner=winner))
             return took
         if self.owed > 0:
             # Out during a payment (or on a pay card of their own): the pile goes to whoever
@@ -419,13 +430,13 @@ class Game:
         if (rules.repeat is RepeatCheck.TRICK and trick_taken) or rules.repeat is RepeatCheck.CARD:
             key = self._position()
             if key in self._seen:
-                events.append(self._end(Status.LOOP, Reason.REPEAT, repeat_of=self._seen[key]))
+                events.append(self._end(Reason.REPEAT, repeat_of=self._seen[key]))
                 return
             self._seen[key] = (self.cards, self.tricks)
         if rules.max_cards is not None and self.cards >= rules.max_cards:
-            events.append(self._end(Status.STOPPED, Reason.CARD_LIMIT))
+            events.append(self._end(Reason.CARD_LIMIT))
         elif rules.max_tricks is not None and self.tricks >= rules.max_tricks:
-            events.append(self._end(Status.STOPPED, Reason.TRICK_LIMIT))
+            events.append(self._end(Reason.TRICK_LIMIT))
 
     def _remember(self) -> None:
         """The starting position counts as a position."""
@@ -443,13 +454,13 @@ class Game:
 
     def _end(
         self,
-        status: Status,
         reason: Reason,
         *,
         winner: int | None = None,
         repeat_of: tuple[int, int] | None = None,
     ) -> GameOver:
         holdings = self.hand_sizes
+        status = reason.status
         outcome = Outcome.WIN
         if status is not Status.FINISHED:
             award = self.rules.on_repeat if status is Status.LOOP else self.rules.on_stop

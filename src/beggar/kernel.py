@@ -68,6 +68,8 @@ REASONS = (
     Reason.CARD_LIMIT,
     Reason.TRICK_LIMIT,
 )
+_STATUS_OF_REASON = np.array([STATUSES.index(reason.status) for reason in REASONS], dtype=np.int64)
+"""Each reason code's status code: :attr:`beggar.engine.Reason.status`, compiled."""
 OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.NO_WINNER, Outcome.REDEAL)
 _AWARDS = {Award.NO_WINNER: AWARD_NO_WINNER, Award.MOST_CARDS: AWARD_MOST_CARDS, Award.REDEAL: AWARD_REDEAL}
 _REPEATS = {RepeatCheck.OFF: REPEAT_OFF, RepeatCheck.TRICK: REPEAT_TRICK, RepeatCheck.CARD: REPEAT_CARD}
@@ -656,13 +658,11 @@ def _finish(
     """Write a game's result row."""
     reason, cards, tricks, winner, rep_cards, rep_tricks = result
     players = cfg[CFG_PLAYERS]
-    if reason <= REASON_EMPTY:
-        status, outcome = STATUS_FINISHED, OUTCOME_WIN
-    elif reason == REASON_REPEAT:
-        status = STATUS_LOOP
+    status = _STATUS_OF_REASON[reason]
+    outcome = OUTCOME_WIN
+    if status == STATUS_LOOP:
         outcome, winner = _award(cfg[CFG_ON_REPEAT], cnt, players)
-    else:
-        status = STATUS_STOPPED
+    elif status == STATUS_STOPPED:
         outcome, winner = _award(cfg[CFG_ON_STOP], cnt, players)
     res[g, COL_STATUS] = status
     res[g, COL_REASON] = reason

@@ -32,12 +32,8 @@ from beggar.engine import (
     Reason,
     Status,
 )
+from beggar.notation import seat_names as seat_names  # the table and CLI name seats through the narrator too
 from beggar.rules import EmptyHand, Rules
-
-
-def seat_names(players: int) -> list[str]:
-    """The default names of the seats: A, B, C, ..."""
-    return [chr(ord("A") + seat) for seat in range(players)]
 
 
 def card_phrase(card: Card) -> str:

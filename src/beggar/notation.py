@@ -61,7 +61,8 @@ class Deal:
         """``-`` for every card that pays nothing under ``rules`` (standard), the rank for the others.
 
         >>> from beggar.rules import rules_named
-        >>> parse_deal("A2J3/4KQ5").compact(), parse_deal("A2J3/4KQ5").compact(rules_named("court-only"))
+        >>> deal = parse_deal("A2J3/4KQ5", complete=False)
+        >>> deal.compact(), deal.compact(rules_named("court-only"))
         ('A-J-/-KQ-', '--J-/-KQ-')
         """
         return "/".join("".join(compact_symbol(card, rules) for card in hand) for hand in self.hands)
@@ -258,6 +259,16 @@ def check_deal(
 
     if complete and deal.size != deck.size:
         raise DealError(f"the deal has {deal.size} cards, but the {deck.describe()} has {deck.size}")
+
+
+def seat_name(seat: int) -> str:
+    """The letter that names a seat in deals, traces and the table: A for seat 0, B, C, ..."""
+    return chr(ord("A") + seat)
+
+
+def seat_names(players: int) -> list[str]:
+    """The names of every seat of a table: ``['A', 'B', 'C']`` for three players."""
+    return [seat_name(seat) for seat in range(players)]
 
 
 def deal_cards(cards: list[Card], players: int) -> Deal:
