@@ -7,7 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from beggar.bench import bench_command, compile_seconds
+from beggar.bench import compile_seconds
+from beggar.commands.research import bench_command
 
 
 def test_bench_json() -> None:

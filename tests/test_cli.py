@@ -12,6 +12,7 @@ import pytest
 
 from beggar.cli import run
 from beggar.records import NEVER_ENDING, RECORDS
+from beggar.rules import rules_named
 
 MANN_WU = "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"
 CASELLA = NEVER_ENDING.deal
@@ -174,3 +175,157 @@ def test_console_script_and_module_run_as_typed(module: bool) -> None:
     assert bad.returncode != 0
     assert "Traceback" not in bad.stderr
     assert bad.stderr.startswith("beggar: ")
+
+
+# -- defects found by the review of one owner per rule ---------------------------------------------
+
+ITALIAN = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
+"""A published cycle of the Italian 40-card game (court-only on the stripped deck)."""
+
+
+def test_cycle_of_a_deal_that_ends_under_rules_with_a_card_limit_and_no_repeat_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = beggar(capsys, "cycle", MANN_WU, "--rules", "standard:repeat=off:max-cards=100")
+    assert status == 0, err
+    assert out.startswith("no cycle (A leads): the game ends (finished: 7157 cards, 1007 tricks")
+
+
+def test_cycle_under_a_random_lead_is_the_same_every_run_and_says_who_led(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    runs = {beggar(capsys, "cycle", CASELLA, "--rules", "friend-table", "--json")[1] for _ in range(6)}
+    assert len(runs) == 1
+    data = json.loads(runs.pop())
+    assert data["first"] == rules_named("friend-table").draw_leader(0)
+    leaders = {json.loads(beggar(capsys, "cycle", CASELLA, "--rules", "friend-table", "--seed", str(s),
+                                 "--json")[1])["first"] for s in range(12)}  # fmt: skip
+    assert leaders == {0, 1}
+    _, text, _ = beggar(capsys, "cycle", CASELLA, "--rules", "friend-table", "--seed", "3")
+    assert f"({'AB'[rules_named('friend-table').draw_leader(3)]} leads)" in text
+
+
+def test_play_under_a_random_lead_is_the_same_every_run_and_names_the_leader(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outs = {beggar(capsys, "play", MANN_WU, "--rules", "friend-table")[1] for _ in range(5)}
+    assert len(outs) == 1
+    assert outs.pop().rstrip().endswith(" led")
+
+
+def test_the_italian_cycle_is_written_with_dashes_for_its_aces(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = beggar(capsys, "cycle", ITALIAN, "--rules", "court-only:deck=stripped", "--reach", "1")
+    assert status == 0, err
+    assert "lasts 36 tricks (188 cards)" in out
+    assert "(20/20, the first hand leads)" in out and "26/26" not in out
+
+
+def test_a_position_of_any_cards_plays_with_cards_any(capsys: pytest.CaptureFixture[str]) -> None:
+    """A public exercise suite plays a position with thirty kings: any multiset, when asked for."""
+    thirty_kings = "K" * 15 + "-" * 100 + "/" + "K" * 15 + "-" * 231
+    status, _, err = beggar(capsys, "play", thirty_kings, "--partial")
+    assert status != 0 and "too many Ks" in err
+    status, out, err = beggar(capsys, "play", thirty_kings, "--cards", "any", "--json")
+    assert status == 0, err
+    record = json.loads(out)
+    assert sum(record["holdings"]) == 361
+
+
+def test_lesson_plays_in_the_terminal_card_by_card(capsys: pytest.CaptureFixture[str]) -> None:
+    from beggar.lessons import lesson
+
+    status, out, _ = beggar(capsys, "lesson", "3")
+    assert status == 0
+    assert out.startswith("Lesson 3: Paying with a pay card\n")
+    script = lesson(3).script()
+    for step in script:
+        assert f"{step.number:>3}. {step.sentence}" in out
+        if step.note:
+            assert step.note in out
+    status, listing, _ = beggar(capsys, "lesson")
+    assert status == 0 and "4. Collecting the pile" in listing
+    status, _, err = beggar(capsys, "lesson", "9")
+    assert status != 0 and "no lesson 9" in err
+
+
+# -- hostile or unlucky input: one line, no traceback, nothing written -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "-n", "10", "--plot", "/nonexistent/x.png"], "the folder /nonexistent does not exist"),
+        (["simulate", "-n", "10", "--csv", "/dev/full"], "cannot write /dev/full"),
+        (["search", "--db", "/proc/nonexistent/x.db", "--minutes", "0.01"], "does not exist"),
+        (["deal", "--seed", "-1"], "-1 is not in the range x>=0"),
+        (["play", MANN_WU, "--rules", "standard:max-cards=lots"], "write a whole number of cards"),
+    ],
+)
+def test_unwritable_paths_and_bad_values_are_one_beggar_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status, _, err = beggar(capsys, *args)
+    assert status != 0
+    assert err.startswith("beggar: ") and err.count("\n") == 1, err
+    assert message in err
+    assert not Path("/nonexistent").exists()
+
+
+def test_paths_under_a_file_are_refused_and_no_folder_is_made(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.write_text("keep me")
+    for args in (["search", "--db", str(plain / "x.db"), "--minutes", "0.01"],):
+        status, _, err = beggar(capsys, *args)
+        assert status != 0 and err.startswith("beggar: ") and err.count("\n") == 1
+    assert plain.read_text() == "keep me"
+    missing = tmp_path / "new" / "x.db"
+    status, _, err = beggar(capsys, "search", "--db", str(missing), "--minutes", "0.01")
+    assert status != 0 and "does not exist" in err
+    assert not missing.parent.exists()
+
+
+def test_export_to_paths_that_cannot_be_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from beggar.store import Find, Store
+
+    db = tmp_path / "finds.db"
+    Store(db).add([Find(MANN_WU, "standard", 7157, 1007, "finished", 1, "random", 0)])
+    plain = tmp_path / "plain"
+    plain.write_text("keep me")
+    for target in ("/dev/full", str(plain / "x")):
+        status, _, err = beggar(capsys, "export", "--db", str(db), "-o", target)
+        assert status != 0 and err.startswith("beggar: cannot write") and err.count("\n") == 1, err
+    assert plain.read_text() == "keep me"
+
+
+def test_a_runaway_line_on_standard_input_is_refused_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    huge = "K" + "X" * 10_000_000 + "\n" + MANN_WU + "\n"
+    began = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "beggar", "play", "-", "--json"],
+        input=huge,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert time.perf_counter() - began < 30
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert "longer than 100,000 characters" in lines[0]["error"]
+    assert lines[1]["cards"] == 7157
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+
+
+def test_serve_on_a_port_in_use_is_one_beggar_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _, err = beggar(capsys, "serve", "--port", str(port))
+    assert status == 1
+    assert err == f"beggar: cannot listen on 127.0.0.1:{port}: the port is in use\n"

@@ -16,7 +16,7 @@ import pytest
 from beggar.cli import run
 from beggar.engine import play
 from beggar.rules import rules_named
-from beggar.search import SearchArgs, SearchError, Space, run_search, run_unit
+from beggar.search import SearchArgs, Space, run_search, run_unit
 from beggar.store import Store
 
 BEGGAR = [sys.executable, "-m", "beggar"]
@@ -65,9 +65,61 @@ def test_a_search_of_never_ending_deals_under_a_variant_that_loops_often(tmp_pat
     assert all(str(play(f.deal, rules).status) == "loop" for f in loops)
 
 
-def test_rules_whose_number_cards_pay_cannot_be_written_compactly() -> None:
-    with pytest.raises(SearchError, match="number cards must not pay"):
-        Space.of(rules_named("standard:pay=J1Q2K3A4T1"))
+def test_rules_whose_number_cards_pay_are_searched_with_those_ranks_written_out() -> None:
+    """A '-' is a card that pays nothing under the rules, so a paying ten is written T."""
+    rules = rules_named("standard:pay=J1Q2K3A4T1")
+    space = Space.of(rules)
+    assert space.symbols == "-TJQKA"
+    result = run_unit(SearchArgs(rules=rules.name, strategy="hill-climb", seed=3).to_dict(), 0, 0, {})
+    assert result.finds
+    for find in result.finds:
+        assert find.deal.count("T") == 4
+        record = play(find.deal, rules.unlimited())
+        assert (record.cards, record.tricks) == (find.cards, find.tricks)
+
+
+@pytest.mark.parametrize("strategy", ["random", "hill-climb"])
+def test_under_a_random_lead_every_find_is_the_game_that_was_scored(strategy: str) -> None:
+    """friend-table draws a leader per game: a find stores it, and replays to what was scored."""
+    rules = rules_named("friend-table")
+    args = SearchArgs(rules="friend-table", strategy=strategy, target="cards", seed=11, walkers=1)
+    finds = []
+    state: dict[str, object] = {}
+    for unit in range(2):
+        result = run_unit(args.to_dict(), 0, unit, state)
+        state, finds = result.state, finds + result.finds
+    assert finds
+    if strategy == "random":
+        assert {find.lead for find in finds} == {0, 1} or len(finds) == 1
+    for find in finds:
+        record = play(find.deal, rules.unlimited(), first=find.lead)
+        assert (record.cards, record.tricks, str(record.status), record.winner) == (
+            find.cards,
+            find.tricks,
+            find.status,
+            find.winner,
+        )
+
+
+def test_random_search_keeps_a_loop_scored_under_a_random_lead_as_a_loop() -> None:
+    """The half deck with only jacks paying loops often; each stored loop must loop as led."""
+    rules = rules_named("half-deck:pay=J1:lead=random")
+    args = SearchArgs(rules=rules.name, strategy="random", target="loops", seed=1, walkers=1)
+    finds = run_unit(args.to_dict(), 0, 0, {}).finds
+    loops = [find for find in finds if find.status == "loop"]
+    assert loops
+    assert {find.lead for find in loops} == {0, 1}
+    for find in loops:
+        assert play(find.deal, rules, first=find.lead).status.value == "loop"
+
+
+def test_search_runs_under_rules_with_a_card_limit_and_no_repeat_check(tmp_path: Path) -> None:
+    """A house limit does not apply to the search (it wants the game itself), and must not break it."""
+    store = Store(tmp_path / "finds.db")
+    args = SearchArgs(rules="standard:repeat=off:max-cards=300", strategy="random", seed=2, walkers=1)
+    run_search(args, store, seconds=60, workers=1, units=1)
+    best = store.top(limit=1)[0]
+    assert best.cards > 300
 
 
 def test_an_interrupted_run_resumed_finds_exactly_what_an_uninterrupted_run_finds(tmp_path: Path) -> None:
@@ -176,7 +228,6 @@ def test_a_search_on_a_dask_cluster_stores_its_finds(
             ["search", "--scheduler", "tcp://127.0.0.1:9", "--minutes", "0.01"],
             "cannot reach the Dask scheduler",
         ),
-        (["search", "--rules", "standard:pay=J1Q2K3A4T1", "--minutes", "0.01"], "number cards must not pay"),
         (["top", "--db", "/nonexistent/finds.db"], "no database"),
         (["export", "--format", "xml"], "Invalid value for '--format'"),
     ],

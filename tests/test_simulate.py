@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from beggar import kernel
+from beggar.commands.research import simulate_command
 from beggar.engine import play
 from beggar.notation import parse_deal
 from beggar.rules import STANDARD, rules_named
-from beggar.simulate import Histogram, Rate, Summary, deal_strings, simulate, simulate_command
+from beggar.simulate import Histogram, Rate, Summary, deal_strings, simulate
 
 
 @pytest.fixture(scope="module")
@@ -188,8 +189,8 @@ def test_command_plot(tmp_path: Path) -> None:
         (["--rules", "nonsense"], "unknown rules"),
         (["--rules", "standard:players=11"], "players=11"),
         (["--rules", " , "], "at least one"),
-        (["-n", "0"], "0"),
-        (["--workers", "0"], "0"),
+        (["-n", "0"], "Invalid value for '-n' / '--games': 0 is not in the range x>=1"),
+        (["--workers", "0"], "Invalid value for '--workers': 0 is not in the range x>=1"),
         (["--plot", "out.pdf"], ".png or .svg"),
     ),
 )

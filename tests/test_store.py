@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from beggar.store import Find, Store, StoreError, campaign_id, export
+from beggar.store import SCHEMA, Find, Store, StoreError, campaign_id, export
 
 
 def find(deal: str, cards: int, tricks: int = 1, status: str = "finished", rules: str = "standard") -> Find:
@@ -40,7 +41,7 @@ def test_the_same_find_is_stored_once(tmp_path: Path) -> None:
 
 
 def test_everything_survives_closing_and_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "finds.db"
+    path = tmp_path / "finds.db"
     store = Store(path)
     campaign = store.campaign({"seed": 2})
     store.save_unit(campaign, walker=1, unit=4, state={"n": 5}, scored=7, finds=[find("a/b", 10)])
@@ -84,3 +85,22 @@ def test_a_file_that_is_not_a_database_is_refused_with_a_clear_message(tmp_path:
     with pytest.raises(StoreError, match="cannot use"):
         Store(path)
     assert path.read_text().startswith("these are my notes")
+
+
+def test_a_database_in_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path: Path) -> None:
+    """A mistyped --db path must not silently create folders."""
+    with pytest.raises(StoreError, match="does not exist"):
+        Store(tmp_path / "deep" / "finds.db")
+    assert not (tmp_path / "deep").exists()
+
+
+def test_a_database_of_an_earlier_version_gains_the_lead_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA.replace("    lead INTEGER NOT NULL DEFAULT 0,\n", ""))
+        db.execute(
+            "INSERT INTO finds (deal, rules, cards, tricks, status, winner, strategy, seed, found_at) "
+            "VALUES ('a/b', 'standard', 5, 1, 'finished', 0, 'random', 0, 0)"
+        )
+    [old] = Store(path).top()
+    assert (old.deal, old.lead) == ("a/b", 0)

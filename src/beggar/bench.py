@@ -1,4 +1,4 @@
-"""``beggar bench``: how fast the compiled kernel and the reference engine play random deals.
+"""How fast the compiled kernel and the reference engine play random deals.
 
 Every figure includes dealing: the kernel shuffles inside the kernel, the engine plays deals
 shuffled by :func:`beggar.notation.random_deal`. The kernel's first-run compile time is measured
@@ -7,7 +7,6 @@ in a fresh interpreter with an empty compile cache; loading the warm cache is me
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import subprocess
@@ -17,20 +16,20 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import click
-from rich.console import Console
-from rich.table import Table
-
 from beggar.engine import play
 from beggar.notation import random_deal
-from beggar.rules import Rules, RulesError, rules_named
-from beggar.simulate import default_workers, run_batches
+from beggar.rules import Rules
+from beggar.simulate import run_batches
 
 _COMPILE_SNIPPET = (
     "import time; t = time.perf_counter(); "
     "from beggar import kernel; kernel.warm_up(); "
     "print(time.perf_counter() - t)"
 )
+
+
+class BenchError(RuntimeError):
+    """A measurement that could not be made."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,10 @@ class Speed:
     @property
     def cards_per_second(self) -> float:
         return self.cards / self.seconds if self.seconds > 0 else float("inf")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Speed:
+        return cls(data["label"], data["workers"], data["games"], data["cards"], data["seconds"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,7 +99,7 @@ def _fresh_python(snippet: str, cache_dir: str | None) -> float:
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise click.ClickException(f"the compile-time probe failed: {last}")
+        raise BenchError(f"the compile-time probe failed: {last}")
     return float(done.stdout.strip().splitlines()[-1])
 
 
@@ -112,105 +115,50 @@ def load_seconds() -> float:
     return _fresh_python(_COMPILE_SNIPPET, None)
 
 
-def _ratio(a: float, b: float) -> float:
+def ratio(a: float, b: float) -> float:
+    """``a / b``, or infinity when ``b`` is nothing."""
     return a / b if b > 0 else float("inf")
 
 
-@click.command("bench")
-@click.option(
-    "-n", "--games", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Kernel games."
-)
-@click.option(
-    "--engine-games",
-    type=click.IntRange(min=1),
-    default=2_000,
-    show_default=True,
-    help="Games for the reference engine (it is much slower).",
-)
-@click.option("--rules", "spec", default="standard", show_default=True, help="Rules preset or spec.")
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Threads for the all-cores figure  [default: every core].",
-)
-@click.option(
-    "--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per figure (median)."
-)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option(
-    "--compile/--no-compile",
-    "measure_compile",
-    default=True,
-    show_default=True,
-    help="Measure the first-run compile time in a fresh interpreter (takes a while).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_command(
+def measure(
+    rules: Rules,
     games: int,
     engine_games: int,
-    spec: str,
-    workers: int | None,
-    repeat: int,
-    seed: int,
-    measure_compile: bool,
-    as_json: bool,
-) -> None:
-    """Games and cards per second: the kernel on one worker and on all cores, and the reference engine."""
-    try:
-        rules = rules_named(spec)
-    except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
-    cores = workers or default_workers()
+    workers: int,
+    repeat: int = 1,
+    seed: int = 0,
+    measure_compile: bool = False,
+) -> dict[str, Any]:
+    """Every figure of ``beggar bench`` as JSON-ready data (speeds, ratios, compile times)."""
     compile_time = compile_seconds() if measure_compile else None
     load_time = load_seconds() if measure_compile else None
     time_kernel(rules, min(games, 10_000), 1, seed)  # load the kernel before timing
     one = time_kernel(rules, games, 1, seed, repeat)
-    every = time_kernel(rules, games, cores, seed, repeat)
+    every = time_kernel(rules, games, workers, seed, repeat)
     engine = time_engine(rules, engine_games, seed, repeat)
-    report = {
+    return {
         "rules": rules.name,
-        "cores": cores,
+        "cores": workers,
         "kernel_1_worker": one.to_dict(),
         "kernel_all_cores": every.to_dict(),
         "engine": engine.to_dict(),
         "ratios": {
-            "all_cores_over_1_worker": _ratio(every.games_per_second, one.games_per_second),
-            "kernel_1_worker_over_engine": _ratio(one.games_per_second, engine.games_per_second),
-            "kernel_all_cores_over_engine": _ratio(every.games_per_second, engine.games_per_second),
+            "all_cores_over_1_worker": ratio(every.games_per_second, one.games_per_second),
+            "kernel_1_worker_over_engine": ratio(one.games_per_second, engine.games_per_second),
+            "kernel_all_cores_over_engine": ratio(every.games_per_second, engine.games_per_second),
         },
         "compile_seconds": compile_time,
         "cache_load_seconds": load_time,
     }
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
-        return
-    _print_report(rules, [one, every, engine], report)
 
 
-def _print_report(rules: Rules, speeds: list[Speed], report: dict[str, Any]) -> None:
-    engine = speeds[-1]
-    table = Table(title=f"beggar bench: random {rules.name} deals, shuffle included")
-    for column in ("", "games", "seconds", "games/s", "cards/s", "vs engine"):
-        table.add_column(column, justify="left" if not column else "right")
-    for speed in speeds:
-        table.add_row(
-            speed.label,
-            f"{speed.games:,}",
-            f"{speed.seconds:.3f}",
-            f"{speed.games_per_second:,.0f}",
-            f"{speed.cards_per_second:,.0f}",
-            f"{_ratio(speed.games_per_second, engine.games_per_second):,.0f}x",
-        )
-    console = Console(width=110)
-    console.print(table)
-    ratios = report["ratios"]
-    console.print(f"all cores / 1 worker: {ratios['all_cores_over_1_worker']:.2f}x")
-    if report["compile_seconds"] is not None:
-        console.print(
-            f"first-run compile: {report['compile_seconds']:.1f} s; "
-            f"loading the compiled cache: {report['cache_load_seconds']:.2f} s"
-        )
-
-
-__all__ = ["Speed", "bench_command", "compile_seconds", "load_seconds", "time_engine", "time_kernel"]
+__all__ = [
+    "BenchError",
+    "Speed",
+    "compile_seconds",
+    "load_seconds",
+    "measure",
+    "ratio",
+    "time_engine",
+    "time_kernel",
+]

@@ -152,6 +152,19 @@ def _below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
 
 
 @_jit
+def uniform(state: np.uint64) -> tuple[np.uint64, float]:
+    """A float uniform in ``[0, 1)`` (53 random bits) and the new random state."""
+    state = state + _GOLDEN
+    return state, float(_mix(state) >> _U(11)) * (1.0 / 9007199254740992.0)
+
+
+@_jit
+def stream(seed: int, walker: int) -> np.uint64:
+    """The starting state of an independent random stream named by ``(seed, walker)``."""
+    return _game_state(_U(seed), walker)
+
+
+@_jit
 def _shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
     """Fisher-Yates shuffle of ``deck`` in place; returns the new random state.
 
@@ -174,6 +187,12 @@ def _shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
         deck[j] = tmp
         i -= 1
     return state
+
+
+below = _below
+"""An unbiased integer in ``[0, bound)`` and the new random state, for compiled callers."""
+shuffle = _shuffle
+"""Fisher-Yates shuffle of an array in place, returning the new random state, for compiled callers."""
 
 
 @_jit
@@ -803,6 +822,31 @@ def _buffers(
     out = np.zeros(players, np.uint8)
     pile = np.zeros(size, np.uint8)
     return buf, head, cnt, out, pile, int(capacity - 1)
+
+
+Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+"""Working memory for :func:`score_deal`: made once by :func:`scratch`, reused for every deal."""
+
+
+@_jit
+def scratch(players: int, size: int) -> Scratch:
+    """Working memory to play deals of ``size`` cards at a table of ``players`` (see :func:`score_deal`)."""
+    return _buffers(players, size)
+
+
+@_jit
+def score_deal(
+    hands: np.ndarray, lengths: np.ndarray, first: int, cfg: np.ndarray, memory: Scratch
+) -> tuple[int, int, int]:
+    """``(status, cards, tricks)`` of one deal, for compiled callers such as the search.
+
+    ``hands`` holds every hand's pay values in seat order, top card first, sized by ``lengths``;
+    ``cfg`` is :attr:`KernelRules.cfg`; ``memory`` comes from :func:`scratch`. The status is a
+    :data:`STATUSES` index. The result is the reference engine's, like every kernel result.
+    """
+    buf, head, cnt, out, pile, mask = memory
+    result = _play_one(hands, lengths, False, first, cfg, buf, head, cnt, out, pile, mask)
+    return _STATUS_OF_REASON[result[0]], result[1], result[2]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

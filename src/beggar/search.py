@@ -25,9 +25,8 @@ import numba
 import numpy as np
 
 from beggar import kernel
-from beggar.cards import Card, Rank
-from beggar.engine import play
-from beggar.notation import deal_cards, parse_deal
+from beggar.engine import GameRecord, play
+from beggar.notation import compact_symbol, deal_cards, parse_deal
 from beggar.rules import Rules, rules_named
 from beggar.simulate import default_workers
 from beggar.store import Campaign, Find, Store
@@ -48,10 +47,6 @@ ANNEAL_LENGTH = 400_000
 """Moves in one annealing run, from its hot start to its cold end; then it starts again."""
 MAX_NOTES = 64
 """Never-ending deals a unit reports at most (each is a find)."""
-
-# Card classes of the compact notation: '-' (a number card), then J, Q, K, A.
-CLASS_SYMBOLS = "-JQKA"
-_CLASS_RANKS = (None, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
 
 class SearchError(ValueError):
@@ -90,11 +85,17 @@ class SearchArgs:
 
 @dataclass(frozen=True)
 class Space:
-    """The deals a search moves through: the deck as card classes, and how it is dealt."""
+    """The deals a search moves through: the deck as card classes, and how it is dealt.
+
+    A card's class is what the game sees of it: class 0 for every card that pays nothing, then
+    one class per pay rank. A candidate is written in compact notation (``-`` and the pay ranks).
+    """
 
     rules: Rules
+    symbols: str
+    """The compact symbol of each class: ``-JQKA`` under the standard rules."""
     classes: np.ndarray
-    """The deck as class indices into :data:`CLASS_SYMBOLS`, in the deck's own order."""
+    """The deck as class indices into :attr:`symbols`, in the deck's own order."""
     values: np.ndarray
     """Pay value of each class."""
     lengths: np.ndarray
@@ -104,19 +105,20 @@ class Space:
 
     @classmethod
     def of(cls, rules: Rules) -> Space:
-        if rules.number_ranks_pay:
-            raise SearchError("search writes deals in compact notation, so number cards must not pay")
+        symbols = "-" + "".join(rank.symbol for rank, _ in rules.pay)
+        values = np.array([0, *(value for _, value in rules.pay)], dtype=np.uint8)
         deck = rules.deck.cards()
-        classes = np.array([_class_of(card) for card in deck], dtype=np.uint8)
-        values = np.array([rules.pay_value(rank) if rank else 0 for rank in _CLASS_RANKS], dtype=np.uint8)
+        classes = np.array([symbols.index(compact_symbol(card, rules)) for card in deck], dtype=np.uint8)
         sizes = [len(hand) for hand in deal_cards(deck, rules.players).hands]
+        # Local search scores each candidate with one leader: the rules' own, or the first hand
+        # under a random lead (the finds record it).
         first = max(kernel.fixed_first(rules), 0)
-        compiled = kernel.KernelRules.of(rules.replace(max_cards=None, max_tricks=None))
-        return cls(rules, classes, values, np.array(sizes, dtype=np.int64), first, compiled)
+        compiled = kernel.KernelRules.of(rules.unlimited())
+        return cls(rules, symbols, classes, values, np.array(sizes, dtype=np.int64), first, compiled)
 
     def compact(self, deal: np.ndarray) -> str:
         """A candidate (card classes, hands in seat order) in compact notation."""
-        text = "".join(CLASS_SYMBOLS[c] for c in deal)
+        text = "".join(self.symbols[c] for c in deal)
         hands, start = [], 0
         for size in self.lengths:
             hands.append(text[start : start + int(size)])
@@ -124,67 +126,34 @@ class Space:
         return "/".join(hands)
 
     def parse(self, text: str) -> np.ndarray:
-        deal = parse_deal(text, self.rules.deck)
-        return np.array([_class_of(card) for hand in deal.hands for card in hand], dtype=np.uint8)
-
-
-def _class_of(card: Card) -> int:
-    if card.rank is None or card.rank.is_number:
-        return 0
-    return _CLASS_RANKS.index(card.rank)
+        deal = parse_deal(text, self.rules.deck, rules=self.rules)
+        return np.array(
+            [self.symbols.index(compact_symbol(card, self.rules)) for hand in deal.hands for card in hand],
+            dtype=np.uint8,
+        )
 
 
 # == the compiled search loop ======================================================================
 
 
 @numba.njit(cache=True, nogil=True)
-def _next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """SplitMix64: a new state and a random 64-bit number."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, nogil=True)
-def _below(state: np.uint64, n: int) -> tuple[np.uint64, int]:
-    state, r = _next(state)
-    return state, int(r % np.uint64(n))
-
-
-@numba.njit(cache=True, nogil=True)
-def _uniform(state: np.uint64) -> tuple[np.uint64, float]:
-    state, r = _next(state)
-    return state, (r >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@numba.njit(cache=True, nogil=True)
-def _shuffle(deal: np.ndarray, state: np.uint64) -> np.uint64:
-    for i in range(deal.size - 1, 0, -1):
-        state, j = _below(state, i + 1)
-        deal[i], deal[j] = deal[j], deal[i]
-    return state
-
-
-@numba.njit(cache=True, nogil=True)
 def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np.uint64) -> np.uint64:
     """Change ``deal`` in place by one move: swap two cards, move a pay card, or rotate a hand."""
     n = deal.size
-    state, move = _below(state, 10)
+    state, move = kernel.below(state, 10)
     if move < 6:  # swap two cards of different classes
         for _ in range(20):
-            state, i = _below(state, n)
-            state, j = _below(state, n)
+            state, i = kernel.below(state, n)
+            state, j = kernel.below(state, n)
             if deal[i] != deal[j]:
                 deal[i], deal[j] = deal[j], deal[i]
                 break
     elif move < 9:  # move a pay card to another place
         for _ in range(20):
-            state, i = _below(state, n)
+            state, i = kernel.below(state, n)
             if values[deal[i]] != 0:
                 break
-        state, j = _below(state, n)
+        state, j = kernel.below(state, n)
         card = deal[i]
         if i < j:
             for k in range(i, j):
@@ -194,13 +163,13 @@ def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np
                 deal[k] = deal[k - 1]
         deal[j] = card
     else:  # rotate one hand
-        state, hand = _below(state, lengths.size)
+        state, hand = kernel.below(state, lengths.size)
         start = 0
         for h in range(hand):
             start += lengths[h]
         size = lengths[hand]
         if size > 1:
-            state, shift = _below(state, size - 1)
+            state, shift = kernel.below(state, size - 1)
             shift += 1
             copy = deal[start : start + size].copy()
             for k in range(size):
@@ -216,7 +185,7 @@ def _score(
     first: int,
     cfg: np.ndarray,
     hands: np.ndarray,
-    bufs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int],
+    memory: kernel.Scratch,
     by_tricks: bool,
     seek_loops: bool,
 ) -> tuple[int, int, int, int]:
@@ -227,12 +196,9 @@ def _score(
     """
     for k in range(deal.size):
         hands[k] = values[deal[k]]
-    buf, head, cnt, out, pile, mask = bufs
-    result = kernel._play_one(hands, lengths, False, first, cfg, buf, head, cnt, out, pile, mask)
-    reason, cards, tricks = result[0], result[1], result[2]
-    if reason == kernel.REASON_REPEAT:
-        return (LOOP_SCORE if seek_loops else 0), kernel.STATUS_LOOP, cards, tricks
-    status = kernel.STATUS_FINISHED if reason <= kernel.REASON_EMPTY else kernel.STATUS_STOPPED
+    status, cards, tricks = kernel.score_deal(hands, lengths, first, cfg, memory)
+    if status == kernel.STATUS_LOOP:
+        return (LOOP_SCORE if seek_loops else 0), status, cards, tricks
     return (tricks if by_tricks else cards), status, cards, tricks
 
 
@@ -265,13 +231,13 @@ def _walk(
     """
     size = current.size
     hands = np.empty(size, np.uint8)
-    bufs = kernel._buffers(lengths.size, size)
+    memory = kernel.scratch(lengths.size, size)
     candidate = np.empty_like(current)
     found = 0
     if scores[0] < 0:  # a fresh start
-        state = _shuffle(current, state)
+        state = kernel.shuffle(current, state)
         score, status, cards, tricks = _score(
-            current, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+            current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
         )
         scores[0] = score
         counters[0] = 0
@@ -283,7 +249,7 @@ def _walk(
         candidate[:] = current
         state = _mutate(candidate, lengths, values, state)
         score, status, cards, tricks = _score(
-            candidate, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+            candidate, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
         )
         if status == kernel.STATUS_LOOP and found < loops.shape[0]:
             loops[found, :] = candidate
@@ -292,7 +258,7 @@ def _walk(
         if not accept and anneal:
             progress = counters[1] / length
             temperature = hot * (cold / hot) ** progress
-            state, u = _uniform(state)
+            state, u = kernel.uniform(state)
             accept = u < math.exp((score - scores[0]) / temperature)
         counters[0] += 1
         counters[1] += 1
@@ -304,9 +270,9 @@ def _walk(
             scores[1], scores[2], scores[3] = score, cards, tricks
             counters[0] = 0
         if (anneal and counters[1] >= length) or (not anneal and counters[0] >= patience):
-            state = _shuffle(current, state)
+            state = kernel.shuffle(current, state)
             scores[0], _, _, _ = _score(
-                current, lengths, values, first, cfg, hands, bufs, by_tricks, seek_loops
+                current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
             )
             counters[0] = 0
             counters[1] = 0
@@ -328,10 +294,17 @@ class UnitResult:
     seconds: float
 
 
-def _find(space: Space, args: SearchArgs, deal: str, campaign: str | None) -> Find:
-    """Replay a deal with the reference engine to record it exactly as the engine plays it."""
-    rules = space.compiled.rules
-    record = play(deal, rules, first=space.first)
+def _find(space: Space, args: SearchArgs, deal: str, lead: int, scored: GameRecord | None = None) -> Find:
+    """Replay a deal with the reference engine, led by ``lead``, to record it exactly as scored.
+
+    ``scored`` is the kernel's record of the same game; a replay that disagrees with it is a
+    defect, and is refused rather than stored.
+    """
+    record = play(deal, space.compiled.rules, first=lead)
+    if scored is not None and record != scored:
+        raise SearchError(
+            f"the kernel scored {deal} (seat {lead} leading) as {scored}, but it plays as {record}"
+        )
     return Find(
         deal=deal,
         rules=args.rules,
@@ -341,7 +314,7 @@ def _find(space: Space, args: SearchArgs, deal: str, campaign: str | None) -> Fi
         winner=record.winner,
         strategy=args.strategy,
         seed=args.seed,
-        campaign=campaign,
+        lead=lead,
     )
 
 
@@ -375,8 +348,8 @@ def _random_unit(
         picks.append(best_index)
     finds = []
     for index in sorted(set(picks)):
-        deals, _ = kernel.random_deals(space.rules, search.seed, start + index, 1)
-        finds.append(_find(space, search, deals[0].compact(), None))
+        deals, leads = kernel.random_deals(space.compiled.rules, search.seed, start + index, 1)
+        finds.append(_find(space, search, deals[0].compact(space.rules), leads[0], batch.record(index)))
     new_best = max(best_before, int(measure[best_index]))
     return UnitResult(walker, unit, {"best": new_best}, RANDOM_UNIT, finds, 0.0)
 
@@ -396,7 +369,7 @@ def _local_unit(
         best = space.classes.copy()
         scores = np.array([-1, -1, 0, 0], dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
-        rng = np.uint64((search.seed * 1_000_003 + walker * 7_919 + 12_345) % (1 << 64))
+        rng = np.uint64(kernel.stream(search.seed, walker))
     best_before = int(scores[1])
     loops = np.zeros((MAX_NOTES, size), dtype=np.uint8)
     anneal = search.strategy == "anneal"
@@ -424,13 +397,13 @@ def _local_unit(
     deals = {space.compact(loops[i]) for i in range(found)}
     if scores[1] > best_before:
         deals.add(space.compact(best))
-    finds = [_find(space, search, deal, None) for deal in sorted(deals)]
+    finds = [_find(space, search, deal, space.first) for deal in sorted(deals)]
     new_state = {
         "current": space.compact(current),
         "best_deal": space.compact(best),
         "scores": [int(x) for x in scores],
         "counters": [int(x) for x in counters],
-        "rng": int(rng),
+        "rng": int(np.uint64(rng)),
     }
     return UnitResult(walker, unit, new_state, MOVES_UNIT, finds, 0.0)
 

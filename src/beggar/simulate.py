@@ -9,8 +9,12 @@ for the rare values beyond the histogram), so medians and percentiles are exact,
 a hundred million games holds no per-game rows.
 
 >>> summary = simulate("standard", games=2_000, seed=1)
->>> summary.games, summary.cards.median == summary.card_histogram.quantile(0.5)
+>>> from beggar import kernel
+>>> played = kernel.play_random(seed=1, count=2_000)
+>>> summary.games, summary.cards.median == float(np.median(played.cards))
 (2000, True)
+>>> summary.cards.max == int(played.cards.max()), summary.cards.p90 == float(np.quantile(played.cards, 0.9))
+(True, True)
 """
 
 from __future__ import annotations
@@ -24,17 +28,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-import click
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from beggar.rules import Rules, RulesError, rules_named
+from beggar.rules import Rules, rules_named
 
 if TYPE_CHECKING:
     from beggar.kernel import Batch, KernelRules
@@ -513,139 +513,6 @@ def summaries_json(summaries: Sequence[Summary]) -> str:
     return json.dumps(data[0] if len(data) == 1 else data, indent=2)
 
 
-# -- the command -------------------------------------------------------------------------------------
-
-
-def _parse_specs(text: str) -> list[Rules]:
-    specs = [spec.strip() for spec in text.split(",") if spec.strip()]
-    if not specs:
-        raise click.BadParameter("give at least one rules name", param_hint="--rules")
-    try:
-        return [rules_named(spec) for spec in specs]
-    except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
-
-
-def _progress(console: Console, show: bool) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not show,
-    )
-
-
-@click.command("simulate")
-@click.option(
-    "-n",
-    "--games",
-    type=click.IntRange(min=1),
-    default=100_000,
-    show_default=True,
-    help="Games per rule set.",
-)
-@click.option(
-    "--rules",
-    "spec",
-    default="standard",
-    show_default=True,
-    help="Rules preset or spec; several, comma-separated, are compared side by side.",
-)
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the random deals."
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Threads to run the kernel on  [default: every core].",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option(
-    "--csv",
-    "csv_path",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write one row per game to this CSV file.",
-)
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Draw the length histogram and survival curve to a .png or .svg file.",
-)
-def simulate_command(
-    games: int,
-    spec: str,
-    seed: int,
-    workers: int | None,
-    as_json: bool,
-    csv_path: Path | None,
-    plot_path: Path | None,
-) -> None:
-    """Play GAMES random deals per rule set with the compiled kernel and summarise them.
-
-    The summary gives the mean, median, 10th, 90th and 99th percentiles and maximum of cards
-    and tricks, the share of all games won by the player who led (with a Wilson 95% interval),
-    and how many games finished, looped, were stopped by a limit, drawn or redealt. Game i of a
-    seed is always the same deal, whatever the number of workers. A time limit in the rules is
-    ignored: it is for live tables.
-    """
-    rules_list = _parse_specs(spec)
-    if plot_path is not None and plot_path.suffix.lower() not in (".png", ".svg"):
-        raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
-    threads = workers or default_workers()
-    console = Console(stderr=True)
-    show = console.is_terminal and games * len(rules_list) >= 200_000
-    summaries: list[Summary] = []
-    with _open_csv(csv_path) as sink, _progress(console, show) as bar:
-        for rules in rules_list:
-            task = bar.add_task(rules.name, total=games)
-            summaries.append(
-                simulate(
-                    rules,
-                    games,
-                    seed,
-                    threads,
-                    progress=partial(bar.advance, task),
-                    rows=sink,
-                )
-            )
-    if plot_path is not None:
-        from beggar.plots import plot_summaries
-
-        plot_summaries(summaries, plot_path)
-    if as_json:
-        click.echo(summaries_json(summaries))
-    else:
-        Console(width=max(100, 24 + 16 * len(summaries))).print(summary_table(summaries))
-
-
-class _open_csv:
-    """A context manager giving a :class:`CsvRows` for a path, or None."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.stream: TextIO | None = None
-
-    def __enter__(self) -> CsvRows | None:
-        if self.path is None:
-            return None
-        try:
-            self.stream = self.path.open("w", newline="", encoding="utf-8")
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {self.path}: {exc.strerror}") from None
-        return CsvRows(self.stream)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.stream is not None:
-            self.stream.close()
-
-
 __all__ = [
     "CHUNK",
     "CsvRows",
@@ -659,7 +526,6 @@ __all__ = [
     "default_workers",
     "run_batches",
     "simulate",
-    "simulate_command",
     "summaries_json",
     "summary_table",
 ]

@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from beggar.notation import seat_name
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
     id TEXT PRIMARY KEY,
@@ -56,6 +58,7 @@ CREATE TABLE IF NOT EXISTS finds (
     seed INTEGER NOT NULL,
     campaign TEXT,
     found_at REAL NOT NULL,
+    lead INTEGER NOT NULL DEFAULT 0,
     UNIQUE (deal, rules)
 );
 CREATE INDEX IF NOT EXISTS finds_by_cards ON finds (rules, cards DESC);
@@ -77,9 +80,15 @@ class Find:
     seed: int
     campaign: str | None = None
     found_at: float = field(default_factory=time.time)
+    lead: int = 0
+    """The seat that led the game scored (drawn per game under a random lead)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def lead_name(self) -> str:
+        return seat_name(self.lead)
 
 
 @dataclass(frozen=True)
@@ -105,14 +114,25 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(self.path).parent
+            if not folder.is_dir():
+                raise StoreError(
+                    f"cannot create the database {self.path}: the folder {folder} does not exist"
+                )
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use {self.path} as a database: {exc}") from None
+
+    def _migrate(self) -> None:
+        """Bring a database written by an earlier version up to this schema."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(finds)")}
+        if "lead" not in columns:
+            self.db.execute("ALTER TABLE finds ADD COLUMN lead INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         self.db.close()
@@ -181,7 +201,7 @@ class Store:
     def _insert(self, find: Find, campaign: str | None) -> int:
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO finds (deal, rules, cards, tricks, status, winner, strategy, seed, "
-            "campaign, found_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "campaign, found_at, lead) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 find.deal,
                 find.rules,
@@ -193,6 +213,7 @@ class Store:
                 find.seed,
                 campaign,
                 find.found_at,
+                find.lead,
             ),
         )
         return cursor.rowcount

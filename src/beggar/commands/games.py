@@ -1,0 +1,383 @@
+"""Commands that play and explain deals: ``play``, ``deal``, ``cycle``, ``records``, ``rules``, ``lesson``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import click
+from rich.table import Table
+
+from beggar.commands.options import RulesType, console, rules_option
+from beggar.engine import Game, GameError, GameRecord, Outcome, Status
+from beggar.narrate import Narrator
+from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
+from beggar.records import ALL_GAMES, PublishedGame
+from beggar.rules import PRESETS, STANDARD, Lead, Rules, RulesError
+
+USER_ERRORS = (DealError, GameError, RulesError)
+"""Errors a user causes with what they type: one ``beggar:`` line each, never a traceback."""
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _winner_words(record: GameRecord, names: Sequence[str]) -> str:
+    if record.winner is None:
+        return "a draw" if record.outcome is Outcome.DRAW else "no winner"
+    return f"the {_ORDINALS[record.winner]} hand ({names[record.winner]}) wins"
+
+
+def summary_line(record: GameRecord, rules: Rules) -> str:
+    """``finished: 7157 cards, 1007 tricks; the second hand (B) wins``."""
+    names = seat_names(rules.players)
+    text = f"{record.status}: {record.cards} cards, {record.tricks} tricks; {_winner_words(record, names)}"
+    if record.status is Status.LOOP and record.repeat_of is not None:
+        cards, tricks = record.repeat_of
+        text += f" (cycle of {record.tricks - tricks} tricks, {record.cards - cards} cards)"
+    elif record.status is Status.STOPPED:
+        text += f" ({record.reason})"
+    if rules.lead is Lead.RANDOM:
+        text += f"; {names[record.first]} led"
+    return text
+
+
+def record_json(deal: str, rules: Rules, record: GameRecord) -> dict[str, Any]:
+    return {"deal": deal, "rules": rules.name, **record.to_dict()}
+
+
+def _leader(rules: Rules, seed: int) -> int:
+    """The seat that leads a deal under ``rules``: fixed by the rules, or drawn from ``seed``."""
+    leader = rules.default_leader()
+    return rules.draw_leader(seed) if leader is None else leader
+
+
+_SEED_HELP = "Seed of a random lead (rules with lead=random): the same seed, the same leader."
+_CARDS_HELP = (
+    "deck: the cards must come from the rules' deck (with --partial, fewer of them); "
+    "any: a prepared position of any cards, any number of times (implies --partial)."
+)
+
+
+def _game(deal: str, rules: Rules, seed: int, partial: bool, cards: str) -> Game:
+    anything = cards == "any"
+    return Game(
+        deal.strip(),
+        rules,
+        first=_leader(rules, seed),
+        complete=not (partial or anything),
+        any_cards=anything,
+    )
+
+
+@click.command("play")
+@click.argument("deal")
+@rules_option()
+@click.option("--trace", is_flag=True, help="Tell the game card by card.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
+@click.option(
+    "--cards", type=click.Choice(["deck", "any"]), default="deck", show_default=True, help=_CARDS_HELP
+)
+def play_command(
+    deal: str, rules: Rules, trace: bool, as_json: bool, seed: int, partial: bool, cards: str
+) -> None:
+    """Play DEAL to its end and print the record.
+
+    With DEAL given as '-', read one deal per line from standard input and write one line
+    (JSON with --json) per deal; a bad line gets an error line and the others still run.
+    """
+    if deal == "-":
+        failures = _play_stream(sys.stdin, sys.stdout, rules, as_json, seed, partial, cards)
+        if failures:
+            raise SystemExit(1)
+        return
+    game = _game(deal, rules, seed, partial, cards)
+    if trace:
+        _trace(game, rules)
+    record = game.run()
+    if as_json:
+        click.echo(json.dumps(record_json(deal.strip(), rules, record)))
+    elif not trace:
+        click.echo(summary_line(record, rules))
+
+
+def _trace(game: Game, rules: Rules) -> None:
+    narrator = Narrator(rules)
+    names = seat_names(rules.players)
+    hands = ", ".join(f"{name} {size}" for name, size in zip(names, game.hand_sizes, strict=True))
+    click.echo(f"{rules.name}: {hands} cards; {names[game.to_play]} leads.")
+    while not game.over:
+        events = game.step()
+        click.echo(f"{game.cards:>5}. {narrator.tell(events)}")
+
+
+def _lines(source: TextIO) -> Any:
+    """Numbered lines of ``source``; a line longer than any deal is refused without being kept."""
+    number = 0
+    while True:
+        line = source.readline(MAX_DEAL_TEXT + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_DEAL_TEXT and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # skip the rest of the runaway line
+                line = source.readline(1 << 16)
+            yield number, None
+            continue
+        yield number, line
+
+
+def _play_stream(
+    source: TextIO, sink: TextIO, rules: Rules, as_json: bool, seed: int, partial: bool, cards: str
+) -> int:
+    failures = 0
+    for number, line in _lines(source):
+        text = "" if line is None else line.strip()
+        if line is not None and (not text or text.startswith("#")):
+            continue
+        try:
+            if line is None:
+                raise DealError(f"the line is longer than {MAX_DEAL_TEXT:,} characters; a deal is shorter")
+            record = _game(text, rules, seed, partial, cards).run()
+        except USER_ERRORS as exc:
+            failures += 1
+            if as_json:
+                sink.write(json.dumps({"deal": text[:200], "line": number, "error": str(exc)}) + "\n")
+            else:
+                click.echo(f"beggar: line {number}: {exc}", err=True)
+            continue
+        if as_json:
+            sink.write(json.dumps(record_json(text, rules, record)) + "\n")
+        else:
+            sink.write(f"{text}\t{summary_line(record, rules)}\n")
+    return failures
+
+
+@click.command("deal")
+@click.option(
+    "--seed", type=click.IntRange(0), default=None, help="Seed; the same seed always gives the same deal."
+)
+@rules_option()
+@click.option(
+    "--notation",
+    type=click.Choice(["compact", "ranks", "full"]),
+    default="ranks",
+    show_default=True,
+    help="How to write the deal.",
+)
+def deal_command(seed: int | None, rules: Rules, notation: str) -> None:
+    """Print a random deal (the seed is printed on standard error when not given)."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        click.echo(f"seed {seed}", err=True)
+    deal = random_deal(rules, seed)
+    click.echo(deal.compact(rules) if notation == "compact" else deal.format(notation))
+
+
+@click.command("records")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def records_command(as_json: bool) -> None:
+    """Replay the published record games and the never-ending deal of 2024."""
+    rows = [(game, game.replay()) for game in ALL_GAMES]
+    if as_json:
+        click.echo(json.dumps([_record_row(game, record) for game, record in rows], indent=2))
+        return
+    table = Table(title="Published games, replayed under the standard rules")
+    for column in ("found by", "deal", "published", "replayed", "winner", "agrees"):
+        table.add_column(column, no_wrap=True)
+    names = seat_names(2)
+    for game, record in rows:
+        row = _record_row(game, record)
+        winner = "-" if record.winner is None else names[record.winner]
+        table.add_row(
+            f"{game.finder} {game.year}",
+            game.deal,
+            _published_text(game),
+            _replayed_text(record),
+            winner,
+            "yes" if row["agrees"] else "NO",
+        )
+    console().print(table)
+
+
+def _published_text(game: PublishedGame) -> str:
+    if game.cycle_tricks is not None:
+        return f"never ends; cycle {game.cycle_tricks} tricks"
+    return f"{game.cards} cards, {game.tricks} tricks"
+
+
+def _replayed_text(record: GameRecord) -> str:
+    if record.status is Status.LOOP and record.repeat_of is not None:
+        cards, tricks = record.repeat_of
+        return (
+            f"loop at {record.cards} cards, {record.tricks} tricks; "
+            f"cycle {record.tricks - tricks} tricks, {record.cards - cards} cards"
+        )
+    return f"{record.cards} cards, {record.tricks} tricks"
+
+
+def _record_row(game: PublishedGame, record: GameRecord) -> dict[str, Any]:
+    if game.cycle_tricks is not None:
+        period = None if record.repeat_of is None else record.tricks - record.repeat_of[1]
+        agrees = record.status is Status.LOOP and period == game.cycle_tricks
+    else:
+        agrees = (record.cards, record.tricks, record.winner) == (game.cards, game.tricks, game.winner)
+    return {
+        "finder": game.finder,
+        "year": game.year,
+        "deal": game.deal,
+        "published": {"cards": game.cards, "tricks": game.tricks, "cycle_tricks": game.cycle_tricks},
+        "replayed": record.to_dict(),
+        "agrees": agrees,
+    }
+
+
+@click.command("rules")
+@click.argument("rules", type=RulesType(), required=False, metavar="[RULES]")
+@click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
+def rules_command(rules: Rules | None, as_json: bool) -> None:
+    """List the rules presets, or show every setting of RULES (a preset or a spec)."""
+    chosen = [rules] if rules is not None else list(PRESETS.values())
+    if as_json:
+        data = [{**one.to_dict(), "description": one.description} for one in chosen]
+        click.echo(json.dumps(data if rules is None else data[0], indent=2))
+        return
+    out = console()
+    if rules is not None:
+        table = Table(title=f"{rules.name}: {rules.description}".rstrip(": "), show_header=False)
+        table.add_column("setting")
+        table.add_column("value")
+        for key, value in rules.settings().items():
+            table.add_row(key, value)
+        out.print(table)
+        return
+    table = Table(title="Rules presets (beggar rules NAME shows every setting)")
+    table.add_column("name", no_wrap=True)
+    table.add_column("differs from standard")
+    table.add_column("description")
+    standard = STANDARD.settings()
+    for one in chosen:
+        changed = [f"{k}: {v}" for k, v in one.settings().items() if standard[k] != v]
+        table.add_row(one.name, "\n".join(changed) or "-", one.description)
+    out.print(table)
+
+
+@click.command("cycle")
+@click.argument("deal")
+@rules_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--positions", "show_positions", is_flag=True, help="List the positions on the cycle.")
+@click.option(
+    "--reach",
+    type=click.IntRange(0, 1000),
+    default=0,
+    show_default=True,
+    help="Walk back up to this many tricks from the cycle and count the starting deals that reach it.",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
+def cycle_command(
+    deal: str, rules: Rules, as_json: bool, show_positions: bool, reach: int, seed: int, partial: bool
+) -> None:
+    """Find where DEAL enters a cycle, and how long the cycle is (card and trick limits are ignored)."""
+    from beggar.backward import deals_reaching
+    from beggar.cycle import find_cycle
+
+    deal = deal.strip()
+    first = _leader(rules, seed)
+    led = f"{seat_names(rules.players)[first]} leads"
+    cycle = find_cycle(deal, rules, first=first, complete=not partial)
+    if cycle is None:
+        record = Game(deal, rules.unlimited(), first=first, complete=not partial).run()
+        if as_json:
+            click.echo(json.dumps({"deal": deal, "rules": rules.name, "loops": False, **record.to_dict()}))
+        else:
+            click.echo(f"no cycle ({led}): the game ends ({summary_line(record, rules)})")
+        return
+    found = deals_reaching(cycle.positions, rules, max_tricks=reach) if reach else None
+    if as_json:
+        data: dict[str, Any] = {
+            "deal": deal,
+            "rules": rules.name,
+            "loops": True,
+            "first": first,
+            **cycle.to_dict(),
+        }
+        if found is not None:
+            data["reaching"] = {
+                "max_tricks": reach,
+                "complete": found.complete,
+                "deals": [
+                    {"deal": d, "tricks": t} for d, t in sorted(found.deals.items(), key=lambda i: i[1])
+                ],
+            }
+        click.echo(json.dumps(data))
+        return
+    click.echo(
+        f"loops ({led}): the cycle is entered after {cycle.pre_period_tricks} tricks "
+        f"({cycle.pre_period_cards} cards) and lasts {cycle.period_tricks} tricks "
+        f"({cycle.period_cards} cards)"
+    )
+    if show_positions:
+        for number, position in enumerate(cycle.positions):
+            click.echo(f"  {cycle.pre_period_tricks + number:>5}  {position}")
+    if found is not None:
+        bound = "" if found.complete else " (stopped early: too many positions)"
+        explored = sum(found.positions_by_depth)
+        click.echo(
+            f"{len(found.deals)} starting deals ({_split(rules)}, the first hand leads) reach "
+            f"this cycle within {reach} tricks{bound}; {explored} positions explored backward"
+        )
+        for dealt, tricks in sorted(found.deals.items(), key=lambda item: item[1]):
+            click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
+
+
+def _split(rules: Rules) -> str:
+    """How a fresh deal of ``rules`` splits the deck: ``26/26`` for the standard game, ``20/20`` stripped."""
+    dealt = deal_cards(rules.deck.cards(), rules.players)
+    return "/".join(str(len(hand)) for hand in dealt.hands)
+
+
+@click.command("lesson")
+@click.argument("number", type=click.IntRange(1), required=False)
+@click.option("--step", is_flag=True, help="Wait for Enter before each card.")
+def lesson_command(number: int | None, step: bool) -> None:
+    """Play lesson NUMBER in the terminal, card by card, with a note on the cards that matter.
+
+    Without NUMBER, list the lessons.
+    """
+    from beggar.lessons import LESSONS, lesson
+
+    if number is None:
+        for one in LESSONS:
+            click.echo(f"{one.number}. {one.title}")
+        click.echo("beggar lesson N plays lesson N")
+        return
+    try:
+        chosen = lesson(number)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="NUMBER") from None
+    game = chosen.game()
+    names = seat_names(chosen.rules.players)
+    click.echo(f"Lesson {chosen.number}: {chosen.title}")
+    click.echo(chosen.intro)
+    click.echo(
+        " / ".join(
+            f"{names[seat]}: {' '.join(c.label for c in hand)}" for seat, hand in enumerate(game.stacks)
+        )
+    )
+    for card in chosen.script():
+        if step:
+            click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+        click.echo(f"{card.number:>3}. {card.sentence}")
+        if card.note:
+            click.echo(f"     {card.note}")
+    if chosen.outro:
+        click.echo(chosen.outro)
+
+
+COMMANDS = (play_command, deal_command, cycle_command, records_command, rules_command, lesson_command)

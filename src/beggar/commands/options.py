@@ -1,0 +1,123 @@
+"""What the commands share: the ``--rules`` option, the database option and output files.
+
+Every command that takes rules takes them the same way, as a rules spec
+(``NAME[:key=value]...``) turned into a :class:`~beggar.rules.Rules` object before the command
+runs, so a bad spec is one ``beggar:`` line naming ``--rules`` and the command never starts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+from rich.console import Console
+
+from beggar.rules import Rules, RulesError, rules_named
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RulesType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A rules spec on the command line, read into a :class:`Rules` object."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
+        if isinstance(value, Rules):
+            return value
+        try:
+            return rules_named(str(value))
+        except RulesError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class RulesListType(click.ParamType):  # type: ignore[type-arg]
+    """Several rules specs, comma-separated, each read into a :class:`Rules` object."""
+
+    name = "rules,..."
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[Rules, ...]:
+        if isinstance(value, tuple):
+            return value
+        specs = [spec.strip() for spec in str(value).split(",") if spec.strip()]
+        if not specs:
+            self.fail("give at least one rules name", param, ctx)
+        try:
+            return tuple(rules_named(spec) for spec in specs)
+        except RulesError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+RULES_HELP = "Rules preset or spec, NAME[:key=value]... (beggar rules lists them)."
+
+
+def rules_option(
+    default: str | None = "standard", *, several: bool = False, help: str = RULES_HELP
+) -> Callable[[F], F]:
+    """The one ``--rules`` option: the command receives ``rules`` as a :class:`Rules` (or a tuple)."""
+    return click.option(
+        "--rules",
+        "rules",
+        type=RulesListType() if several else RulesType(),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
+
+
+def db_path(path: str | None) -> str:
+    """The database a research command uses: ``--db``, else ``$BEGGAR_DB``, else ``beggar.db``."""
+    return path or os.environ.get("BEGGAR_DB") or "beggar.db"
+
+
+def db_option(f: F) -> F:
+    return click.option("--db", "db", default=None, help=DB_HELP)(f)
+
+
+def console() -> Console:
+    """A console as wide as the terminal, or wide enough for a whole deal when piped."""
+    out = Console()
+    return out if out.is_terminal else Console(width=200)
+
+
+@contextmanager
+def output_file(path: Path | str, *, newline: str | None = None) -> Iterator[TextIO]:
+    """Open ``path`` for writing; any failure to open, write or close it is one plain error.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with output_file(target) as stream:
+    ...     _ = stream.write("hello")
+    >>> target.read_text()
+    'hello'
+    """
+    try:
+        stream = open(path, "w", encoding="utf-8", newline=newline)  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        yield stream
+        stream.flush()
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        with suppress(OSError):
+            stream.close()
+
+
+def check_writable(path: Path | str, what: str) -> None:
+    """Refuse, before any work is done, a file that cannot be created where it is asked for."""
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise click.ClickException(f"cannot write {what} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise click.ClickException(f"cannot write {what} {path}: the folder {parent} is not writable")

@@ -1,0 +1,65 @@
+"""``beggar serve``: the browser table."""
+
+from __future__ import annotations
+
+import errno
+import socket
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+@click.option(
+    "--max-tables", default=1000, show_default=True, type=click.IntRange(1), help="Live tables at most."
+)
+@click.option(
+    "--idle-minutes",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Close untouched tables.",
+)
+@click.option(
+    "--instant-cards",
+    default=8000.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Cards a second all instant-pace tables together may turn.",
+)
+def serve_command(host: str, port: int, max_tables: int, idle_minutes: float, instant_cards: float) -> None:
+    """Serve the browser table: play the computer or a friend, watch, learn."""
+    import uvicorn
+
+    from beggar.web.app import ServerSettings, create_app
+
+    _check_address(host, port)
+    settings = ServerSettings(
+        max_tables=max_tables, idle_seconds=idle_minutes * 60, instant_cards=instant_cards
+    )
+    app = create_app(settings)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+    )
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address that cannot be listened on with one plain line (uvicorn would exit 3)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise click.ClickException(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            why = "the port is in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
+            raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
+
+
+COMMANDS = (serve_command,)
