@@ -62,7 +62,7 @@ def test_top_ranks_by_cards_or_tricks_and_filters(tmp_path: Path) -> None:
     store = Store(tmp_path / "finds.db")
     store.add([find("a/b", 100, 30), find("c/d", 200, 20), find("e/f", 150, 40, rules="stripped")])
     assert [f.deal for f in store.top(by="tricks")] == ["e/f", "a/b", "c/d"]
-    assert [f.deal for f in store.top(rules="standard")] == ["c/d", "a/b"]
+    assert [f.deal for f in store.top(rules_spec="standard")] == ["c/d", "a/b"]
     assert [f.deal for f in store.top(limit=1)] == ["c/d"]
     with pytest.raises(StoreError):
         store.top(by="luck")

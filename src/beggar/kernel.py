@@ -299,6 +299,9 @@ def _fast_two(
 ) -> tuple[int, int, int, int, int, int]:
     """Play a two-player game without remembering positions, all state in registers.
 
+    One function on purpose: split into calls, the state would leave the registers, and this is
+    the loop every random two-player game runs through.
+
     ``ring`` holds hand 0 from index 0 and hand 1 from index :data:`RING`, ``n0`` and ``n1``
     cards. Returns ``(reason, cards, tricks, winner, held0, held1)``; reason is ``_CAPPED``
     when the game reached ``cap_cards`` cards or ``cap_tricks`` tricks before it ended.
@@ -490,6 +493,211 @@ def _rehash(hashes: np.ndarray, count: int, size: int) -> np.ndarray:
     return table
 
 
+# The general path keeps a game's scalars in one small array, so that each of the engine's steps
+# (turn a card, take the pile, put a player out, check for a repeat) is a function of its own
+# that a reader can hold against :class:`beggar.engine.Game`.
+G_TO_PLAY, G_OWED, G_CREDITOR, G_PLEN, G_CARDS, G_TRICKS, G_IN, G_REASON, G_WINNER = range(9)
+_G_SIZE = 9
+_PLAYING = -2
+"""``G_REASON`` while the game goes on."""
+
+
+@_jit
+def _new_game(players: int, first: int, out: np.ndarray) -> np.ndarray:
+    g = np.zeros(_G_SIZE, np.int64)
+    g[G_TO_PLAY] = first
+    g[G_CREDITOR] = -1
+    g[G_IN] = players
+    g[G_REASON] = _PLAYING
+    g[G_WINNER] = -1
+    for p in range(players):
+        out[p] = 0
+    return g
+
+
+@_jit
+def _end(g: np.ndarray, reason: int, winner: int) -> None:
+    g[G_REASON] = reason
+    g[G_WINNER] = winner
+
+
+@_jit
+def _take_pile(
+    g: np.ndarray,
+    player: int,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    size: int,
+    newest: bool,
+    check_all: bool,
+) -> None:
+    """``player`` takes the pile and leads (Game._take); holding every card, they win."""
+    _take(player, buf, head, cnt, pile, g[G_PLEN], mask, newest)
+    g[G_PLEN] = 0
+    g[G_TRICKS] += 1
+    g[G_OWED] = 0
+    g[G_CREDITOR] = -1
+    g[G_TO_PLAY] = player
+    if check_all and cnt[player] == size:
+        _end(g, REASON_ALL_CARDS, player)
+
+
+@_jit
+def _turn(
+    g: np.ndarray,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    size: int,
+) -> bool:
+    """The player to play turns their top card and it is settled (Game.step); True if a pile was taken."""
+    player = g[G_TO_PLAY]
+    h = head[player]
+    card = buf[player, h]
+    head[player] = (h + 1) & mask
+    cnt[player] -= 1
+    pile[g[G_PLEN]] = card
+    g[G_PLEN] += 1
+    g[G_CARDS] += 1
+    if card != 0:
+        g[G_CREDITOR] = player
+        g[G_OWED] = card
+        g[G_TO_PLAY] = _next_seat(player, cfg[CFG_PLAYERS], cfg[CFG_DIRECTION], out)
+    elif g[G_OWED] > 0:
+        g[G_OWED] -= 1
+        if g[G_OWED] == 0:
+            _take_pile(g, g[G_CREDITOR], buf, head, cnt, pile, mask, size, cfg[CFG_NEWEST_FIRST] != 0, True)
+            return True
+    else:
+        g[G_TO_PLAY] = _next_seat(player, cfg[CFG_PLAYERS], cfg[CFG_DIRECTION], out)
+    return False
+
+
+@_jit
+def _put_out(
+    g: np.ndarray,
+    victim: int,
+    why: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    size: int,
+) -> bool:
+    """``victim`` is out of the game (Game._put_out); True if a pile was taken as a result."""
+    players = cfg[CFG_PLAYERS]
+    out[victim] = 1
+    g[G_IN] -= 1
+    if g[G_IN] == 1:
+        winner = -1
+        for seat in range(players):
+            if out[seat] == 0:
+                winner = seat
+        took = bool(g[G_PLEN] > 0)
+        if took:  # the last player in takes the pile, not counted as paid
+            cnt[winner] += g[G_PLEN]
+            g[G_PLEN] = 0
+            g[G_TRICKS] += 1
+        _end(g, why, winner)
+        return took
+    if g[G_OWED] > 0:
+        creditor = g[G_CREDITOR]
+        if creditor != victim:
+            _take_pile(g, creditor, buf, head, cnt, pile, mask, size, cfg[CFG_NEWEST_FIRST] != 0, True)
+            return True
+        g[G_OWED] = 0
+        g[G_CREDITOR] = -1
+    if g[G_TO_PLAY] == victim:
+        g[G_TO_PLAY] = _next_seat(victim, players, cfg[CFG_DIRECTION], out)
+    return False
+
+
+@_jit
+def _settle_empty_hands(
+    g: np.ndarray,
+    player: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    size: int,
+) -> bool:
+    """Put out whoever can no longer play after ``player``'s card (Game.step's last loop)."""
+    took = False
+    if g[G_REASON] == _PLAYING and cfg[CFG_WHEN_EMPTY] != 0 and cnt[player] == 0:
+        took |= _put_out(g, player, REASON_EMPTY, cfg, buf, head, cnt, out, pile, mask, size)
+    while g[G_REASON] == _PLAYING and cnt[g[G_TO_PLAY]] == 0:
+        took |= _put_out(g, g[G_TO_PLAY], REASON_CANNOT_TURN, cfg, buf, head, cnt, out, pile, mask, size)
+    return took
+
+
+Seen = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""Positions met so far: their keys, hashes, (cards, tricks) marks, a hash table, and the count."""
+
+
+@_jit
+def _new_seen(width: int, tracked: bool) -> Seen:
+    capacity = 64 if tracked else 1
+    return (
+        np.empty((capacity, width), np.uint8),
+        np.empty(capacity, np.uint64),
+        np.empty((capacity, 2), np.int64),
+        np.full(2 * capacity, -1, np.int64),
+        np.zeros(1, np.int64),
+    )
+
+
+@_jit
+def _remember(
+    g: np.ndarray,
+    seen: Seen,
+    key: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+    players: int,
+) -> tuple[Seen, int]:
+    """Look the position up among those seen (Game._after_card); store it if new.
+
+    Returns the (possibly grown) store and the row of the earlier equal position, or -1.
+    """
+    rows, hashes, marks, table, count = seen
+    h64 = _position(
+        key, buf, head, cnt, out, pile, g[G_PLEN], mask, players, g[G_TO_PLAY], g[G_OWED], g[G_CREDITOR]
+    )
+    r = _seen_lookup_or_add(key, h64, g[G_CARDS], g[G_TRICKS], rows, hashes, marks, table, count[0])
+    if r >= 0:
+        return seen, r
+    count[0] += 1
+    n = count[0]
+    if n == rows.shape[0]:
+        capacity = 2 * n
+        new_rows = np.empty((capacity, key.size), np.uint8)
+        new_rows[:n] = rows[:n]
+        new_hashes = np.empty(capacity, np.uint64)
+        new_hashes[:n] = hashes[:n]
+        new_marks = np.empty((capacity, 2), np.int64)
+        new_marks[:n] = marks[:n]
+        seen = (new_rows, new_hashes, new_marks, _rehash(new_hashes, n, 2 * capacity), count)
+    return seen, -1
+
+
 @_jit
 def _general(
     buf: np.ndarray,
@@ -512,132 +720,25 @@ def _general(
     is ``_CAPPED`` at ``cap_cards`` cards or ``cap_tricks`` tricks.
     """
     players = cfg[CFG_PLAYERS]
-    direction = cfg[CFG_DIRECTION]
-    newest = cfg[CFG_NEWEST_FIRST] != 0
-    when_empty = cfg[CFG_WHEN_EMPTY] != 0
     repeat = cfg[CFG_REPEAT]
-    for p in range(players):
-        out[p] = 0
-    n_in = players
-    to_play = first
-    owed = 0
-    creditor = -1
-    plen = 0
-    cards = 0
-    tricks = 0
-
-    width = 2 * players + size + 4
-    key = np.zeros(width, np.uint8)
-    count = 0
-    capacity = 64 if tracked else 1
-    rows = np.empty((capacity, width), np.uint8)
-    hashes = np.empty(capacity, np.uint64)
-    marks = np.empty((capacity, 2), np.int64)
-    table = np.full(2 * capacity, -1, np.int64)
-    if tracked:
-        h64 = _position(key, buf, head, cnt, out, pile, plen, mask, players, to_play, owed, creditor)
-        _seen_lookup_or_add(key, h64, cards, tricks, rows, hashes, marks, table, count)
-        count += 1
-
+    g = _new_game(players, first, out)
+    key = np.zeros(2 * players + size + 4, np.uint8)
+    seen = _new_seen(key.size, tracked)
+    if tracked:  # the starting position counts (Game._remember)
+        seen, _ = _remember(g, seen, key, buf, head, cnt, out, pile, mask, players)
     while True:
-        player = to_play
-        h = head[player]
-        c = buf[player, h]
-        head[player] = (h + 1) & mask
-        cnt[player] -= 1
-        pile[plen] = c
-        plen += 1
-        cards += 1
-        trick = False
-        ended = False
-        reason = 0
-        winner = -1
-        if c != 0:
-            creditor = player
-            owed = int(c)
-            to_play = _next_seat(player, players, direction, out)
-        elif owed > 0:
-            owed -= 1
-            if owed == 0:
-                _take(creditor, buf, head, cnt, pile, plen, mask, newest)
-                plen = 0
-                tricks += 1
-                to_play = creditor
-                trick = True
-                if cnt[creditor] == size:
-                    ended, reason, winner = True, REASON_ALL_CARDS, creditor
-                creditor = -1
-        else:
-            to_play = _next_seat(player, players, direction, out)
-
-        # Players who cannot go on are out (Game._put_out).
-        victim = -1
-        why = 0
-        if not ended and when_empty and cnt[player] == 0:
-            victim, why = player, REASON_EMPTY
-        elif not ended and cnt[to_play] == 0:
-            victim, why = to_play, REASON_CANNOT_TURN
-        while victim >= 0:
-            out[victim] = 1
-            n_in -= 1
-            if n_in == 1:
-                for seat in range(players):
-                    if out[seat] == 0:
-                        winner = seat
-                if plen > 0:
-                    cnt[winner] += plen
-                    plen = 0
-                    tricks += 1
-                ended, reason = True, why
-                break
-            handed = False
-            if owed > 0:
-                if creditor != victim:
-                    _take(creditor, buf, head, cnt, pile, plen, mask, newest)
-                    plen = 0
-                    tricks += 1
-                    to_play = creditor
-                    trick = True
-                    handed = True
-                    owed = 0
-                    if cnt[creditor] == size:
-                        ended, reason, winner = True, REASON_ALL_CARDS, creditor
-                    creditor = -1
-                else:
-                    owed = 0
-                    creditor = -1
-            if ended:
-                break
-            if not handed and to_play == victim:
-                to_play = _next_seat(victim, players, direction, out)
-            if cnt[to_play] == 0:
-                victim, why = to_play, REASON_CANNOT_TURN
-            else:
-                victim = -1
-        if ended:
-            return reason, cards, tricks, winner, -1, -1
-
-        # Game._after_card: the repeat check, then the limits.
+        player = g[G_TO_PLAY]
+        trick = _turn(g, cfg, buf, head, cnt, out, pile, mask, size)
+        trick |= _settle_empty_hands(g, player, cfg, buf, head, cnt, out, pile, mask, size)
+        if g[G_REASON] != _PLAYING:
+            return g[G_REASON], g[G_CARDS], g[G_TRICKS], g[G_WINNER], -1, -1
         if tracked and (repeat == REPEAT_CARD or (repeat == REPEAT_TRICK and trick)):
-            h64 = _position(key, buf, head, cnt, out, pile, plen, mask, players, to_play, owed, creditor)
-            r = _seen_lookup_or_add(key, h64, cards, tricks, rows, hashes, marks, table, count)
+            seen, r = _remember(g, seen, key, buf, head, cnt, out, pile, mask, players)
             if r >= 0:
-                return REASON_REPEAT, cards, tricks, -1, marks[r, 0], marks[r, 1]
-            count += 1
-            if count == capacity:
-                capacity *= 2
-                new_rows = np.empty((capacity, width), np.uint8)
-                new_rows[:count] = rows[:count]
-                rows = new_rows
-                new_hashes = np.empty(capacity, np.uint64)
-                new_hashes[:count] = hashes[:count]
-                hashes = new_hashes
-                new_marks = np.empty((capacity, 2), np.int64)
-                new_marks[:count] = marks[:count]
-                marks = new_marks
-                table = _rehash(hashes, count, 2 * capacity)
-        if cards >= cap_cards or tricks >= cap_tricks:
-            return _CAPPED, cards, tricks, -1, -1, -1
+                marks = seen[2]
+                return REASON_REPEAT, g[G_CARDS], g[G_TRICKS], -1, marks[r, 0], marks[r, 1]
+        if g[G_CARDS] >= cap_cards or g[G_TRICKS] >= cap_tricks:
+            return _CAPPED, g[G_CARDS], g[G_TRICKS], -1, -1, -1
 
 
 # == one game, start to end ========================================================================

@@ -190,16 +190,7 @@ def check_deal(
         for hand in deal.hands:
             positions.append(list(range(column, column + len(hand))))
             column += len(hand) + 1
-    if deal.size == 0:
-        raise DealError("empty deal: give each player's cards, hands separated by '/'")
-    if deal.players < 2:
-        raise DealError("a deal needs at least two hands separated by '/'")
-    if deal.players > MAX_PLAYERS:
-        raise DealError(f"the deal has {deal.players} hands; a table seats at most {MAX_PLAYERS}")
-    for index, hand in enumerate(deal.hands, 1):
-        if not hand:
-            raise DealError(f"hand {index} is empty: every player needs at least one card")
-
+    _check_hands(deal)
     flat = [
         (card, pos)
         for hand, hand_pos in zip(deal.hands, positions, strict=True)
@@ -220,8 +211,27 @@ def check_deal(
         if card.suit is not None and card.suit not in deck.suits:
             raise DealError(f"card {str(card)!r} at position {pos} is not in the {deck.describe()}", pos)
 
-    if any_cards:
-        return
+    if not any_cards:
+        _check_counts(flat, deck, rules)
+    if complete and not any_cards and deal.size != deck.size:
+        raise DealError(f"the deal has {deal.size} cards, but the {deck.describe()} has {deck.size}")
+
+
+def _check_hands(deal: Deal) -> None:
+    """Two to eight hands, none of them empty."""
+    if deal.size == 0:
+        raise DealError("empty deal: give each player's cards, hands separated by '/'")
+    if deal.players < 2:
+        raise DealError("a deal needs at least two hands separated by '/'")
+    if deal.players > MAX_PLAYERS:
+        raise DealError(f"the deal has {deal.players} hands; a table seats at most {MAX_PLAYERS}")
+    for index, hand in enumerate(deal.hands, 1):
+        if not hand:
+            raise DealError(f"hand {index} is empty: every player needs at least one card")
+
+
+def _check_counts(flat: list[tuple[Card, int]], deck: Deck, rules: Rules | None) -> None:
+    """No rank, no card, and no card that pays nothing more often than ``deck`` holds it."""
     pays = rules or STANDARD
     plain_ranks = [rank for rank in deck.ranks if pays.pay_value(rank) == 0]
     plain = sum(deck.count(rank) for rank in plain_ranks)
@@ -256,9 +266,6 @@ def check_deal(
                     f"the {deck.describe()} holds it {copies}",
                     pos,
                 )
-
-    if complete and deal.size != deck.size:
-        raise DealError(f"the deal has {deal.size} cards, but the {deck.describe()} has {deck.size}")
 
 
 def seat_name(seat: int) -> str:

@@ -39,7 +39,7 @@ def _bin_width(extent: int) -> int:
 
 def _title(summaries: Sequence[Summary]) -> str:
     """``standard, jack-pays-2 (1,000,000 games each, seed 0)``."""
-    names = ", ".join(s.rules for s in summaries)
+    names = ", ".join(s.rules_name for s in summaries)
     counts = {s.games for s in summaries}
     if len(counts) == 1:
         each = " each" if len(summaries) > 1 else ""
@@ -59,7 +59,9 @@ def draw_histogram(ax: Axes, summaries: Sequence[Summary]) -> None:
         counts = summary.card_histogram.dense(bins * width).reshape(bins, width).sum(axis=1)
         share = counts / max(summary.games, 1)
         shown = np.where(share > 0, share, np.nan)
-        ax.stairs(shown, edges, label=f"{summary.rules} (median {summary.cards.median:,.0f})", linewidth=1.4)
+        ax.stairs(
+            shown, edges, label=f"{summary.rules_name} (median {summary.cards.median:,.0f})", linewidth=1.4
+        )
     ax.set_yscale("log")
     ax.set_xlim(0, bins * width)
     ax.set_xlabel("cards turned in the game")
@@ -75,7 +77,7 @@ def draw_survival(ax: Axes, summaries: Sequence[Summary]) -> None:
     for summary in summaries:
         alive = summary.card_histogram.share_above(extent)
         shown = np.where(alive > 0, alive, np.nan)
-        ax.plot(np.arange(extent), shown, label=f"{summary.rules} (90% end by {summary.cards.p90:,.0f})")
+        ax.plot(np.arange(extent), shown, label=f"{summary.rules_name} (90% end by {summary.cards.p90:,.0f})")
     ax.set_yscale("log")
     ax.set_xlim(0, extent)
     ax.set_xlabel("cards turned (n)")

@@ -395,7 +395,7 @@ ALIASES = {
 }
 
 
-def rules_named(spec: str) -> Rules:
+def rules_named(rules_spec: str) -> Rules:
     """Rules from a spec: a preset name, optionally followed by ``:key=value`` changes.
 
     The keys are those of :data:`SETTINGS` (see :func:`spec_help`) and ``on-end``.
@@ -403,7 +403,7 @@ def rules_named(spec: str) -> Rules:
     >>> rules_named("standard:pay=J2Q4K6A8:players=3").pay_spec()
     'J2Q4K6A8'
     """
-    name, *changes = spec.strip().split(":")
+    name, *changes = rules_spec.strip().split(":")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in PRESETS:
         raise RulesError(f"unknown rules {name!r}: choose one of {', '.join(PRESETS)}")
@@ -416,7 +416,7 @@ def rules_named(spec: str) -> Rules:
             raise RulesError(f"bad rules change {change!r}: write key=value, for example players=3")
         key, value = (part.strip() for part in change.split("=", 1))
         updates.update(_parse_change(key.lower(), value))
-    return rules.replace(name=spec.strip(), **updates)
+    return rules.replace(name=rules_spec.strip(), **updates)
 
 
 def _parse_bool(value: str) -> bool:

@@ -57,7 +57,7 @@ class SearchError(ValueError):
 class SearchArgs:
     """What names a campaign: the same arguments resume the same campaign."""
 
-    rules: str = "standard"
+    rules_spec: str = "standard"
     strategy: str = "random"
     target: str = "cards"
     seed: int = 0
@@ -74,13 +74,18 @@ class SearchArgs:
             raise SearchError("the seed must be 0 or more")
 
     def to_dict(self) -> dict[str, Any]:
+        """The arguments as stored; they name the campaign (the spec is stored as ``rules``)."""
         return {
-            "rules": self.rules,
+            "rules": self.rules_spec,
             "strategy": self.strategy,
             "target": self.target,
             "seed": self.seed,
             "walkers": self.walkers,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SearchArgs:
+        return cls(data["rules"], data["strategy"], data["target"], data["seed"], data["walkers"])
 
 
 @dataclass(frozen=True)
@@ -225,6 +230,8 @@ def _walk(
 ) -> tuple[np.uint64, int]:
     """``moves`` steps of hill climbing (``anneal`` False) or simulated annealing from ``current``.
 
+    One compiled loop on purpose: the whole unit runs without returning to Python.
+
     ``scores`` holds [current score, best score, best cards, best tricks]; ``counters`` holds
     [moves since the last improvement, moves into the annealing run]. Never-ending candidates
     are copied into ``loops``; returns the new random state and how many were found.
@@ -307,7 +314,7 @@ def _find(space: Space, args: SearchArgs, deal: str, lead: int, scored: GameReco
         )
     return Find(
         deal=deal,
-        rules=args.rules,
+        rules=args.rules_spec,
         cards=record.cards,
         tricks=record.tricks,
         status=str(record.status),
@@ -320,8 +327,8 @@ def _find(space: Space, args: SearchArgs, deal: str, lead: int, scored: GameReco
 
 def run_unit(args: dict[str, Any], walker: int, unit: int, state: dict[str, Any]) -> UnitResult:
     """Do unit ``unit`` of ``walker``: a pure function of its arguments (so it can be redone)."""
-    search = SearchArgs(**args)
-    space = Space.of(rules_named(search.rules))
+    search = SearchArgs.from_dict(args)
+    space = Space.of(rules_named(search.rules_spec))
     started = time.perf_counter()
     if search.strategy == "random":
         result = _random_unit(search, space, walker, unit, state)
@@ -432,6 +439,21 @@ class Progress:
     def rate(self) -> float:
         return self.scored / self.seconds if self.seconds > 0 else 0.0
 
+    def summary(self, args: SearchArgs, db: str) -> dict[str, Any]:
+        """What ``beggar search --json`` prints at the end."""
+        return {
+            "campaign": self.campaign,
+            **args.to_dict(),
+            "db": db,
+            "seconds": round(self.seconds, 2),
+            "scored": self.scored,
+            "deals_per_second": round(self.rate),
+            "new_finds": self.new_finds,
+            "loops": sorted(self.loops),
+            "resumed_after_units": self.resumed_units,
+            "best": None if self.best is None else self.best.to_dict(),
+        }
+
 
 Executor = cf.Executor
 
@@ -457,7 +479,7 @@ def run_search(
     ``units`` stops each walker once it has done that many units in all (runs that can be
     compared exactly, whatever the machine's speed).
     """
-    rules = rules_named(args.rules)
+    rules = rules_named(args.rules_spec)
     Space.of(rules)  # refuse bad rules here, not in a worker
     campaign = store.campaign(args.to_dict())
     progress = Progress(campaign.id)
@@ -524,5 +546,5 @@ def _better(a: Find, b: Find, target: str) -> bool:
 
 def _best_of(store: Store, args: SearchArgs) -> Find | None:
     by = "tricks" if args.target == "tricks" else "cards"
-    top = store.top(rules=args.rules, by=by, limit=1, status="finished")
+    top = store.top(rules_spec=args.rules_spec, by=by, limit=1, status="finished")
     return top[0] if top else None

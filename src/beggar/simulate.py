@@ -243,7 +243,7 @@ class Summary:
     the player who led the first card.
     """
 
-    rules: str
+    rules_name: str
     seed: int
     games: int
     cards: Spread
@@ -259,9 +259,9 @@ class Summary:
     trick_histogram: Histogram = field(repr=False, compare=False)
 
     @classmethod
-    def of(cls, rules: str, seed: int, tally: Tally, seconds: float) -> Summary:
+    def of(cls, rules_name: str, seed: int, tally: Tally, seconds: float) -> Summary:
         return cls(
-            rules=rules,
+            rules_name=rules_name,
             seed=seed,
             games=tally.games,
             cards=Spread.of(tally.cards),
@@ -284,7 +284,7 @@ class Summary:
     def to_dict(self) -> dict[str, Any]:
         """The JSON summary."""
         return {
-            "rules": self.rules,
+            "rules": self.rules_name,
             "seed": self.seed,
             "games": self.games,
             "cards": self.cards.to_dict(),
@@ -486,7 +486,7 @@ def summary_table(summaries: Sequence[Summary]) -> Table:
     table = Table(title=f"{summaries[0].games:,} games per rule set, seed {summaries[0].seed}")
     table.add_column("")
     for summary in summaries:
-        table.add_column(summary.rules, justify="right")
+        table.add_column(summary.rules_name, justify="right")
 
     def row(label: str, cell: Callable[[Summary], str]) -> None:
         table.add_row(label, *(cell(s) for s in summaries))

@@ -72,6 +72,7 @@ class Find:
 
     deal: str
     rules: str
+    """The rules spec the deal was found under (see :func:`beggar.rules.rules_named`)."""
     cards: int
     tricks: int
     status: str
@@ -219,17 +220,22 @@ class Store:
         return cursor.rowcount
 
     def top(
-        self, *, rules: str | None = None, by: str = "cards", limit: int = 20, status: str | None = None
+        self,
+        *,
+        rules_spec: str | None = None,
+        by: str = "cards",
+        limit: int = 20,
+        status: str | None = None,
     ) -> list[Find]:
-        """The best finds, longest first (``by`` cards or tricks)."""
+        """The best finds, longest first (``by`` cards or tricks), of one rules spec or all."""
         if by not in ("cards", "tricks"):
             raise StoreError("rank finds by cards or by tricks")
         query = f"SELECT {', '.join(FIND_COLUMNS)} FROM finds"
         conditions: list[str] = []
         values: list[str | int] = []
-        if rules is not None:
+        if rules_spec is not None:
             conditions.append("rules = ?")
-            values.append(rules)
+            values.append(rules_spec)
         if status is not None:
             conditions.append("status = ?")
             values.append(status)

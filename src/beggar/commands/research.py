@@ -309,18 +309,7 @@ def search_command(
         if cluster is not None:
             cluster.close()
     best = progress.best
-    summary = {
-        "campaign": progress.campaign,
-        **args.to_dict(),
-        "db": store.path,
-        "seconds": round(progress.seconds, 2),
-        "scored": progress.scored,
-        "deals_per_second": round(progress.rate),
-        "new_finds": progress.new_finds,
-        "loops": sorted(progress.loops),
-        "resumed_after_units": progress.resumed_units,
-        "best": None if best is None else best.to_dict(),
-    }
+    summary = progress.summary(args, store.path)
     if as_json:
         click.echo(json.dumps(summary))
         return
@@ -338,7 +327,7 @@ def _status_line(args: Any, progress: Any, budget: float) -> str:
     shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
     left = max(0.0, budget - progress.seconds)
     return (
-        f"{args.strategy} · {args.rules} · {progress.rate:,.0f} deals/s · best {shown} · "
+        f"{args.strategy} · {args.rules_spec} · {progress.rate:,.0f} deals/s · best {shown} · "
         f"loops {len(progress.loops)} · finds {progress.new_finds} · {left / 60:.1f} min left"
     )
 
@@ -406,7 +395,10 @@ def _finds(db: str | None, rules: Rules | None, by: str, limit: int, loops: bool
         raise click.UsageError(f"no database at {path}: run beggar search first, or give --db")
     try:
         return Store(path).top(
-            rules=None if rules is None else rules.name, by=by, limit=limit, status="loop" if loops else None
+            rules_spec=None if rules is None else rules.name,
+            by=by,
+            limit=limit,
+            status="loop" if loops else None,
         )
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
