@@ -6,11 +6,10 @@ kernel; :func:`play_deals` plays given deals. Both return a :class:`Batch` whose
 :meth:`Batch.records` are the reference engine's :class:`~beggar.engine.GameRecord` objects,
 field for field (the differential tests check this on every preset).
 
-Random deals: game ``i`` of a run with seed ``S`` shuffles with its own SplitMix64 stream,
-seeded from ``(S, i)`` alone, so a game's deal and result depend only on the seed and its
-index, never on the batch size or the number of workers. The shuffle is an unbiased
-Fisher-Yates (Lemire's bounded integers); the deck is dealt one card at a time round the table,
-as :func:`beggar.notation.deal_cards` does. :func:`random_deals` gives the same deals as
+Random deals: game ``i`` of a run with seed ``S`` is shuffled by :mod:`beggar.rng` from its own
+stream, seeded from ``(S, i)`` alone, so a game's deal and result depend only on the seed and its
+index, never on the batch size or the number of workers; the deck is dealt one card at a time
+round the table, as :func:`beggar.notation.deal_cards` does. :func:`random_deals` gives the same deals as
 :class:`~beggar.notation.Deal` objects, so any game can be replayed by the reference engine.
 
 Loops are found exactly without slowing the common case: a game is first played without
@@ -37,6 +36,7 @@ import numpy.typing as npt
 from beggar.cards import Card
 from beggar.engine import GameRecord, Outcome, Reason, Status
 from beggar.notation import Deal, check_deal, deal_cards, parse_deal
+from beggar.rng import below, game_state, mix, order, seed64, shuffle
 from beggar.rules import STANDARD, Award, Direction, EmptyHand, PileOrder, RepeatCheck, Rules
 
 I64 = npt.NDArray[np.int64]
@@ -97,112 +97,13 @@ COL_HOLDINGS = 9
 _CFG_SIZE = 12
 
 _U = np.uint64
-_GOLDEN = _U(0x9E3779B97F4A7C15)
-_MIX1 = _U(0xBF58476D1CE4E5B9)
-_MIX2 = _U(0x94D049BB133111EB)
-_LOW32 = _U(0xFFFFFFFF)
-_TWO32 = _U(1 << 32)
-_GAME_SALT = _U(0xD1B54A32D192ED03)
 _FNV_PRIME = _U(0x100000001B3)
 _FNV_BASIS = _U(0xCBF29CE484222325)
-_S30, _S27, _S31, _S32 = _U(30), _U(27), _U(31), _U(32)
 
 Result = tuple[int, int, int, int, int, int]
 """A game's end as the kernel reports it: reason, cards, tricks, winner, repeat cards, repeat tricks."""
 
 _jit = numba.njit(cache=True, nogil=True)
-
-
-# == random numbers ===============================================================================
-
-
-@_jit
-def _mix(z: np.uint64) -> np.uint64:
-    """SplitMix64's finaliser: a bijective 64-bit mix."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@_jit
-def _game_state(seed: np.uint64, game: int) -> np.uint64:
-    """The starting state of game ``game``'s random stream in a run seeded with ``seed``."""
-    return _mix(_mix(seed) + _U(game) * _GAME_SALT + _GOLDEN)
-
-
-@_jit
-def _bounded(r: np.uint64, n: np.uint64, state: np.uint64) -> tuple[np.uint64, np.int64]:
-    """Lemire's unbiased map of the 32-bit draw ``r`` to ``[0, n)``; rare rejections draw again."""
-    m = r * n
-    low = m & _LOW32
-    if low < n:
-        threshold = (_TWO32 - n) % n
-        while low < threshold:
-            state = state + _GOLDEN
-            m = (_mix(state) >> _S32) * n
-            low = m & _LOW32
-    return state, np.int64(m >> _S32)
-
-
-@_jit
-def _below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
-    """An unbiased integer in ``[0, bound)`` and the new random state."""
-    state = state + _GOLDEN
-    return _bounded(_mix(state) >> _S32, _U(bound), state)
-
-
-@_jit
-def uniform(state: np.uint64) -> tuple[np.uint64, float]:
-    """A float uniform in ``[0, 1)`` (53 random bits) and the new random state."""
-    state = state + _GOLDEN
-    return state, float(_mix(state) >> _U(11)) * (1.0 / 9007199254740992.0)
-
-
-@_jit
-def stream(seed: int, walker: int) -> np.uint64:
-    """The starting state of an independent random stream named by ``(seed, walker)``."""
-    return _game_state(_U(seed), walker)
-
-
-@_jit
-def _shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
-    """Fisher-Yates shuffle of ``deck`` in place; returns the new random state.
-
-    Each 64-bit draw gives two 32-bit numbers: the high half for one swap, the low for the next.
-    """
-    i = deck.size - 1
-    while i > 0:
-        state = state + _GOLDEN
-        z = _mix(state)
-        state, j = _bounded(z >> _S32, _U(i + 1), state)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-        i -= 1
-        if i == 0:
-            break
-        state, j = _bounded(z & _LOW32, _U(i + 1), state)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-        i -= 1
-    return state
-
-
-below = _below
-"""An unbiased integer in ``[0, bound)`` and the new random state, for compiled callers."""
-shuffle = _shuffle
-"""Fisher-Yates shuffle of an array in place, returning the new random state, for compiled callers."""
-
-
-@_jit
-def _order(seed: np.uint64, game: int, size: int, players: int, order: np.ndarray) -> np.int64:
-    """Fill ``order`` with game ``game``'s shuffled card indices; return its random first player."""
-    for k in range(size):
-        order[k] = k
-    state = _shuffle(order, _game_state(seed, game))
-    _, first = _below(state, players)
-    return first
 
 
 # == game state helpers ============================================================================
@@ -441,7 +342,7 @@ def _position(
     h64 = _FNV_BASIS
     for i in range(key.size):
         h64 = (h64 ^ _U(key[i])) * _FNV_PRIME
-    return _mix(h64)
+    return mix(h64)
 
 
 @_jit
@@ -970,10 +871,10 @@ def _random_two(
     fixed = cfg[CFG_FIRST]
     for g in range(res.shape[0]):
         deck[:] = values
-        state = _shuffle(deck, _game_state(seed, start + g))
+        state = shuffle(deck, game_state(seed, start + g))
         first = fixed
         if first < 0:
-            _, first = _below(state, 2)
+            _, first = below(state, 2)
         n0, n1 = _ring_deal(deck, lengths, True, ring)
         reason, cards, tricks, winner, held0, held1 = _fast_two(
             ring, pile, first, n0, n1, newest, when_empty, cap_cards, max_tricks
@@ -1023,10 +924,10 @@ def _play_random_kernel(
     lengths = np.zeros(players, np.int64)
     for g in range(res.shape[0]):
         deck[:] = values
-        state = _shuffle(deck, _game_state(seed, start + g))
+        state = shuffle(deck, game_state(seed, start + g))
         first = cfg[CFG_FIRST]
         if first < 0:
-            _, first = _below(state, players)
+            _, first = below(state, players)
         result = _play_one(deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
@@ -1055,7 +956,7 @@ def _orders_kernel(
 ) -> None:
     """Card-index permutations (in dealing order) and random first players of a run's games."""
     for g in range(orders.shape[0]):
-        firsts[g] = _order(seed, start + g, size, players, orders[g])
+        firsts[g] = order(seed, start + g, size, players, orders[g])
 
 
 # == the Python side ================================================================================
@@ -1180,10 +1081,6 @@ def _result_table(count: int, players: int) -> I64:
     return np.zeros((count, COL_HOLDINGS + players), dtype=np.int64)
 
 
-def _seed64(seed: int) -> np.uint64:
-    return np.uint64(seed % (1 << 64))
-
-
 def play_random(
     rules: Rules | KernelRules = STANDARD, seed: int = 0, start: int = 0, count: int = 1
 ) -> Batch:
@@ -1197,7 +1094,7 @@ def play_random(
     compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
     table = _result_table(count, compiled.players)
     if count:
-        _play_random_kernel(compiled.values, compiled.cfg, _seed64(seed), start, table)
+        _play_random_kernel(compiled.values, compiled.cfg, seed64(seed), start, table)
     return Batch(compiled.rules, table)
 
 
@@ -1245,7 +1142,7 @@ def deal_orders(rules: Rules, seed: int, start: int, count: int) -> tuple[U8, I6
     orders = np.zeros((count, rules.deck.size), dtype=np.uint8)
     firsts = np.zeros(count, dtype=np.int64)
     if count:
-        _orders_kernel(_seed64(seed), start, rules.deck.size, rules.players, orders, firsts)
+        _orders_kernel(seed64(seed), start, rules.deck.size, rules.players, orders, firsts)
     lead = fixed_first(rules)
     if lead >= 0:
         firsts[:] = lead

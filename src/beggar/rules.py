@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -289,7 +288,9 @@ class Rules:
         >>> rules_named("friend-table").draw_leader(7) == rules_named("friend-table").draw_leader(7)
         True
         """
-        return random.Random(seed).randrange(self.players)
+        from beggar.rng import draw  # the generator is compiled: load it only when a lead is drawn
+
+        return draw(seed, self.players)
 
 
 STANDARD = Rules(description="The standard game of RULES.md and the research literature.")

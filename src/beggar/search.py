@@ -24,7 +24,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from beggar import kernel
+from beggar import kernel, rng
 from beggar.engine import GameRecord, play
 from beggar.notation import compact_symbol, deal_cards, parse_deal
 from beggar.rules import Rules, rules_named
@@ -145,20 +145,20 @@ class Space:
 def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np.uint64) -> np.uint64:
     """Change ``deal`` in place by one move: swap two cards, move a pay card, or rotate a hand."""
     n = deal.size
-    state, move = kernel.below(state, 10)
+    state, move = rng.below(state, 10)
     if move < 6:  # swap two cards of different classes
         for _ in range(20):
-            state, i = kernel.below(state, n)
-            state, j = kernel.below(state, n)
+            state, i = rng.below(state, n)
+            state, j = rng.below(state, n)
             if deal[i] != deal[j]:
                 deal[i], deal[j] = deal[j], deal[i]
                 break
     elif move < 9:  # move a pay card to another place
         for _ in range(20):
-            state, i = kernel.below(state, n)
+            state, i = rng.below(state, n)
             if values[deal[i]] != 0:
                 break
-        state, j = kernel.below(state, n)
+        state, j = rng.below(state, n)
         card = deal[i]
         if i < j:
             for k in range(i, j):
@@ -168,13 +168,13 @@ def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np
                 deal[k] = deal[k - 1]
         deal[j] = card
     else:  # rotate one hand
-        state, hand = kernel.below(state, lengths.size)
+        state, hand = rng.below(state, lengths.size)
         start = 0
         for h in range(hand):
             start += lengths[h]
         size = lengths[hand]
         if size > 1:
-            state, shift = kernel.below(state, size - 1)
+            state, shift = rng.below(state, size - 1)
             shift += 1
             copy = deal[start : start + size].copy()
             for k in range(size):
@@ -242,7 +242,7 @@ def _walk(
     candidate = np.empty_like(current)
     found = 0
     if scores[0] < 0:  # a fresh start
-        state = kernel.shuffle(current, state)
+        state = rng.shuffle(current, state)
         score, status, cards, tricks = _score(
             current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
         )
@@ -265,7 +265,7 @@ def _walk(
         if not accept and anneal:
             progress = counters[1] / length
             temperature = hot * (cold / hot) ** progress
-            state, u = kernel.uniform(state)
+            state, u = rng.uniform(state)
             accept = u < math.exp((score - scores[0]) / temperature)
         counters[0] += 1
         counters[1] += 1
@@ -277,7 +277,7 @@ def _walk(
             scores[1], scores[2], scores[3] = score, cards, tricks
             counters[0] = 0
         if (anneal and counters[1] >= length) or (not anneal and counters[0] >= patience):
-            state = kernel.shuffle(current, state)
+            state = rng.shuffle(current, state)
             scores[0], _, _, _ = _score(
                 current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
             )
@@ -370,18 +370,18 @@ def _local_unit(
         best = space.parse(state["best_deal"])
         scores = np.array(state["scores"], dtype=np.int64)
         counters = np.array(state["counters"], dtype=np.int64)
-        rng = np.uint64(int(state["rng"]))
+        random_state = np.uint64(int(state["rng"]))
     else:
         current = space.classes.copy()
         best = space.classes.copy()
         scores = np.array([-1, -1, 0, 0], dtype=np.int64)
         counters = np.zeros(2, dtype=np.int64)
-        rng = np.uint64(kernel.stream(search.seed, walker))
+        random_state = np.uint64(rng.stream(search.seed, walker))
     best_before = int(scores[1])
     loops = np.zeros((MAX_NOTES, size), dtype=np.uint8)
     anneal = search.strategy == "anneal"
     hot, cold = (300.0, 5.0) if search.target == "cards" else (40.0, 0.7)
-    rng, found = _walk(
+    random_state, found = _walk(
         current,
         best,
         space.lengths,
@@ -390,7 +390,7 @@ def _local_unit(
         space.compiled.cfg,
         search.target == "tricks",
         search.target == "loops",
-        rng,
+        random_state,
         MOVES_UNIT,
         scores,
         counters,
@@ -410,7 +410,7 @@ def _local_unit(
         "best_deal": space.compact(best),
         "scores": [int(x) for x in scores],
         "counters": [int(x) for x in counters],
-        "rng": int(np.uint64(rng)),
+        "rng": int(np.uint64(random_state)),
     }
     return UnitResult(walker, unit, new_state, MOVES_UNIT, finds, 0.0)
 
