@@ -162,9 +162,15 @@ def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) 
             assert process.poll() is None, "the search stopped by itself"
             assert time.monotonic() < deadline, "the search made no progress"
             time.sleep(0.2)
+        workers = _children(process.pid)
+        assert len(workers) >= 2
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
+    gone_by = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < gone_by:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)], "the workers outlived the killed search"
     before_units = _units_done(db)
     before = _finds(db)
     assert before
@@ -176,6 +182,28 @@ def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) 
     assert summary["resumed_after_units"] >= before_units
     assert before <= _finds(db)
     assert _units_done(db) > before_units
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def test_a_search_on_a_dask_cluster_stores_its_finds(

@@ -13,7 +13,13 @@ beggar.cluster.ClusterError: write the Dask scheduler as tcp://HOST:PORT, not 'h
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
+import os
 import re
+import signal
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,3 +57,39 @@ def connect(address: str, *, timeout: float = 10) -> Cluster:
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     return Cluster(client, client.get_executor(pure=False))  # type: ignore[no-untyped-call]
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int, then: Callable[[], None] | None) -> None:
+    """A pool worker's first act: end when the process that started the pool ends.
+
+    A search killed with SIGKILL cannot stop its workers; without this they would keep running,
+    and holding memory, under init. Linux ends them at once (``PR_SET_PDEATHSIG``); a watchdog
+    thread catches the rest within a second (another system, or a parent already gone).
+    """
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(1.0)
+        os._exit(1)
+
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, name="beggar-parent-watch", daemon=True).start()
+    if then is not None:
+        then()
+
+
+def local_pool(workers: int, initializer: Callable[[], None] | None = None) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` processes on this machine that end when this process ends, even by SIGKILL.
+
+    ``initializer`` runs once in each worker (for example, to load the compiled kernel).
+    """
+    return cf.ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(), initializer)
+    )

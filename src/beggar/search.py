@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from beggar import kernel, rng
+from beggar.cluster import local_pool
 from beggar.engine import GameRecord, play
 from beggar.notation import compact_symbol, deal_cards, parse_deal
 from beggar.rules import Rules, rules_named
@@ -487,7 +488,7 @@ def run_search(
     states = store.walkers(campaign)
     progress.resumed_units = sum(unit for unit, _ in states.values())
     own = executor is None
-    pool = executor or cf.ProcessPoolExecutor(max_workers=workers or default_workers(), initializer=_warm)
+    pool = executor or local_pool(workers or default_workers(), _warm)
     deadline = time.monotonic() + seconds
     pending: dict[cf.Future[UnitResult], int] = {}
     try:
