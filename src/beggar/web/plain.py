@@ -6,7 +6,9 @@ sentence a player can act on, without Python's own wording.
 >>> plain("bad value 'abc' for max-cards (invalid literal for int() with base 10: 'abc')")
 "'abc' is not a number: max-cards needs a whole number, for example max-cards=4000."
 >>> plain("players=12: a table seats 2 to 8 players")
-'Players=12: a table seats 2 to 8 players.'
+'players=12: a table seats 2 to 8 players.'
+>>> plain("message is not valid JSON")
+'Message is not valid JSON.'
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ _PYTHON_ISMS = re.compile(r"\s*\((?:invalid literal|could not convert|int\(\)|fl
 
 
 def plain(message: str) -> str:
-    """One sentence: capitalised, ending with a full stop, free of Python's error wording."""
+    """One sentence: capitalised (unless it starts with a setting as typed), ending with a full stop, free of Python's error wording."""
     match = _NOT_A_NUMBER.match(message)
     if match:
         key, value = match["key"], match["value"]
@@ -29,5 +31,7 @@ def plain(message: str) -> str:
     text = _PYTHON_ISMS.sub("", message).strip()
     if not text:
         return "That was not understood."
-    text = text[0].upper() + text[1:]
+    first = text.split(maxsplit=1)[0]
+    if "=" not in first:  # a setting as typed ("players=12") keeps its case
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
