@@ -70,9 +70,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "beggar", "serve", "--port", str(port), "--db", str(db)]
-    )
+    server = subprocess.Popen([sys.executable, "-m", "beggar", "serve", "--port", str(port), "--db", str(db)])
     base = f"http://127.0.0.1:{port}"
     extra = options.all
     try:

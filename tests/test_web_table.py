@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_web_protocol import SHORT_SEED, Socket, create
 
 from beggar.engine import Game
 from beggar.notation import parse_deal
@@ -18,6 +17,7 @@ from beggar.rules import STANDARD
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.protocol import MAX_MESSAGE_BYTES
+from test_web_protocol import SHORT_SEED, Socket, create
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_a_spectator_at_a_friend_table_is_never_you(client: TestClient) -> None:
         client.websocket_connect("/ws") as ws_b,
         client.websocket_connect("/ws") as ws_c,
     ):
-        a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        a, _, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
         c = Socket(ws_c)
         c.send({"type": "join", "table": table})
         assert c.until("joined")["seat"] is None
@@ -188,7 +188,9 @@ def test_a_bad_rules_entry_is_one_plain_sentence(client: TestClient, spec: str) 
 # 10. The server says what each card pays.
 
 
-@pytest.mark.parametrize(("rules", "ace", "jack"), [("court-only", 0, 1), ("jacks-queens", 0, 1), ("standard", 4, 1)])
+@pytest.mark.parametrize(
+    ("rules", "ace", "jack"), [("court-only", 0, 1), ("jacks-queens", 0, 1), ("standard", 4, 1)]
+)
 def test_every_face_up_card_says_what_it_pays(client: TestClient, rules: str, ace: int, jack: int) -> None:
     with client.websocket_connect("/ws") as ws:
         me = Socket(ws)
@@ -217,9 +219,7 @@ def test_a_pause_for_another_tab_says_so(client: TestClient) -> None:
 def test_a_family_table_loop_is_really_dealt_again(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         me = Socket(ws)
-        create(
-            me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant"
-        )
+        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
         assert me.state is not None and me.state["time_left"] is not None
         again = me.until("state", lambda s: s["reshuffles"] == 1, limit=100_000)
         assert again["over"] is None

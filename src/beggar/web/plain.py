@@ -22,7 +22,10 @@ _PYTHON_ISMS = re.compile(r"\s*\((?:invalid literal|could not convert|int\(\)|fl
 
 
 def plain(message: str) -> str:
-    """One sentence: capitalised (unless it starts with a setting as typed), ending with a full stop, free of Python's error wording."""
+    """One sentence, ending with a full stop and free of Python's error wording.
+
+    It starts with a capital, unless it starts with a setting as the player typed it.
+    """
     match = _NOT_A_NUMBER.match(message)
     if match:
         key, value = match["key"], match["value"]

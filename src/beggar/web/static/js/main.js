@@ -233,6 +233,9 @@ class App {
 
   async start() {
     this.wire();
+    // A person's name is remembered, so that a friend opening a link is seated under it.
+    $("opt-name").value = localStorage.getItem("beggar-name") || "";
+    $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", $("opt-name").value.trim()));
     try {
       const response = await fetch("/api/options");
       this.options = await response.json();
