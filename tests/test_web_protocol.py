@@ -300,4 +300,8 @@ def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> No
     assert any(game["cycle_tricks"] == 62 for game in options["famous"])
     assert client.get("/").status_code == 200
     assert client.get("/t/abcdef").status_code == 404  # no such table: the page says so
-    assert "app.js" in client.get("/").text
+    page = client.get("/").text
+    assert '<script type="module" src="/static/js/main.js">' in page
+    for module in ("main", "connection", "table", "cards", "chart", "replay", "home", "dom", "sound"):
+        assert client.get(f"/static/js/{module}.js").status_code == 200
+    assert client.get("/static/cards/QH.svg").headers["content-type"].startswith("image/svg")

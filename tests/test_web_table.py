@@ -219,16 +219,21 @@ def test_a_pause_for_another_tab_says_so(client: TestClient) -> None:
 def test_a_family_table_loop_is_really_dealt_again(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         me = Socket(ws)
-        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
-        assert me.state is not None and me.state["time_left"] is not None
+        joined = create(
+            me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant"
+        )
+        assert me.state is not None and me.state["time_left"] is not None  # the clock is shown
         again = me.until("state", lambda s: s["reshuffles"] == 1, limit=100_000)
-        assert again["over"] is None
         texts = " ".join(logged(me))
+        # The loop (474 cards with the first hand leading) was told, then a fresh deal played on.
+        assert "Loop after 474 cards" in texts
         assert "The cards are gathered, shuffled and dealt again." in texts
         assert "Dealt again: a fresh shuffle, the same seats (deal 2)." in texts
-        assert again["time_left"] is not None
-        later = me.until("state", lambda s: s["cards"] > 3 and s["reshuffles"] == 1, limit=100_000)
-        assert later["pile"] or later["tricks"]
+        assert again["over"] is None or again["over"]["status"] != "loop"
+        assert again["time_left"] is not None and again["cards"] != 474
+        table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
+        assert table.redeals >= 1 and table.names == ["A", "B"]
+        assert table.game.deal.format() != NEVER_ENDING.deal
 
 
 # The protocol's size limit is in bytes.

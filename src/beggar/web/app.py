@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import mimetypes
 import sqlite3
 import time
 from collections import deque
@@ -67,6 +68,9 @@ from beggar.web.tables import (
 )
 
 STATIC = Path(__file__).parent / "static"
+# Some systems' MIME tables lack these; module scripts and SVG faces need the right types.
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("image/svg+xml", ".svg")
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
 
 
