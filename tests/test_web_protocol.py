@@ -304,4 +304,4 @@ def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> No
     assert '<script type="module" src="/static/js/main.js">' in page
     for module in ("main", "connection", "table", "cards", "chart", "replay", "home", "dom", "sound"):
         assert client.get(f"/static/js/{module}.js").status_code == 200
-    assert client.get("/static/cards/QH.svg").headers["content-type"].startswith("image/svg")
+    assert client.get("/static/cards/HQ.svg").headers["content-type"].startswith("image/svg")
