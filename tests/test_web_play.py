@@ -261,6 +261,18 @@ def test_cards_are_whole_everywhere(server: str, browser: Any, page: Any) -> Non
     phone.context.close()
 
 
+# -- 12. the family table's time limit is a visible clock ------------------------------------------
+
+
+def test_the_family_table_shows_its_clock(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, rules="family-table")
+    page.click("#play-computer")
+    page.wait_for_selector("#clock:not([hidden])")
+    assert re.fullmatch(r"(30:00|29:[0-5]\d)", page.inner_text("#clock"))
+    assert page.get_attribute("#clock", "role") == "timer"
+
+
 # -- 10. pay cards are the server's word ------------------------------------------------------------
 
 

@@ -13,10 +13,11 @@ from starlette.testclient import TestClient
 from beggar.engine import Game
 from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
-from beggar.rules import STANDARD
+from beggar.rules import STANDARD, rules_named
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.protocol import MAX_MESSAGE_BYTES
+from beggar.web.tables import Mode, Seat, Table
 from test_web_protocol import SHORT_SEED, Socket, create
 
 
@@ -216,24 +217,40 @@ def test_a_pause_for_another_tab_says_so(client: TestClient) -> None:
 # 12. Family table: a loop means a real redeal, and the clock keeps running.
 
 
-def test_a_family_table_loop_is_really_dealt_again(client: TestClient) -> None:
+def test_a_family_table_loop_is_really_dealt_again() -> None:
+    table = Table(
+        id="family",
+        mode=Mode.WATCH,
+        rules=rules_named("family-table:lead=first-hand"),
+        seats=[Seat("A", human=False), Seat("B", human=False)],
+        deal=parse_deal(NEVER_ENDING.deal),
+        seed=7,
+    )
+    assert table.view()["time_left"] is not None  # the 30-minute limit is a clock
+    while table.redeals == 0:
+        table.step()
+        assert table.game.cards <= 474
+    texts = [line["text"] for line in table.log]
+    # The loop (474 cards with the first hand leading) is told, then a fresh deal is played.
+    assert "Loop after 474 cards" in texts[-2]
+    assert texts[-2].endswith("The cards are gathered, shuffled and dealt again.")
+    assert texts[-1] == "Dealt again: a fresh shuffle, the same seats (deal 2). A leads."
+    assert table.game.cards == 0 and not table.game.over
+    assert table.deal.format() != NEVER_ENDING.deal and table.names == ["A", "B"]
+    assert table.view()["reshuffles"] == 1 and table.view()["time_left"] is not None
+    for _ in range(10):
+        table.step()  # and play goes on
+    assert table.game.cards == 10
+
+
+def test_a_family_table_redeals_over_the_socket(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         me = Socket(ws)
-        joined = create(
-            me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant"
-        )
-        assert me.state is not None and me.state["time_left"] is not None  # the clock is shown
-        again = me.until("state", lambda s: s["reshuffles"] == 1, limit=100_000)
-        texts = " ".join(logged(me))
-        # The loop (474 cards with the first hand leading) was told, then a fresh deal played on.
-        assert "Loop after 474 cards" in texts
-        assert "The cards are gathered, shuffled and dealt again." in texts
-        assert "Dealt again: a fresh shuffle, the same seats (deal 2)." in texts
+        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
+        again = me.until("state", lambda s: s["reshuffles"] >= 1, limit=100_000)
+        # a fresh deal is being played (at instant pace it may already have ended)
+        assert again["games_played"] >= 1
         assert again["over"] is None or again["over"]["status"] != "loop"
-        assert again["time_left"] is not None and again["cards"] != 474
-        table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
-        assert table.redeals >= 1 and table.names == ["A", "B"]
-        assert table.game.deal.format() != NEVER_ENDING.deal
 
 
 # The protocol's size limit is in bytes.
@@ -283,3 +300,18 @@ def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> 
     assert replay["over"]["cards"] == ALL_GAMES[3].cards
     assert replay["over"]["tricks"] == ALL_GAMES[3].tricks
     assert all(frame[1]["suit"] for frame in replay["frames"][1:])
+
+
+def test_one_person_alone_starts_a_new_game_at_once(client: TestClient) -> None:
+    for mode, extra in (("computer", {}), ("lesson", {"lesson": 2}), ("watch", {})):
+        with client.websocket_connect("/ws") as ws:
+            me = Socket(ws)
+            create(me, mode=mode, pace="slow", **extra)
+            me.send({"type": "new-game"})
+            assert me.until("state", lambda s: s["games_played"] == 1)["new_game_asked"] == []
+
+
+def test_a_replay_link_that_does_not_exist_is_404(client: TestClient) -> None:
+    assert client.get("/r/nothere2").status_code == 404
+    assert client.get("/r/famous-0").status_code == 200
+    assert client.get("/api/replay/famous-99").status_code == 404

@@ -213,8 +213,15 @@ async def index(request: Request) -> Response:
 
 
 async def replay_page(request: Request) -> Response:
-    """A replay link; the page fetches the replay from ``/api/replay/<id>``."""
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    """A replay link; the page fetches the replay from ``/api/replay/<id>`` (404: none such)."""
+    game_id = request.path_params["game_id"]
+    status = 200
+    if not game_id.startswith("famous-"):
+        try:
+            request.app.state.archive.load(game_id)
+        except ArchiveError:
+            status = 404
+    return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
 
 
 async def options(request: Request) -> Response:

@@ -183,6 +183,9 @@ class Table:
         One person alone at a table starts it at once. At a friend table the others are told, and
         the log says who asked and who agreed.
         """
+        if self.mode is not Mode.FRIENDS:
+            self.new_game()  # one person at the table (a lesson's two seats are one person)
+            return
         people = self.seated_people()
         if seat in self.new_game_asked:
             return
