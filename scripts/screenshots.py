@@ -87,7 +87,10 @@ def main() -> None:
             page.click("#play-computer")
             page.wait_for_selector("#table:not([hidden])")
             turn_until(page, 15)
-            page.wait_for_timeout(1200)
+            while not page.locator(".owed").count():  # a moment with a payment under way
+                if page.locator("#turn").is_enabled():
+                    page.keyboard.press("Space")
+                page.wait_for_timeout(150)
             page.screenshot(path=out / "table.png")
 
             page.goto(f"{base}/#lessons")

@@ -106,7 +106,8 @@ class App {
     this.me = { table: null, seat: null, token: null, mode: null };
     if ($("end").open) $("end").close();
     this.showClosed("This table is closed or never existed.",
-      "Tables close when everyone has left or nobody has played for 30 minutes.");
+      "A table closes when nobody has played at it for 30 minutes, and a game against the computer "
+      + "closes when its player leaves.");
   }
 
   lost() {

@@ -98,7 +98,7 @@ export class TableView {
     const again = $("play-again");
     again.hidden = !(over && player);
     const asked = s.new_game_asked.includes(s.you);
-    again.textContent = asked ? "Waiting for the others…" : "Play again";
+    again.textContent = asked ? "Waiting for the others…" : lesson || s.mode === "famous" ? "Start again" : "Play again";
     again.disabled = asked;
     $("pause").textContent = s.paused ? "Resume" : "Pause";
     $("pause").disabled = !player || over || waiting;
@@ -106,7 +106,7 @@ export class TableView {
     $("auto").textContent = auto ? "Stop watching" : (lesson ? "Play it for me" : "Watch both players");
     $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous" || over;
     const newGame_ = $("again");
-    newGame_.hidden = !player;
+    newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
     const othersAsked = s.new_game_asked.length > 0 && !asked;
     newGame_.textContent = lesson || s.mode === "famous" ? "Start again"
       : asked ? "New game asked" : othersAsked ? "Agree to a new game" : "New game";
@@ -114,6 +114,14 @@ export class TableView {
     newGame_.classList.toggle("attention", othersAsked);
     $("pace").value = s.pace;
     $("pace").disabled = !player;
+    $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
+    $("pause").hidden = !player || over;
+    $("over-line").hidden = !over;
+    if (over) {
+      $("over-sentence").textContent = s.over.sentence;
+      $("over-replay").hidden = !s.over.replay;
+      if (s.over.replay) $("over-replay").href = `/r/${s.over.replay}`;
+    }
     let counts = `${plural(s.cards, "card")} turned, ${plural(s.tricks, "trick")}.`;
     if (s.reshuffles) counts += ` Deal ${s.reshuffles + 1} of this sitting.`;
     if (!player) counts += " Watching.";
