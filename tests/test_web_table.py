@@ -315,3 +315,23 @@ def test_a_replay_link_that_does_not_exist_is_404(client: TestClient) -> None:
     assert client.get("/r/nothere2").status_code == 404
     assert client.get("/r/famous-0").status_code == 200
     assert client.get("/api/replay/famous-99").status_code == 404
+
+
+def test_serve_takes_the_replay_database_path(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from beggar.cli import cli
+
+    help_text = CliRunner().invoke(cli, ["serve", "--help"]).output
+    assert "--db" in help_text and "replay" in help_text
+    archive_path = tmp_path / "games.sqlite3"
+    app = create_app(ServerSettings(db=archive_path))
+    with TestClient(app) as test_client, test_client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", seed=SHORT_SEED, pace="instant", rules="standard")
+        over = me.until("state", lambda s: s["over"] is not None and s["over"]["replay"])
+    assert archive_path.exists()
+    reopened = create_app(ServerSettings(db=archive_path))  # a restarted server keeps the games
+    with TestClient(reopened) as test_client:
+        replay = test_client.get(f"/api/replay/{over['over']['replay']}").json()
+    assert replay["over"]["cards"] == 38
