@@ -427,7 +427,8 @@ class Table:
             "reshuffles": self.redeals,
         }
         if self.rules.time_limit is not None and record is None:
-            view["time_left"] = max(0.0, round(self.rules.time_limit - self.playing_seconds(), 1))
+            played = 0.0 if self.waiting_for() else self.playing_seconds()  # the clock waits too
+            view["time_left"] = max(0.0, round(self.rules.time_limit - played, 1))
         if self.lesson is not None:
             view["lesson"] = {"number": self.lesson.number, "title": self.lesson.title}
         if self.famous is not None:
