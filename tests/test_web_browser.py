@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SHORT_SEED = "763"  # a standard deal that ends after 38 cards
+SHORT_SEED = "2253"  # a standard deal that ends after 39 cards
 TIMEOUT_MS = 20_000
 
 if not os.path.exists(CHROMIUM):
@@ -45,7 +45,9 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     port = _free_port()
-    config = uvicorn.Config(create_app(ServerSettings()), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(ServerSettings(db=":memory:")), host="127.0.0.1", port=port, log_level="warning"
+    )
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -108,7 +110,9 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
     play_my_cards_until_the_end(page)
     assert page.inner_text("#end-facts").startswith("Cards turned\n38")
     assert "wins with all 52 cards" in page.inner_text("#end-sentence")
-    assert page.inner_text("#end-deal").count("/") == 1
+    hands = page.locator("#end-deal .hand")
+    assert hands.count() == 2  # one line per hand, each card unbroken
+    assert [hand.locator(".deal-card").count() for hand in hands.all()] == [26, 26]
 
 
 def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser: Any) -> None:
@@ -171,7 +175,12 @@ def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any)
         "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
-    page.wait_for_function("document.querySelector('#prompt').innerText === 'Paused.'")
+    # The table says why it paused, with a prominent Resume (issue 8, defect 11).
+    page.wait_for_selector("#paused-banner:not([hidden])")
+    assert page.inner_text("#paused-why") == "Paused because you switched to another tab."
+    assert page.locator("#resume-big").is_visible()
+    page.click("#resume-big")
+    page.wait_for_selector("#paused-banner", state="hidden")
 
 
 def test_lesson_three_from_start_to_finish(server: str, page: Any) -> None:

@@ -16,12 +16,12 @@ from beggar.notation import random_deal
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.protocol import MAX_MESSAGE_BYTES
 
-SHORT_SEED = 763  # a standard deal that ends after 38 cards
+SHORT_SEED = 2253  # a standard deal that ends after 39 cards
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000))) as test_client:
+    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
         yield test_client
 
 
@@ -54,7 +54,8 @@ class Socket:
         raise AssertionError(f"no {kind} message")
 
     def error(self) -> str:
-        return str(self.until("error")["message"])
+        """The next error's message, in lower case (messages are sentences: they start capitalised)."""
+        return str(self.until("error")["message"]).lower()
 
 
 def create(socket: Socket, **fields: Any) -> dict[str, Any]:
@@ -94,7 +95,7 @@ def test_a_game_against_the_computer_is_played_by_the_server(client: TestClient)
         ('{"type": "create", "mode": "computer", "seed": -4}', "seed must be"),
         ('{"type": "create", "mode": "lesson", "lesson": 9}', "no lesson 9"),
         ('{"type": "create", "mode": "famous", "famous": 99}', "famous must be"),
-        ('{"type": "join", "table": "nosuch"}', "no such table"),
+        ('{"type": "join", "table": "nosuch"}', "closed or never existed"),
         ("x" * (MAX_MESSAGE_BYTES + 1), "too large"),
     ],
 )
@@ -104,7 +105,7 @@ def test_bad_messages_get_an_error_and_change_nothing(client: TestClient, messag
         create(me, mode="computer", seed=SHORT_SEED, pace="slow")
         before = me.state
         me.send(message)
-        assert error in me.error()
+        assert error.lower() in me.error()
         me.send({"type": "ping"})
         me.until("pong")
         assert client.app.state.lobby.tables[before["table"]].game.cards == before["cards"]
@@ -117,7 +118,7 @@ def test_out_of_turn_and_spectator_messages_are_refused(client: TestClient) -> N
         b.send({"type": "join", "table": joined["table"]})
         assert b.until("joined")["seat"] == 1
         b.send({"type": "turn"})
-        assert "Player 1's turn, not yours" in b.error()
+        assert "player 1's turn, not yours" in b.error()
         with client.websocket_connect("/ws") as ws_c:
             c = Socket(ws_c)
             c.send({"type": "join", "table": joined["table"]})
@@ -207,7 +208,7 @@ def test_a_game_against_the_computer_ends_when_the_player_leaves(client: TestCli
 
 def _cards_in(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, dict):
-        if set(value) == {"rank", "suit", "label"}:
+        if set(value) == {"rank", "suit", "label", "pays"}:
             return [value]
         return [card for item in value.values() for card in _cards_in(item)]
     if isinstance(value, list):
@@ -270,8 +271,11 @@ def test_the_practice_limit_says_why_the_game_stopped(client: TestClient) -> Non
 def test_the_time_limit_ends_a_live_game_and_awards_the_most_cards(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         me = Socket(ws)
-        create(me, mode="friends", rules="family-table:time-limit=0.3")
-        state = me.until("state", lambda s: s["over"] is not None, limit=50)
+        joined = create(me, mode="friends", rules="family-table:time-limit=0.3")
+        with client.websocket_connect("/ws") as ws_friend:
+            # the clock starts when every person is at the table
+            Socket(ws_friend).send({"type": "join", "table": joined["table"]})
+            state = me.until("state", lambda s: s["over"] is not None, limit=50)
         assert state["over"]["reason"] == "time-limit"
         assert state["over"]["outcome"] in ("win", "draw")
 
@@ -295,5 +299,9 @@ def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> No
     assert [lesson["number"] for lesson in options["lessons"]] == [1, 2, 3, 4]
     assert any(game["cycle_tricks"] == 62 for game in options["famous"])
     assert client.get("/").status_code == 200
-    assert client.get("/t/abcdef").status_code == 200
-    assert "app.js" in client.get("/").text
+    assert client.get("/t/abcdef").status_code == 404  # no such table: the page says so
+    page = client.get("/").text
+    assert '<script type="module" src="/static/js/main.js">' in page
+    for module in ("main", "connection", "table", "cards", "chart", "replay", "home", "dom", "sound"):
+        assert client.get(f"/static/js/{module}.js").status_code == 200
+    assert client.get("/static/cards/HQ.svg").headers["content-type"].startswith("image/svg")

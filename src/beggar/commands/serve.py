@@ -28,7 +28,15 @@ import click
     type=click.FloatRange(1),
     help="Cards a second all instant-pace tables together may turn.",
 )
-def serve_command(host: str, port: int, max_tables: int, idle_minutes: float, instant_cards: float) -> None:
+@click.option(
+    "--db",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="SQLite file for finished games' replay links [default: ~/.local/share/beggar/games.sqlite3].",
+)
+def serve_command(
+    host: str, port: int, max_tables: int, idle_minutes: float, instant_cards: float, db: str | None
+) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
 
@@ -38,6 +46,8 @@ def serve_command(host: str, port: int, max_tables: int, idle_minutes: float, in
     settings = ServerSettings(
         max_tables=max_tables, idle_seconds=idle_minutes * 60, instant_cards=instant_cards
     )
+    if db is not None:
+        settings.db = db
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import mimetypes
+import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -28,7 +32,10 @@ from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
 from beggar.notation import DealError
 from beggar.records import ALL_GAMES
-from beggar.rules import PRESETS, Rules, RulesError, rules_named
+from beggar.rules import Rules, RulesError, rules_named
+from beggar.web.archive import Archive, ArchiveError, default_path
+from beggar.web.plain import plain
+from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import (
     Create,
     Join,
@@ -43,11 +50,13 @@ from beggar.web.protocol import (
     Turn,
     parse_message,
 )
+from beggar.web.replay import replay_famous, replay_saved
 from beggar.web.tables import (
     UPDATE_INTERVAL,
     Lobby,
     LobbySettings,
     Mode,
+    NoSuchTable,
     Pace,
     Seat,
     Table,
@@ -59,6 +68,9 @@ from beggar.web.tables import (
 )
 
 STATIC = Path(__file__).parent / "static"
+# Some systems' MIME tables lack these; module scripts and SVG faces need the right types.
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("image/svg+xml", ".svg")
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
 
 
@@ -76,6 +88,8 @@ class ServerSettings:
     """Refused messages after which a flooding connection is closed."""
     instant_cards: float = 8_000
     """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
+    db: str | Path = field(default_factory=default_path)
+    """The SQLite file that keeps finished games for their replay links (``":memory:"``: none kept)."""
 
 
 class Bucket:
@@ -189,112 +203,159 @@ class Connection:
         return table
 
 
+async def index(request: Request) -> Response:
+    """The one page; a link to a table that is not open is answered 404 (the page says so)."""
+    table_id = request.path_params.get("table_id")
+    status = 200
+    if table_id is not None and table_id not in request.app.state.lobby.tables:
+        status = 404
+    return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+async def replay_page(request: Request) -> Response:
+    """A replay link; the page fetches the replay from ``/api/replay/<id>`` (404: none such)."""
+    game_id = request.path_params["game_id"]
+    status = 200
+    if not game_id.startswith("famous-"):
+        try:
+            request.app.state.archive.load(game_id)
+        except ArchiveError:
+            status = 404
+    return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+async def options(request: Request) -> Response:
+    return JSONResponse(site_options())
+
+
+async def replay_data(request: Request) -> Response:
+    """Every frame of a finished game (``/api/replay/<id>``) or a famous one (``famous-<n>``)."""
+    game_id = request.path_params["game_id"]
+    if game_id.startswith("famous-"):
+        index = game_id.removeprefix("famous-")
+        if not index.isdigit() or not 0 <= int(index) < len(ALL_GAMES):
+            return JSONResponse({"error": "There is no such famous game."}, status_code=404)
+        return JSONResponse(replay_famous(ALL_GAMES[int(index)]))
+    archive: Archive = request.app.state.archive
+    try:
+        saved = archive.load(game_id)
+    except ArchiveError:
+        return JSONResponse({"error": "This replay does not exist."}, status_code=404)
+    data = replay_saved(saved.game, saved.names)
+    data["title"] = " · ".join(saved.names)
+    data["finished"] = saved.finished
+    return JSONResponse(data)
+
+
+async def health(request: Request) -> Response:
+    """Liveness, the number of tables, and how late recent updates left the server."""
+    delays: deque[float] = request.app.state.delays
+    recent = sorted(delays)
+    pick = (lambda q: round(recent[min(len(recent) - 1, int(q * len(recent)))] * 1000, 1)) if recent else None
+    return JSONResponse(
+        {
+            "ok": True,
+            "tables": len(request.app.state.lobby.tables),
+            "updates": len(recent),
+            "update_delay_ms": None if pick is None else {"p50": pick(0.5), "p99": pick(0.99)},
+        }
+    )
+
+
+async def socket(websocket: WebSocket) -> None:
+    """One person's live connection: checked messages in, states out."""
+    state = websocket.app.state
+    lobby: Lobby = state.lobby
+    settings: ServerSettings = state.settings
+    await websocket.accept()
+    connection = Connection(websocket, settings, state.delays)
+    sender = asyncio.create_task(connection.sender())
+    try:
+        while True:
+            text = await websocket.receive_text()
+            if not connection.bucket.allow():
+                connection.refused += 1
+                if connection.refused >= settings.flood_limit:
+                    await websocket.close(code=1008, reason="too many messages")
+                    break
+                connection.send({"type": "error", "message": "Too many messages: slow down."})
+                continue
+            try:
+                handle(lobby, connection, parse_message(text), archive=state.archive)
+            except NoSuchTable as exc:
+                connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
+            except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
+                connection.send({"type": "error", "message": plain(str(exc))})
+            if sender.done():
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        sender.cancel()
+        _disconnect(lobby, connection)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    lobby: Lobby = app.state.lobby
+    janitor = asyncio.create_task(_janitor(lobby))
+    try:
+        yield
+    finally:
+        janitor.cancel()
+        lobby.close_all()
+        app.state.archive.close()
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/t/{table_id}", index),
+    Route("/r/{game_id}", replay_page),
+    Route("/api/options", options),
+    Route("/api/replay/{game_id}", replay_data),
+    Route("/healthz", health),
+    WebSocketRoute("/ws", socket),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
 def create_app(settings: ServerSettings | None = None) -> Starlette:
     """The web application. ``settings`` bound the tables, their idle time and message rates."""
     settings = settings or ServerSettings()
-    lobby = Lobby(
+    app = Starlette(
+        routes=ROUTES, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2000)]
+    )
+    app.state.settings = settings
+    app.state.lobby = Lobby(
         LobbySettings(
             max_tables=settings.max_tables,
             idle_seconds=settings.idle_seconds,
             instant_cards=settings.instant_cards,
         )
     )
-    delays: deque[float] = deque(maxlen=200_000)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        janitor = asyncio.create_task(_janitor(lobby))
-        try:
-            yield
-        finally:
-            janitor.cancel()
-            lobby.close_all()
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-    async def options(request: Request) -> Response:
-        return JSONResponse(site_options())
-
-    async def health(request: Request) -> Response:
-        """Liveness, the number of tables, and how late recent updates left the server."""
-        recent = sorted(delays)
-        pick = (
-            (lambda q: round(recent[min(len(recent) - 1, int(q * len(recent)))] * 1000, 1))
-            if recent
-            else None
-        )
-        return JSONResponse(
-            {
-                "ok": True,
-                "tables": len(lobby.tables),
-                "updates": len(recent),
-                "update_delay_ms": None if pick is None else {"p50": pick(0.5), "p99": pick(0.99)},
-            }
-        )
-
-    async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        connection = Connection(websocket, settings, delays)
-        sender = asyncio.create_task(connection.sender())
-        try:
-            while True:
-                text = await websocket.receive_text()
-                if not connection.bucket.allow():
-                    connection.refused += 1
-                    if connection.refused >= settings.flood_limit:
-                        await websocket.close(code=1008, reason="too many messages")
-                        break
-                    connection.send({"type": "error", "message": "too many messages: slow down"})
-                    continue
-                try:
-                    handle(lobby, connection, parse_message(text))
-                except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
-                    connection.send({"type": "error", "message": str(exc)})
-                if sender.done():
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            sender.cancel()
-            _disconnect(lobby, connection)
-
-    app = Starlette(
-        routes=[
-            Route("/", index),
-            Route("/t/{table_id}", index),
-            Route("/api/options", options),
-            Route("/healthz", health),
-            WebSocketRoute("/ws", socket),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ],
-        lifespan=lifespan,
-    )
-    app.state.lobby = lobby
-    app.state.settings = settings
+    app.state.archive = Archive(settings.db)
+    app.state.delays = deque(maxlen=200_000)
     return app
 
 
 def site_options() -> dict[str, Any]:
-    """What the home page offers: rule presets, lessons, famous games, paces."""
+    """What the home page offers: rule presets, lessons, famous games, paces, the default rules."""
     return {
-        "presets": [
-            {"name": rules.name, "description": rules.description, "settings": rules.settings()}
-            for rules in PRESETS.values()
-        ],
+        "presets": preset_entries(),
+        "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
         "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],
         "paces": [str(pace) for pace in Pace],
     }
 
 
-def handle(lobby: Lobby, connection: Connection, message: Message) -> None:
+def handle(lobby: Lobby, connection: Connection, message: Message, *, archive: Archive | None = None) -> None:
     """Act on one checked message from ``connection``."""
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
         return
     if isinstance(message, Create):
-        _create(lobby, connection, message)
+        _create(lobby, connection, message, archive)
         return
     if isinstance(message, Join):
         _join(lobby, connection, message)
@@ -312,18 +373,34 @@ def handle(lobby: Lobby, connection: Connection, message: Message) -> None:
     if isinstance(message, Turn):
         table.turn(seat)
     elif isinstance(message, SetPace):
-        table.pace = message.pace
-        table.changed()
+        table.set_pace(seat, message.pace)
     elif isinstance(message, SetPaused):
-        table.set_paused(message.paused)
+        table.set_paused(message.paused, seat, hidden=message.hidden)
     elif isinstance(message, SetAutomatic):
-        _set_automatic(table, seat, message.on)
+        table.set_automatic(seat, message.on)
     elif isinstance(message, NewGame):
-        table.new_game()
+        table.ask_new_game(seat)
 
 
-def _create(lobby: Lobby, connection: Connection, message: Create) -> None:
-    rules = rules_named(message.rules)
+def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:
+    """What a table calls when a game ends: store it, and give the table its replay id."""
+    if archive is None:
+        return None
+
+    def save(table: Table) -> None:
+        if table.lesson is not None or table.famous is not None:
+            return  # prepared positions and famous games have their own pages
+        try:
+            table.replay = archive.save(table.game, table.names, mode=str(table.mode), table_id=table.id)
+        except sqlite3.Error:
+            table.replay = None  # a full disk must not stop the game; there is just no link
+
+    return save
+
+
+def _create(lobby: Lobby, connection: Connection, message: Create, archive: Archive | None) -> None:
+    default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
+    rules = rules_named(message.rules or default)
     if message.players is not None and message.players != rules.players:
         rules = rules.replace(players=message.players)
     mode = message.mode
@@ -356,14 +433,15 @@ def _create(lobby: Lobby, connection: Connection, message: Create) -> None:
         lesson=lesson_,
         famous=famous,
         bound_to_connection=bound,
+        on_game_over=_archiver(archive),
     )
     seat = 0 if seats[0].human else None
     token = None
     if seat is not None:
         token = new_token()
-        seats[seat].token = token
+        table.take_seat(seat, token, announce=mode is Mode.FRIENDS)
         if mode is Mode.LESSON:
-            seats[1].token = token
+            table.take_seat(1, token, announce=False)
     connection.send(
         {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
     )
@@ -407,26 +485,13 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
         if free is not None:
             seat = free
             token = new_token()
-            table.seats[seat].token = token
-            if message.name:
-                table.seats[seat].name = message.name
-                table.narrator.names[seat] = message.name
-            table.say(f"{table.seats[seat].name} sits down.")
+            table.take_seat(seat, token, message.name)
     if seat is None:
         token = None
     connection.send(
         {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
     )
     connection.sit(table, seat)
-
-
-def _set_automatic(table: Table, seat: int, on: bool) -> None:
-    if table.mode is Mode.LESSON:
-        for each in table.seats:
-            each.automatic = on
-    else:
-        table.seats[seat].automatic = on
-    table.changed()
 
 
 def _disconnect(lobby: Lobby, connection: Connection) -> None:
@@ -441,4 +506,4 @@ async def _janitor(lobby: Lobby) -> None:
         lobby.close_idle()
 
 
-__all__ = ["ServerSettings", "create_app", "handle", "site_options"]
+__all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options"]

@@ -33,7 +33,8 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True)
 class Create:
     mode: Mode
-    rules: str = "standard"
+    rules: str | None = None
+    """None: the table's own rules (the practice table against the computer, the friend table)."""
     players: int | None = None
     humans: int = 1
     name: str | None = None
@@ -64,6 +65,8 @@ class SetPace:
 @dataclass(frozen=True)
 class SetPaused:
     paused: bool
+    hidden: bool = False
+    """The person switched to another tab (the table says so)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,8 @@ Message = Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | 
 
 def parse_message(text: str | bytes) -> Message:
     """Check one incoming message and return it as a typed value."""
-    if len(text) > MAX_MESSAGE_BYTES:
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data = json.loads(text)
@@ -106,7 +110,7 @@ def parse_message(text: str | bytes) -> Message:
     if kind == "create":
         message: Message = Create(
             mode=fields.choice("mode", Mode),
-            rules=fields.text("rules", MAX_SPEC, default="standard") or "standard",
+            rules=fields.text("rules", MAX_SPEC) or None,
             players=fields.integer("players", 2, 8),
             humans=fields.integer("humans", 1, 8) or 1,
             name=fields.text("name", MAX_NAME),
@@ -126,7 +130,7 @@ def parse_message(text: str | bytes) -> Message:
     elif kind == "pace":
         message = SetPace(fields.choice("pace", Pace))
     elif kind == "pause":
-        message = SetPaused(True)
+        message = SetPaused(True, hidden=fields.boolean("hidden", default=False))
     elif kind == "resume":
         message = SetPaused(False)
     elif kind == "watch":
@@ -180,8 +184,10 @@ class _Fields:
             raise ProtocolError(f"{key} must be from {low} to {high}")
         return value
 
-    def boolean(self, key: str) -> bool:
+    def boolean(self, key: str, default: bool | None = None) -> bool:
         value = self._get(key)
+        if value is None and default is not None:
+            return default
         if not isinstance(value, bool):
             raise ProtocolError(f"{key} must be true or false")
         return value

@@ -26,10 +26,16 @@ from beggar.narrate import Narrator, ending
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
+from beggar.web.faces import dress
+from beggar.web.presets import rules_entry, table_rules_title
 
 
 class TableError(Exception):
     """A request the table refuses; the message is shown to the person who made it."""
+
+
+class NoSuchTable(TableError):
+    """A link to a table that has closed or never existed."""
 
 
 class Pace(enum.StrEnum):
@@ -112,6 +118,16 @@ class Table:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     games_played: int = 0
+    redeals: int = 0
+    """Deals gathered and dealt again in this sitting (rules whose loop means a redeal)."""
+    paused_why: str | None = None
+    """Why the game is paused, said to everyone: ``"Ann switched to another tab."``."""
+    new_game_asked: set[int] = field(default_factory=set)
+    """Seats whose people asked for a new game; it starts when every seated person has."""
+    on_game_over: Callable[[Table], None] | None = None
+    """Called once when a game ends (the server archives it for its replay link)."""
+    replay: str | None = None
+    """The replay id of the game just finished, once archived."""
     _view: tuple[int, dict[str, Any]] | None = None
     _view_json: tuple[int, bytes] | None = None
 
@@ -120,32 +136,131 @@ class Table:
 
     # -- the game -----------------------------------------------------------------------------
 
-    def _start_game(self, deal: Deal) -> None:
+    def _start_game(self, deal: Deal, *, redeal: bool = False) -> None:
+        if self.famous is not None and not self.rules.number_ranks_pay:
+            deal = dress(deal)  # real faces for a compact deal; the game is the same (faces.py)
         self.deal = deal
         lead_seed = None if self.seed is None else self.seed + self.games_played
         first = 0 if self.lesson is not None or self.famous is not None else None
         dealer = self.games_played % self.rules.players
         self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
-        self.narrator = Narrator(self.rules, [seat.name for seat in self.seats])
+        self.narrator = Narrator(self.rules, self.names)
         self.history = [self.game.hand_sizes]
         self.last_card = None
         self.last_take = None
-        self.started = time.monotonic()
-        self.paused_for = 0.0
-        intro = self.lesson.intro if self.lesson else ""
-        names = [seat.name for seat in self.seats]
-        self.say(f"New game: {self.rules.name} rules. {names[self.game.to_play]} leads.", intro)
+        self.new_game_asked.clear()
+        self.replay = None
+        leads = f"{self.names[self.game.to_play]} leads."
+        if redeal:
+            # The sitting goes on: the time limit keeps counting across a redeal.
+            self.say(f"Dealt again: a fresh shuffle, the same seats (deal {self.redeals + 1}). {leads}")
+        else:
+            self.started = time.monotonic()
+            self.paused_for = 0.0
+            intro = self.lesson.intro if self.lesson else ""
+            self.say(f"New game: {table_rules_title(self.rules.name)}. {leads}", intro)
         self.changed()
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def _next_deal(self) -> Deal:
+        self.games_played += 1
+        if self.lesson is not None or self.famous is not None:
+            return self.deal
+        seed = None if self.seed is None else self.seed + self.games_played
+        return random_deal(self.rules, seed)
 
     def new_game(self) -> None:
         """Deal again (a lesson or a famous game starts over)."""
-        self.games_played += 1
-        if self.lesson is not None or self.famous is not None:
-            deal = self.deal
-        else:
-            seed = None if self.seed is None else self.seed + self.games_played
-            deal = random_deal(self.rules, seed)
-        self._start_game(deal)
+        self.redeals = 0
+        self._start_game(self._next_deal())
+
+    def ask_new_game(self, seat: int) -> None:
+        """``seat`` asks for a new game; it starts once every seated person has asked.
+
+        One person alone at a table starts it at once. At a friend table the others are told, and
+        the log says who asked and who agreed.
+        """
+        if self.mode is not Mode.FRIENDS:
+            self.new_game()  # one person at the table (a lesson's two seats are one person)
+            return
+        people = self.seated_people()
+        if seat in self.new_game_asked:
+            return
+        self.new_game_asked.add(seat)
+        name = self.seats[seat].name
+        if len(people) <= 1:
+            self.new_game()
+            return
+        missing = [self.seats[i].name for i in people if i not in self.new_game_asked]
+        if missing:
+            verb = "agrees" if len(missing) == 1 else "agree"
+            self.say(f"{name} asks for a new game; it starts when {_and(missing)} {verb}.")
+            self.changed()
+            return
+        self.say(f"{name} agrees: a new game.")
+        self.new_game()
+
+    def seated_people(self) -> list[int]:
+        """Seats held by a person (not the computer, not empty)."""
+        return [i for i, seat in enumerate(self.seats) if seat.human and seat.token is not None]
+
+    def waiting_for(self) -> list[str]:
+        """At a friend table: the names of seats still waiting for their person."""
+        if self.mode is not Mode.FRIENDS:
+            return []
+        return [seat.name for seat in self.seats if seat.human and seat.token is None]
+
+    def take_seat(self, seat: int, token: str, name: str | None = None, *, announce: bool = True) -> None:
+        """A person sits down at a free seat, held from now on by ``token``."""
+        if self.seats[seat].token is not None:
+            raise TableError("that seat is taken")
+        self.seats[seat].token = token
+        if name:
+            self.rename_seat(seat, name)
+        if announce:
+            self.say(f"{self.seats[seat].name} sits down.")
+        if announce and not self.waiting_for() and self.game.cards == 0:
+            self.started = time.monotonic()  # the clock starts when everyone is here
+            self.paused_for = 0.0
+            self.say(f"Everyone is here. {self.names[self.game.to_play]} leads.")
+        self.changed()
+
+    def rename_seat(self, seat: int, name: str) -> None:
+        self.seats[seat].name = name
+        self.narrator.names[seat] = name
+
+    def set_pace(self, seat: int | None, pace: Pace) -> None:
+        if pace is self.pace:
+            return
+        self.pace = pace
+        if seat is not None and self.mode is Mode.FRIENDS:
+            self.say(f"{self.seats[seat].name} sets the pace to {pace}.")
+        self.changed()
+
+    def set_automatic(self, seat: int, on: bool) -> None:
+        """ "Watch both players": ``seat``'s cards are turned for them (in a lesson, every seat's)."""
+        for index, each in enumerate(self.seats):
+            if index == seat or self.mode is Mode.LESSON:
+                each.automatic = on
+        self.changed()
+
+    def _after_game(self) -> None:
+        record = self.game.record
+        if record is None:
+            return
+        if self.on_game_over is not None:
+            self.on_game_over(self)
+        if record.outcome is Outcome.REDEAL:
+            self.redeals += 1
+            # A deal stopped by the time limit is dealt again with a fresh clock, or it would stop
+            # again at once; a loop is dealt again within the same sitting.
+            keep_clock = record.reason is not Reason.TIME_LIMIT
+            self._start_game(self._next_deal(), redeal=keep_clock)
+            if not keep_clock:
+                self.say("The clock starts again.")
 
     def step(self) -> list[Event]:
         """Turn the next card (whoever's it is) and record what happened."""
@@ -156,7 +271,7 @@ class Table:
             if isinstance(event, CardTurned):
                 self.last_card = {
                     "seat": event.player,
-                    "card": card_json(event.card),
+                    "card": card_json(event.card, self.rules),
                     "number": event.number,
                     "value": event.value,
                 }
@@ -166,12 +281,17 @@ class Table:
         self.say(sentence, note)
         if self.game.over and self.lesson is not None and self.lesson.outro:
             self.say(self.lesson.outro)
+        if self.game.over:
+            self._after_game()
         return events
 
     def turn(self, seat: int) -> None:
         """A person turns their top card."""
         if self.game.over:
             raise TableError("the game is over: start a new game")
+        waiting = self.waiting_for()
+        if waiting:
+            raise TableError(f"waiting for {_and(waiting)} to join: the game starts when everyone is here")
         if self.paused:
             raise TableError("the game is paused: resume it first")
         if self.game.to_play != seat and self.mode is not Mode.LESSON:
@@ -183,9 +303,12 @@ class Table:
 
     def check_time_limit(self) -> None:
         limit = self.rules.time_limit
-        if limit is not None and not self.game.over and self.playing_seconds() >= limit:
+        if limit is None or self.game.over or self.waiting_for():
+            return
+        if self.playing_seconds() >= limit:
             events = self.game.stop(Reason.TIME_LIMIT)
             self.say(self.narrator.tell(events))
+            self._after_game()
             self.changed()
 
     def playing_seconds(self) -> float:
@@ -193,7 +316,8 @@ class Table:
         paused = self.paused_for + (now - self.paused_at if self.paused_at is not None else 0.0)
         return now - self.started - paused
 
-    def set_paused(self, paused: bool) -> None:
+    def set_paused(self, paused: bool, seat: int | None = None, *, hidden: bool = False) -> None:
+        """Pause or resume; ``hidden`` says the person switched to another tab."""
         if paused == self.paused:
             return
         now = time.monotonic()
@@ -203,12 +327,22 @@ class Table:
             self.paused_for += now - self.paused_at
             self.paused_at = None
         self.paused = paused
-        self.say("Paused." if paused else "Resumed.")
+        who = self.seats[seat].name if seat is not None else None
+        if paused:
+            if hidden:
+                whose = f"{who} switched" if self.mode is Mode.FRIENDS and who else "you switched"
+                self.paused_why = f"Paused because {whose} to another tab."
+            else:
+                self.paused_why = f"Paused by {who}." if self.mode is Mode.FRIENDS and who else "Paused."
+            self.say(self.paused_why)
+        else:
+            self.paused_why = None
+            self.say(f"{who} resumes the game." if self.mode is Mode.FRIENDS and who else "Resumed.")
         self.changed()
 
     def waiting_for_machine(self) -> bool:
         """True when the next card is turned automatically (not paused, not over)."""
-        if self.game.over or self.paused or self.closed:
+        if self.game.over or self.paused or self.closed or self.waiting_for():
             return False
         if self.mode is Mode.LESSON:
             return self.seats[self.game.to_play].automatic
@@ -264,7 +398,7 @@ class Table:
                 "out": game.out[index],
             }
             if reveal:
-                entry["stack"] = [card_json(card) for card in game.stacks[index]]
+                entry["stack"] = [card_json(card, self.rules) for card in game.stacks[index]]
             seats.append(entry)
         view: dict[str, Any] = {
             "type": "state",
@@ -273,7 +407,7 @@ class Table:
             "version": self.version,
             "at": self.changed_at,
             "seats": seats,
-            "pile": [card_json(card) for card in game.pile],
+            "pile": [card_json(card, self.rules) for card in game.pile],
             "to_play": None if record else game.to_play,
             "owed": game.owed,
             "creditor": game.creditor,
@@ -286,9 +420,15 @@ class Table:
             "last_take": self.last_take,
             "time_left": None,
             "over": None,
+            "closed": self.closed,
+            "waiting_for": self.waiting_for(),
+            "paused_why": self.paused_why,
+            "new_game_asked": sorted(self.new_game_asked),
+            "reshuffles": self.redeals,
         }
         if self.rules.time_limit is not None and record is None:
-            view["time_left"] = max(0.0, round(self.rules.time_limit - self.playing_seconds(), 1))
+            played = 0.0 if self.waiting_for() else self.playing_seconds()  # the clock waits too
+            view["time_left"] = max(0.0, round(self.rules.time_limit - played, 1))
         if self.lesson is not None:
             view["lesson"] = {"number": self.lesson.number, "title": self.lesson.title}
         if self.famous is not None:
@@ -298,6 +438,8 @@ class Table:
                 **record.to_dict(),
                 "sentence": ending(record, names),
                 "deal": self.deal.format(),
+                "deal_hands": [[card.label for card in hand] for hand in self.deal.hands],
+                "replay": self.replay,
             }
         return view
 
@@ -316,12 +458,12 @@ def personal(
     browser already has the others. ``history_start`` says where the points sent begin. The
     rules, which never change at a table, come with a connection's ``first`` state only.
     """
-    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat)}
+    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     mine["log"] = log[skip:]
     if first:
-        mine["rules"] = {"name": table.rules.name, "settings": table.rules.settings()}
+        mine["rules"] = rules_entry(table.rules)
     history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start
@@ -334,10 +476,19 @@ def state_message(table: Table, mine: dict[str, Any]) -> str:
     return (orjson.dumps(mine)[:-1] + b"," + table.view_json()[1:]).decode()
 
 
+def addressed(table: Table, seat: int | None) -> int | None:
+    """The seat this person plays as "you": only a person holding a seat in a game they play.
+
+    Spectators, famous games, lessons and "watch both players" see every seat by its name.
+    """
+    return seat if table.mode in (Mode.COMPUTER, Mode.FRIENDS) else None
+
+
 def prompt(table: Table, seat: int | None) -> str:
     """What is happening, said plainly from this person's seat: ``"Queen: you owe 2"``."""
     game = table.game
-    names = [s.name for s in table.seats]
+    names = table.names
+    seat = addressed(table, seat)
     if game.record is not None:
         record = game.record
         if record.status is Status.FINISHED or record.winner is not None:
@@ -345,8 +496,11 @@ def prompt(table: Table, seat: int | None) -> str:
             if winner is not None:
                 return "You win!" if winner == seat else f"{names[winner]} wins."
         return "A draw." if record.outcome is Outcome.DRAW else "Game over: no winner."
+    waiting = table.waiting_for()
+    if waiting:
+        return f"Waiting for {_and(waiting)} to join."
     if table.paused:
-        return "Paused."
+        return table.paused_why or "Paused."
     who = game.to_play
     you = who == seat
     subject = "you" if you else names[who]
@@ -359,11 +513,30 @@ def prompt(table: Table, seat: int | None) -> str:
     return f"{names[who]}'s turn."
 
 
-def card_json(card: Card) -> dict[str, Any]:
+def notice(table: Table, seat: int | None) -> str:
+    """A request waiting for this person, or for others: a new game someone asked for."""
+    asked = table.new_game_asked
+    if not asked or table.mode is not Mode.FRIENDS:
+        return ""
+    askers = _and([table.seats[i].name for i in sorted(asked)])
+    if seat is not None and seat not in asked:
+        return f"{askers} {'asks' if len(asked) == 1 else 'ask'} for a new game: press New game to agree."
+    missing = [table.seats[i].name for i in table.seated_people() if i not in asked]
+    return f"Waiting for {_and(missing)} to agree to a new game." if missing else ""
+
+
+def _and(names: list[str]) -> str:
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def card_json(card: Card, rules: Rules) -> dict[str, Any]:
+    """A face-up card as the browser draws it; ``pays`` is what it asks for under these rules."""
     return {
         "rank": "" if card.rank is None else card.rank.label,
         "suit": "" if card.suit is None else card.suit.value,
         "label": card.label,
+        "pays": rules.pay_value(card),
     }
 
 
@@ -434,6 +607,7 @@ class Lobby:
         lesson: Lesson | None = None,
         famous: PublishedGame | None = None,
         bound_to_connection: bool = False,
+        on_game_over: Callable[[Table], None] | None = None,
     ) -> Table:
         if len(self.tables) >= self.settings.max_tables:
             self.close_idle()
@@ -454,6 +628,7 @@ class Lobby:
             lesson=lesson,
             famous=famous,
             bound_to_connection=bound_to_connection,
+            on_game_over=on_game_over,
         )
         self.tables[table.id] = table
         self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))
@@ -462,7 +637,7 @@ class Lobby:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError("no such table: it may have closed; start a new one")
+            raise NoSuchTable("this table is closed or never existed")
         return table
 
     def close(self, table_id: str) -> None:
@@ -540,12 +715,14 @@ __all__ = [
     "Lobby",
     "LobbySettings",
     "Mode",
+    "NoSuchTable",
     "Pace",
     "Seat",
     "Table",
     "TableError",
     "card_json",
     "new_token",
+    "notice",
     "personal",
     "prompt",
     "state_message",

@@ -1,0 +1,81 @@
+"""A game told card by card for the replay viewer: every frame the browser may scrub to.
+
+The reference engine replays the stored game; the browser only draws frames. Frame ``i`` is the
+table just after card ``i`` (frame 0: before the first card):
+
+``[seat, card, owed, to_play, pile, stacks, trick, text]``: who turned the card and the card
+(``{"rank", "suit", "label", "pays"}``), what the next player then owes, who turns next, how many
+cards the pile holds (it is always the last ``pile`` cards turned), every stack's size, the trick
+number if that card won a pile (else 0), and the narrator's sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from beggar.engine import Game, GameError, PileTaken, Reason
+from beggar.narrate import Narrator, ending
+from beggar.notation import parse_deal
+from beggar.records import PublishedGame
+from beggar.rules import STANDARD, Rules
+from beggar.web.faces import dress
+from beggar.web.presets import rules_entry
+from beggar.web.tables import card_json
+
+
+def replay(
+    game: Game, names: list[str], *, turned: int | None = None, stopped: str | None = None
+) -> dict[str, Any]:
+    """Play ``game`` from its start to its end (or ``turned`` cards and ``stopped``) as frames."""
+    narrator = Narrator(game.rules, names)
+    frames: list[list[Any]] = [[None, None, 0, game.to_play, 0, list(game.hand_sizes), 0, ""]]
+    while not game.over and (turned is None or game.cards < turned):
+        events = game.step()
+        text = narrator.tell(events)
+        card = events[0].card  # type: ignore[union-attr]  # a step always starts with CardTurned
+        seat = events[0].player  # type: ignore[union-attr]
+        taken = next((e.trick for e in events if isinstance(e, PileTaken)), 0)
+        frames.append(
+            [
+                seat,
+                card_json(card, game.rules),
+                game.owed,
+                game.to_play,
+                len(game.pile),
+                list(game.hand_sizes),
+                taken,
+                text,
+            ]
+        )
+    if stopped is not None and not game.over:
+        events = game.stop(Reason(stopped))
+        frames[-1][7] = (frames[-1][7] + " " + narrator.tell(events)).strip()
+    record = game.record
+    return {
+        "names": names,
+        "rules": rules_entry(game.rules),
+        "deal": game.deal.format(),
+        "frames": frames,
+        "over": None if record is None else {**record.to_dict(), "sentence": ending(record, names)},
+    }
+
+
+def replay_saved(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Replay a game stored with :meth:`Game.to_dict`."""
+    try:
+        rules = Rules.from_dict(data["rules"])
+        deal = parse_deal(str(data["deal"]), rules.deck, complete=False)
+        game = Game(deal, rules, first=int(data["first"]), complete=False)
+        turned = int(data["turned"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameError(f"bad saved game: {exc}") from None
+    return replay(game, names, turned=turned, stopped=data.get("stopped"))
+
+
+def replay_famous(published: PublishedGame) -> dict[str, Any]:
+    """A famous game with real faces (see :mod:`beggar.web.faces`), first hand leading."""
+    deal = dress(parse_deal(published.deal, STANDARD.deck))
+    names = ["A", "B"]
+    result = replay(Game(deal, STANDARD, first=0), names)
+    result["title"] = f"{published.finder} {published.year}"
+    return result

@@ -1,0 +1,55 @@
+// Drawing cards. The server says what every card pays ("pays"); nothing here knows the rules.
+import { el } from "./dom.js";
+
+const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+const SUIT_NAMES = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
+const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+
+/** "queen of hearts", "seven", "a number card". */
+export function cardName(card) {
+  if (!card.rank) return "a number card";
+  const rank = RANK_NAMES[card.rank] || card.rank;
+  const name = card.suit ? `${rank} of ${SUIT_NAMES[card.suit]}` : rank;
+  return card.pays ? `${name}, pays ${card.pays}` : name;
+}
+
+/**
+ * A card as a person sees it: the real face (vendored SVG deck) when rank and suit are known,
+ * else a plain face. `mini` draws a small text card for the open hands of teaching mode.
+ */
+export function cardElement(card, { mini = false } = {}) {
+  const node = el("div", mini ? "card mini" : "card");
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", cardName(card));
+  if (card.suit === "H" || card.suit === "D") node.classList.add("red");
+  if (card.rank === "10") node.classList.add("ten");
+  if (card.pays) {
+    node.classList.add("pay");
+    node.dataset.pays = String(card.pays);
+  }
+  if (!mini && card.rank && card.suit) {
+    const face = el("img", "face");
+    face.src = `/static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`;
+    face.alt = "";
+    face.draggable = false;
+    node.append(face);
+  } else {
+    const suit = SUITS[card.suit] || "";
+    node.append(el("span", "corner", `${card.rank || "–"}${suit}`));
+    if (!mini) node.append(el("span", "big-pip", suit || card.rank || "·"));
+  }
+  if (card.pays && !mini) {
+    const badge = el("span", "pays-badge", String(card.pays));
+    badge.title = `pays ${card.pays}`;
+    badge.setAttribute("aria-hidden", "true");
+    node.append(badge);
+  }
+  return node;
+}
+
+/** A face-down card (a stack's back). */
+export function backElement() {
+  const node = el("div", "back");
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}

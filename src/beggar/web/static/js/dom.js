@@ -1,0 +1,18 @@
+// Small DOM helpers shared by every view.
+
+/** The element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** A new element with a class name and text. */
+export function el(tag, className = "", text = "") {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+/** "1 card", "3 cards". */
+export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** True when the person asked their system for less motion. */
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -1,0 +1,98 @@
+// The home page, the lessons, the famous games and the rules page, filled from /api/options.
+import { $, el } from "./dom.js";
+
+function fillSelect(select, values, chosen) {
+  select.replaceChildren();
+  for (const [value, text] of values) {
+    const option = el("option", "", text);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = chosen;
+}
+
+/** Fill every page from the server's options; `actions` start lessons and famous games. */
+export function setupHome(options, actions) {
+  const presets = options.presets;
+  const title = (name) => (presets.find((p) => p.name === name) || { title: name }).title;
+  fillSelect(
+    $("opt-rules"),
+    [["", `The table's own (${title(options.defaults.computer)} with the computer, ${title(options.defaults.friends)} with a friend)`],
+      ...presets.map((p) => [p.name, p.title])],
+    "",
+  );
+  fillSelect($("opt-players"), [2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)]), "2");
+  fillSelect($("opt-humans"), [2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)]), "2");
+  const paces = options.paces.map((p) => [p, p[0].toUpperCase() + p.slice(1)]);
+  fillSelect($("opt-pace"), paces, "normal");
+  fillSelect($("pace"), paces, "normal");
+  const about = () => {
+    const preset = presets.find((p) => p.name === $("opt-rules").value);
+    $("opt-rules-about").textContent = preset
+      ? preset.description
+      : `${title(options.defaults.computer)} against the computer: you start, and 4,000 cards or an exact repeat end the game. `
+        + `${title(options.defaults.friends)} with a friend: a random lead, and whoever holds more cards wins at a repeat or after 3,000 piles.`;
+    $("opt-players").value = preset ? preset.settings.players : "2";
+  };
+  $("opt-rules").addEventListener("change", about);
+  about();
+
+  const lessons = $("lesson-list");
+  lessons.replaceChildren();
+  for (const lesson of options.lessons) {
+    const item = el("li");
+    const start = el("button", "", `Start lesson ${lesson.number}`);
+    start.addEventListener("click", () => actions.lesson(lesson.number));
+    item.append(el("h2", "", `${lesson.number}. ${lesson.title}`), el("p", "", lesson.intro), start);
+    lessons.append(item);
+  }
+  const famous = $("famous-list");
+  famous.replaceChildren();
+  for (const game of options.famous) {
+    const item = el("li");
+    const text = game.cycle_tricks
+      ? `Never ends: a cycle of ${game.cycle_tricks} tricks.`
+      : `${game.cards.toLocaleString("en")} cards, ${game.tricks.toLocaleString("en")} tricks.`;
+    const buttons = el("div", "row");
+    const watch = el("button", "", "Watch");
+    watch.setAttribute("aria-label", `Watch ${game.finder} ${game.year}`);
+    watch.addEventListener("click", () => actions.famous(game.index));
+    const replay = el("a", "button secondary", "Replay");
+    replay.href = `/r/famous-${game.index}`;
+    replay.setAttribute("aria-label", `Replay ${game.finder} ${game.year}`);
+    buttons.append(watch, replay);
+    item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
+    famous.append(item);
+  }
+  const table = el("table", "presets");
+  const head = table.createTHead().insertRow();
+  for (const text of ["Table", "What it is", "Settings"]) head.append(el("th", "", text));
+  const body = table.createTBody();
+  for (const preset of presets) {
+    const row = body.insertRow();
+    row.insertCell().textContent = preset.title;
+    row.insertCell().textContent = preset.description;
+    row.insertCell().textContent = Object.entries(preset.settings).map(([k, v]) => `${k}: ${v}`).join("; ");
+  }
+  $("preset-table").replaceChildren(table);
+}
+
+/** What the home page's settings ask for, for a table of this mode. */
+export function chosenSettings(options, mode) {
+  const seed = $("opt-seed").value.trim();
+  const deal = $("opt-deal").value.trim();
+  const extra = $("opt-spec").value.trim().replace(/^:+/, "");
+  const open = $("opt-open").checked;
+  const chosen = $("opt-rules").value;
+  const message = { pace: $("opt-pace").value };
+  const base = chosen || options.defaults[mode] || options.defaults.computer;
+  const players = Number($("opt-players").value);
+  if (chosen || extra || open) message.rules = base + (extra ? `:${extra}` : "") + (open ? ":open-hands=yes" : "");
+  const preset = options.presets.find((p) => p.name === base);
+  if (!preset || Number(preset.settings.players) !== players) message.players = players;
+  const name = $("opt-name").value.trim();
+  if (name) message.name = name;
+  if (seed) message.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+  if (deal) message.deal = deal;
+  return message;
+}

@@ -1,0 +1,264 @@
+// The browser side of the table. It holds no game logic: it sends what the person does and draws
+// what the server sends back. Everything lives in one App object; modules hold no mutable state.
+import { $ } from "./dom.js";
+import { Connection } from "./connection.js";
+import { TableView } from "./table.js";
+import { ReplayView } from "./replay.js";
+import { Sound } from "./sound.js";
+import { chosenSettings, setupHome } from "./home.js";
+
+const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
+const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
+
+class App {
+  constructor() {
+    this.options = null;
+    this.me = { table: null, seat: null, token: null, mode: null };
+    this.sound = new Sound();
+    this.table = new TableView(this.sound);
+    this.replay = new ReplayView();
+    this.connection = new Connection((message) => this.receive(message), () => this.lost());
+    this.errorTimer = null;
+  }
+
+  showPage(name) {
+    for (const page of PAGES) $(page).hidden = page !== name;
+    if (name !== "table" && name !== "replay") document.title = "Beggar-My-Neighbour";
+    if (name !== "replay") this.replay.stop();
+  }
+
+  route() {
+    const table = location.pathname.match(/^\/t\/([a-z0-9]+)$/);
+    if (table) {
+      this.join(table[1]);
+      return;
+    }
+    const replay = location.pathname.match(/^\/r\/([a-z0-9-]+)$/);
+    if (replay) {
+      this.leave(false);
+      this.openReplay(replay[1]);
+      return;
+    }
+    const page = location.hash.replace("#", "") || "home";
+    if (this.me.table && page !== "table") this.leave(false);
+    this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
+  }
+
+  async openReplay(id) {
+    this.showPage("replay");
+    try {
+      await this.replay.load(id);
+      $("scrub").focus();
+    } catch (error) {
+      this.showClosed("This replay does not exist.", "The link may be mistyped.");
+    }
+  }
+
+  showClosed(title, text) {
+    $("closed-title").textContent = title;
+    $("closed-text").textContent = text;
+    document.title = `${title} — Beggar-My-Neighbour`;
+    this.showPage("closed");
+  }
+
+  showError(message) {
+    const box = $("error");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(this.errorTimer);
+    this.errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
+  }
+
+  receive(message) {
+    if (message.type === "joined") {
+      this.me.table = message.table;
+      this.me.seat = message.seat;
+      if (message.token) {
+        this.me.token = message.token;
+        localStorage.setItem(`beggar-token-${message.table}`, message.token);
+      }
+      this.table.reset();
+      this.showPage("table");
+      $("table").focus();
+    } else if (message.type === "state") {
+      this.me.mode = message.mode;
+      if (message.mode === "friends" && location.pathname !== `/t/${message.table}`) {
+        history.replaceState(null, "", `/t/${message.table}`);
+      }
+      if (message.closed) {
+        this.closeTable();
+        return;
+      }
+      this.table.render(message);
+    } else if (message.type === "error") {
+      if (message.code === "no-table") {
+        this.closeTable();
+        return;
+      }
+      this.showError(message.message);
+    } else if (message.type === "left") {
+      this.me = { table: null, seat: null, token: null, mode: null };
+    }
+  }
+
+  closeTable() {
+    this.connection.close();
+    this.me = { table: null, seat: null, token: null, mode: null };
+    if ($("end").open) $("end").close();
+    this.showClosed("This table is closed or never existed.",
+      "A table closes when nobody has played at it for 30 minutes, and a game against the computer "
+      + "closes when its player leaves.");
+  }
+
+  lost() {
+    if (this.me.mode === "friends" && this.me.table) {
+      $("prompt").textContent = "Connection lost: reconnecting…";
+      this.connection.reopen({ type: "join", table: this.me.table, token: this.me.token });
+    } else if (this.me.table) {
+      this.showError("The connection to the table was lost; the game has ended.");
+      this.me = { table: null, seat: null, token: null, mode: null };
+      history.replaceState(null, "", "/#home");
+      this.showPage("home");
+    }
+  }
+
+  create(mode, extra = {}) {
+    this.me = { table: null, seat: null, token: null, mode };
+    const base = mode === "lesson" || mode === "famous" ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
+    if (mode === "friends") base.humans = Number($("opt-humans").value);
+    this.connection.open({ type: "create", mode, ...base, ...extra });
+  }
+
+  join(tableId) {
+    const token = localStorage.getItem(`beggar-token-${tableId}`);
+    this.me = { table: tableId, seat: null, mode: "friends", token };
+    const message = { type: "join", table: tableId };
+    if (token) message.token = token;
+    const name = $("opt-name").value.trim();
+    if (name) message.name = name;
+    this.table.reset();
+    this.showPage("table");
+    this.connection.open(message);
+  }
+
+  leave(goHome = true) {
+    this.connection.send({ type: "leave" });
+    this.connection.close();
+    this.me = { table: null, seat: null, token: null, mode: null };
+    this.table.reset();
+    if ($("end").open) $("end").close();
+    if (goHome) {
+      history.pushState(null, "", "/#home");
+      this.showPage("home");
+    }
+  }
+
+  send(message) {
+    this.connection.send(message);
+  }
+
+  /** After a control is clicked with the pointer, the table gets the focus back, so that Space
+   * and Enter turn a card again instead of pressing that control a second time. */
+  refocus(event) {
+    if (!event || event.detail !== 0) $("table").focus({ preventScroll: true });
+  }
+
+  wire() {
+    const control = (id, action) => $(id).addEventListener("click", (event) => {
+      action();
+      this.refocus(event);
+    });
+    $("play-computer").addEventListener("click", () => this.create("computer"));
+    $("play-friend").addEventListener("click", () => this.create("friends"));
+    $("watch-game").addEventListener("click", () => this.create("watch"));
+    control("turn", () => this.send({ type: "turn" }));
+    control("pause", () => this.send({ type: this.table.state && this.table.state.paused ? "resume" : "pause" }));
+    control("resume-big", () => this.send({ type: "resume" }));
+    control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
+    control("again", () => this.send({ type: "new-game" }));
+    control("play-again", () => this.send({ type: "new-game" }));
+    control("sound", () => {
+      const on = this.sound.toggle();
+      $("sound").setAttribute("aria-pressed", String(on));
+      $("sound").textContent = on ? "Sound on" : "Sound off";
+    });
+    $("sound").setAttribute("aria-pressed", String(this.sound.on));
+    $("sound").textContent = this.sound.on ? "Sound on" : "Sound off";
+    $("leave").addEventListener("click", () => this.leave(true));
+    $("pace").addEventListener("change", () => {
+      this.send({ type: "pace", pace: $("pace").value });
+      this.refocus(null);
+    });
+    $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
+    $("end-copy").addEventListener("click", () => copy($("end-link"), $("end-copy")));
+    $("end-again").addEventListener("click", () => {
+      $("end").close();
+      this.send({ type: "new-game" });
+      $("table").focus();
+    });
+    $("end-close").addEventListener("click", () => {
+      $("end").close();
+      $("table").focus();
+    });
+    document.addEventListener("keydown", (event) => this.key(event));
+    document.addEventListener("visibilitychange", () => {
+      const s = this.table.state;
+      if (document.hidden && s && AUTO_MODES.includes(s.mode) && this.table.player && !s.paused && !s.over) {
+        this.send({ type: "pause", hidden: true });
+      }
+    });
+    $("scrub").addEventListener("input", () => this.replay.show(Number($("scrub").value)));
+    $("replay-start").addEventListener("click", () => this.replay.step(-Infinity));
+    $("replay-back-trick").addEventListener("click", () => this.replay.stepTrick(-1));
+    $("replay-back").addEventListener("click", () => this.replay.step(-1));
+    $("replay-play").addEventListener("click", () => this.replay.play());
+    $("replay-next").addEventListener("click", () => this.replay.step(1));
+    $("replay-next-trick").addEventListener("click", () => this.replay.stepTrick(1));
+    $("replay-end").addEventListener("click", () => this.replay.step(Infinity));
+    window.addEventListener("hashchange", () => this.route());
+    window.addEventListener("popstate", () => this.route());
+  }
+
+  /** Space and Enter turn a card whenever the table has focus and it is this person's turn. */
+  key(event) {
+    if ($("table").hidden || $("end").open) return;
+    if (event.key !== " " && event.key !== "Enter") return;
+    const target = event.target;
+    const inTable = target === document.body || target === $("table") || target === $("main")
+      || (target.closest && target.closest("#table") && !["INPUT", "SELECT", "TEXTAREA", "A"].includes(target.tagName)
+        && !(target.tagName === "BUTTON" && target.id !== "turn"));
+    if (!inTable) return;
+    event.preventDefault();
+    if (this.table.canTurn()) $("turn").click();
+  }
+
+  async start() {
+    this.wire();
+    // A person's name is remembered, so that a friend opening a link is seated under it.
+    $("opt-name").value = localStorage.getItem("beggar-name") || "";
+    $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", $("opt-name").value.trim()));
+    try {
+      const response = await fetch("/api/options");
+      this.options = await response.json();
+      setupHome(this.options, {
+        lesson: (number) => this.create("lesson", { lesson: number }),
+        famous: (index) => this.create("famous", { famous: index, pace: "fast" }),
+      });
+    } catch {
+      this.showError("Could not reach the server. Reload the page to try again.");
+      return;
+    }
+    this.route();
+  }
+}
+
+async function copy(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch {
+    input.select();
+  }
+}
+
+new App().start();

@@ -1,0 +1,145 @@
+// The replay viewer: the server sends every frame of a finished game; this only draws them.
+// Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
+import { $, el, plural } from "./dom.js";
+import { backElement, cardElement } from "./cards.js";
+import { drawChart } from "./chart.js";
+
+export class ReplayView {
+  constructor() {
+    this.data = null;
+    this.at = 0;
+    this.timer = null;
+    this.tricksAt = [];
+    this.trickFrames = [];
+    this.points = [];
+  }
+
+  /** Fetch the replay `id` (a finished game's short id, or famous-N) and show its first frame. */
+  async load(id) {
+    this.stop();
+    this.data = null;
+    const response = await fetch(`/api/replay/${encodeURIComponent(id)}`);
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || "This replay does not exist.");
+    this.data = data;
+    this.tricksAt = [];
+    this.trickFrames = [0];
+    this.points = [data.frames[0][5]];
+    let tricks = 0;
+    data.frames.forEach((frame, i) => {
+      if (frame[6]) {
+        tricks = frame[6];
+        this.trickFrames.push(i);
+        this.points.push(frame[5]);
+      }
+      this.tricksAt.push(tricks);
+    });
+    const last = data.frames.length - 1;
+    if (this.trickFrames[this.trickFrames.length - 1] !== last) this.trickFrames.push(last);
+    document.title = `Replay: ${data.title} — Beggar-My-Neighbour`;
+    $("replay-title").textContent = `Replay: ${data.title}`;
+    $("replay-rules").textContent = `${data.rules.title}. ${data.over ? data.over.sentence : ""}`;
+    const scrub = $("scrub");
+    scrub.max = String(last);
+    scrub.value = "0";
+    this.show(0);
+  }
+
+  /** Show the table just after card `i`. */
+  show(i) {
+    const data = this.data;
+    if (!data) return;
+    const last = data.frames.length - 1;
+    this.at = Math.max(0, Math.min(last, i));
+    const frame = data.frames[this.at];
+    const [, , owed, toPlay, pileSize, stacks] = frame;
+    const pileCards = [];
+    for (let k = this.at - pileSize + 1; k <= this.at; k += 1) pileCards.push(data.frames[k][1]);
+    const challenge = owed ? [...pileCards].reverse().find((card) => card.pays) : null;
+
+    const seats = $("replay-seats");
+    seats.replaceChildren();
+    seats.dataset.count = String(data.names.length);
+    data.names.forEach((name, index) => {
+      const node = el("div", "seat");
+      node.dataset.seat = String(index);
+      if (toPlay === index && this.at < last) node.classList.add("to-play");
+      const stack = el("div", "stack" + (stacks[index] ? "" : " empty"));
+      stack.append(backElement(), el("span", "stack-count", String(stacks[index])));
+      const text = el("div", "seat-text");
+      text.append(el("div", "name", name), el("div", "count", plural(stacks[index], "card")));
+      if (challenge && toPlay === index) {
+        const marks = el("div", "owed");
+        const paid = challenge.pays - owed;
+        marks.setAttribute("role", "img");
+        marks.setAttribute("aria-label", `has paid ${paid} of ${challenge.pays}`);
+        for (let m = 0; m < challenge.pays; m += 1) marks.append(el("span", m < paid ? "mark paid" : "mark"));
+        text.append(marks);
+      }
+      node.append(stack, text);
+      seats.append(node);
+    });
+
+    const pile = $("replay-pile");
+    pile.replaceChildren();
+    const shown = pileCards.slice(-8);
+    const width = pile.clientWidth || 300;
+    const cardWidth = width < 360 ? 64 : 84;
+    const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
+    const start = (width - cardWidth - step * (shown.length - 1)) / 2;
+    const challengeAt = owed ? shown.map((c) => Boolean(c.pays)).lastIndexOf(true) : -1;
+    shown.forEach((card, k) => {
+      const node = cardElement(card);
+      node.style.left = `${start + k * step}px`;
+      if (k === challengeAt) node.classList.add("challenge");
+      pile.append(node);
+    });
+
+    $("replay-text").textContent = frame[7] || "Before the first card.";
+    $("replay-where").textContent = `Card ${this.at.toLocaleString("en")} of ${last.toLocaleString("en")}, `
+      + `trick ${this.tricksAt[this.at].toLocaleString("en")}`;
+    $("scrub").value = String(this.at);
+    $("scrub").setAttribute("aria-valuetext", `card ${this.at} of ${last}`);
+    const trick = this.tricksAt[this.at];
+    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick);
+  }
+
+  /** Step `delta` cards. */
+  step(delta) {
+    this.stop();
+    this.show(this.at + delta);
+  }
+
+  /** To the previous or next card that won a pile. */
+  stepTrick(direction) {
+    this.stop();
+    const frames = this.trickFrames;
+    const next = direction > 0
+      ? frames.find((i) => i > this.at)
+      : [...frames].reverse().find((i) => i < this.at);
+    this.show(next === undefined ? (direction > 0 ? this.data.frames.length - 1 : 0) : next);
+  }
+
+  /** Play forwards, a card every `ms`, until the end or a stop. */
+  play(ms = 250) {
+    if (this.timer) {
+      this.stop();
+      return;
+    }
+    $("replay-play").textContent = "Pause";
+    this.timer = setInterval(() => {
+      if (!this.data || this.at >= this.data.frames.length - 1) {
+        this.stop();
+        return;
+      }
+      this.show(this.at + 1);
+    }, ms);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    const button = $("replay-play");
+    if (button) button.textContent = "Play";
+  }
+}

@@ -1,0 +1,421 @@
+"""The browser table as people use it, in Debian's Chromium (issue 8): the two buttons' tables,
+who is "you", the keyboard, agreeing on a new game, waiting for a friend, closed tables, replays,
+the phone layout, and an accessibility audit of every page with axe-core (vendored)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM_ARGS, SHORT_SEED, TIMEOUT_MS, browser, open_settings, page, server
+
+__all__ = ["browser", "page", "server"]  # the fixtures, shared with test_web_browser
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+YOU = re.compile(r"\byou\b|\byour\b", re.IGNORECASE)
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+assert CHROMIUM_ARGS and TIMEOUT_MS
+
+
+def cards(page: Any) -> int:
+    return int(page.inner_text("#counts").split()[0])
+
+
+def new_page(browser: Any, **options: Any) -> Any:
+    context = browser.new_context(**options)
+    created = context.new_page()
+    created.set_default_timeout(TIMEOUT_MS)
+    return created
+
+
+@pytest.fixture
+def friends(server: str, browser: Any) -> Iterator[tuple[Any, Any]]:
+    """Ann creates a friend table; Bea joins it by its link."""
+    host, guest = new_page(browser), new_page(browser)
+    host.goto(server)
+    open_settings(host, name="Ann", seed=SHORT_SEED)
+    host.click("#play-friend")
+    host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+    guest.goto(server)
+    open_settings(guest, name="Bea")
+    guest.goto(host.input_value("#share-link"))
+    guest.wait_for_selector("#table:not([hidden])")
+    host.wait_for_selector("#share", state="hidden")
+    yield host, guest
+    host.context.close()
+    guest.context.close()
+
+
+# -- 1. the two buttons' tables --------------------------------------------------------------------
+
+
+def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(server: str, page: Any) -> None:
+    page.goto(server)
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    assert page.inner_text("#rules-line").startswith("Practice table: ")
+    assert "stops after 4,000 cards" in page.inner_text("#rules-line")
+    page.click("#leave")
+    page.click("#play-friend")
+    page.wait_for_function("document.querySelector('#rules-line').innerText.startsWith('Friend table')")
+    assert "random lead, stops after 3,000 piles" in page.inner_text("#rules-line")
+    page.goto(server)
+    page.click("#setup summary")
+    options = " ".join(page.locator("#opt-rules option").all_inner_texts())
+    shown = options + page.inner_text("#opt-rules-about")
+    assert "Practice table" in shown and "Friend table" in shown and "No limits" in shown
+    assert "seed" not in shown.lower() and "-table" not in shown
+
+
+# -- 2. only a seated person is "you" ----------------------------------------------------------------
+
+
+def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server: str, browser: Any) -> None:
+    host, guest = friends
+    spectator = new_page(browser)
+    spectator.goto(guest.url)  # the table's link; both seats are taken
+    spectator.wait_for_selector("#table:not([hidden])")
+    seen = []
+    for _ in range(8):
+        for each in (host, guest):
+            if each.locator("#turn").is_enabled():
+                each.click("#turn")
+        spectator.wait_for_timeout(150)
+        seen.append(spectator.inner_text("#table"))
+    assert "(you)" in host.inner_text("#seats")
+    assert cards(spectator) >= 4
+    for text in seen:
+        assert not YOU.search(text), text
+    spectator.context.close()
+
+
+@pytest.mark.parametrize("how", ["watch", "famous"])
+def test_watching_both_players_or_a_famous_game_never_says_you(server: str, page: Any, how: str) -> None:
+    if how == "watch":
+        page.goto(server)
+        open_settings(page, pace="fast", seed=SHORT_SEED)
+        page.click("#watch-game")
+        page.wait_for_selector("#table:not([hidden])")
+    else:
+        page.goto(f"{server}/#famous")
+        page.click("button[aria-label='Watch Casella et al. 2024']")
+        page.wait_for_selector("#table:not([hidden])")
+        page.select_option("#pace", "fast")
+    # Every prompt the page shows, card by card, including "A owes ..." for the first seat.
+    page.evaluate(
+        "window.prompts = []; new MutationObserver(() => window.prompts.push("
+        "document.querySelector('#prompt').innerText)).observe(document.querySelector('#prompt'),"
+        " {childList: true, characterData: true, subtree: true})"
+    )
+    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 30", timeout=60_000)
+    prompts = page.evaluate("window.prompts")
+    assert any(" A owes " in text or text.startswith("A's turn") for text in prompts), prompts
+    assert not [text for text in prompts if YOU.search(text)], prompts
+    assert not YOU.search(page.inner_text("#table")), page.inner_text("#table")
+
+
+# -- 3. Space after clicking a control turns a card ------------------------------------------------
+
+
+def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, pace="fast", seed=SHORT_SEED)
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+
+    def space_turns_a_card() -> None:
+        page.wait_for_selector("#turn:enabled")
+        before = cards(page)
+        page.keyboard.press("Space")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
+
+    for control in ("#pause", "#auto", "#sound"):
+        page.wait_for_selector("#turn:enabled")
+        page.click(control)  # Pause, Watch both players, Sound on ...
+        page.click(control)  # ... and back: Resume, Stop watching, Sound off
+        space_turns_a_card()
+    page.click("#again")  # New game: alone at the table, it starts at once
+    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+    space_turns_a_card()
+    page.select_option("#pace", "normal")
+    space_turns_a_card()
+    page.keyboard.press("Enter")  # Enter works the same way, on the next turn
+    page.wait_for_selector("#turn:enabled")
+    before = cards(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
+
+
+# -- 4. a new game needs both players ------------------------------------------------------------
+
+
+def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
+    host, guest = friends
+    while cards(host) < 3:
+        for each in (host, guest):
+            if each.locator("#turn").is_enabled():
+                each.click("#turn")
+        host.wait_for_timeout(60)
+    host.click("#again")
+    guest.wait_for_selector("#notice:not([hidden])")
+    assert guest.inner_text("#notice") == "Ann asks for a new game: press New game to agree."
+    assert guest.inner_text("#again") == "Agree to a new game"
+    assert cards(guest) >= 3  # nothing was wiped
+    assert "Ann asks for a new game" in guest.inner_text("#log")
+    guest.click("#again")
+    for each in (host, guest):
+        each.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+    assert "Bea agrees: a new game." in host.inner_text("#log")
+
+
+# -- 5 and 8. the friend table waits for the friend; only the creator sees the link ------------------
+
+
+def test_the_friend_table_waits_for_the_friend(server: str, browser: Any) -> None:
+    host, guest = new_page(browser), new_page(browser, **PHONE)
+    host.goto(server)
+    open_settings(host, name="Ann")
+    host.click("#play-friend")
+    host.wait_for_function("document.querySelector('#prompt').innerText === 'Waiting for Player 2 to join.'")
+    assert host.locator("#turn").is_disabled()
+    assert host.locator("#share").is_visible()
+    host.keyboard.press("Space")
+    host.wait_for_timeout(500)
+    assert cards(host) == 0
+    guest.goto(host.input_value("#share-link"))
+    guest.wait_for_selector("#table:not([hidden])")
+    host.wait_for_selector("#share", state="hidden")
+    assert guest.locator("#share").is_hidden()  # the joiner is never asked to send the link
+    host.wait_for_function("!document.querySelector('#prompt').innerText.startsWith('Waiting')")
+    leader = host if host.locator("#turn").is_enabled() else guest
+    leader.click("#turn")
+    host.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 1")
+    host.context.close()
+    guest.context.close()
+
+
+# -- 6. a closed table --------------------------------------------------------------------------------
+
+
+def test_a_table_that_is_closed_or_never_existed_says_so(server: str, page: Any) -> None:
+    page.goto(f"{server}/t/zzzzzz")
+    page.wait_for_selector("#closed:not([hidden])")
+    assert page.inner_text("#closed-title") == "This table is closed or never existed."
+    assert page.locator("#table").is_hidden()
+    page.click("text=Back to the home page")
+    page.wait_for_selector("#home:not([hidden])")
+
+
+# -- 7. layout details ----------------------------------------------------------------------------------
+
+
+def test_an_eight_seat_chart_legend_fits_and_is_legible_on_a_phone(server: str, browser: Any) -> None:
+    phone = new_page(browser, **PHONE)
+    phone.goto(server)
+    open_settings(phone, rules="standard", players="8", pace="instant", seed="5")
+    phone.tap("#watch-game")
+    phone.wait_for_selector("#end[open]", timeout=60_000)
+    phone.tap("#end-close")
+    phone.wait_for_selector("#chart-box:not([hidden])")
+    legend = phone.locator("#chart-legend li")
+    assert legend.count() == 8
+    box = phone.locator("#chart-box").bounding_box()
+    for item in legend.all():
+        rect = item.bounding_box()
+        assert rect["x"] >= box["x"] and rect["x"] + rect["width"] <= box["x"] + box["width"] + 0.5
+        assert float(item.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 12
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.context.close()
+
+
+def test_cards_are_whole_everywhere(server: str, browser: Any, page: Any) -> None:
+    # The deal in the end dialog never breaks inside a card.
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#watch-game")
+    page.wait_for_selector("#end[open]")
+    page.set_viewport_size({"width": 420, "height": 800})
+    broken = page.evaluate(
+        "[...document.querySelectorAll('#end-deal .deal-card')]"
+        ".filter(c => c.getClientRects().length > 1).length"
+    )
+    assert page.locator("#end-deal .deal-card").count() == 52 and broken == 0
+    # The "10" fits the open-hand mini cards.
+    page.goto(server)
+    open_settings(page, seed=SHORT_SEED)
+    page.check("#opt-open")
+    page.click("#play-computer")
+    page.wait_for_selector(".open-stack .card.mini.ten")
+    overflowing = page.evaluate(
+        "[...document.querySelectorAll('.card.mini')].filter(c => c.scrollWidth > c.clientWidth"
+        " || c.scrollHeight > c.clientHeight).length"
+    )
+    assert overflowing == 0
+    # The hero cards are whole on a phone.
+    phone = new_page(browser, **PHONE)
+    phone.goto(server)
+    for card in phone.locator(".hero-card").all():
+        rect = card.bounding_box()
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 390 and rect["y"] >= 0
+    # A famous game shows real faces, not blank cards.
+    phone.goto(f"{server}/#famous")
+    phone.tap("button[aria-label='Watch Paulhus 1999']")
+    phone.wait_for_selector("#pile .card img.face")
+    assert "number card" not in phone.inner_text("#log")
+    phone.context.close()
+
+
+# -- 12. the family table's time limit is a visible clock ------------------------------------------
+
+
+def test_the_family_table_shows_its_clock(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, rules="family-table")
+    page.click("#play-computer")
+    page.wait_for_selector("#clock:not([hidden])")
+    assert re.fullmatch(r"(30:00|29:[0-5]\d)", page.inner_text("#clock"))
+    assert page.get_attribute("#clock", "role") == "timer"
+
+
+# -- 10. pay cards are the server's word ------------------------------------------------------------
+
+
+def test_under_court_only_an_ace_is_not_drawn_as_a_pay_card(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, rules="court-only", seed="1")
+    page.check("#opt-open")
+    page.click("#play-computer")
+    page.wait_for_selector(".open-stack .card")
+    aces = page.locator(".open-stack .card[aria-label^='ace']")
+    kings = page.locator(".open-stack .card[aria-label^='king']")
+    assert aces.count() == 4 and kings.count() == 4
+    assert all("pay" not in (ace.get_attribute("class") or "").split() for ace in aces.all())
+    assert all("pay" in (king.get_attribute("class") or "").split() for king in kings.all())
+
+
+# -- replays -----------------------------------------------------------------------------------------
+
+
+def test_a_replay_link_reproduces_the_game_card_for_card(server: str, browser: Any, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#watch-game")
+    page.wait_for_selector("#end[open]")
+    page.wait_for_selector("#end-replay:not([hidden])")
+    link = page.input_value("#end-link")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/r/[a-z0-9]{8}", link)
+    page.click("#end-close")
+    told = page.locator("#log li").all_inner_texts()[1:]  # after "New game: ..."
+    assert len(told) == 38
+    viewer = new_page(browser)  # anyone with the link: a fresh browser
+    viewer.goto(link)
+    viewer.wait_for_function("document.querySelector('#scrub').max === '38'")
+    for card in range(1, 39):
+        viewer.fill("#scrub", str(card))
+        viewer.dispatch_event("#scrub", "input")
+        assert viewer.inner_text("#replay-text") == told[card - 1]
+        assert viewer.inner_text("#replay-where").startswith(f"Card {card} of 38")
+    viewer.click("#replay-start")
+    assert viewer.inner_text("#replay-where") == "Card 0 of 38, trick 0"
+    viewer.click("#replay-next-trick")
+    first_trick = viewer.inner_text("#replay-where")
+    assert first_trick.endswith("trick 1")
+    viewer.click("#replay-back")
+    assert viewer.inner_text("#replay-where").endswith("trick 0")
+    viewer.click("#replay-end")
+    assert viewer.inner_text("#replay-where") == "Card 38 of 38, trick 4"
+    assert viewer.locator("#replay-chart line.cursor").count() == 1
+    viewer.context.close()
+
+
+def test_a_famous_game_replay_reaches_any_card(server: str, page: Any) -> None:
+    page.goto(f"{server}/#famous")
+    page.click("a[aria-label='Replay Mann and Wu 2007']")
+    page.wait_for_function("document.querySelector('#scrub').max === '7157'")
+    for card in (7157, 1, 3579, 7000):
+        page.fill("#scrub", str(card))
+        page.dispatch_event("#scrub", "input")
+        assert page.inner_text("#replay-where").startswith(f"Card {card:,} of 7,157")
+    assert "B wins with all 52 cards" in page.inner_text("#replay-rules")
+
+
+# -- the phone layout -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 4, 8])
+def test_on_a_phone_the_pile_what_is_owed_and_the_turn_button_are_in_the_first_screen(
+    server: str, browser: Any, seats: int
+) -> None:
+    phone = new_page(browser, **PHONE)
+    phone.goto(server)
+    open_settings(phone, players=str(seats), seed="11")
+    phone.tap("#play-computer")
+    phone.wait_for_selector("#table:not([hidden])")
+    while not phone.locator(".owed").count():  # play until someone owes, to see the markers
+        if phone.locator("#turn").is_enabled():
+            phone.tap("#turn")
+        phone.wait_for_timeout(100)
+        assert cards(phone) < 300
+    for selector in ("#turn", "#pile", "#prompt", ".owed", "#seats"):
+        box = phone.locator(selector).bounding_box()
+        assert box is not None, selector
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
+    assert phone.evaluate("window.scrollY") == 0
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.context.close()
+
+
+# -- accessibility ------------------------------------------------------------------------------------
+
+
+def _axe(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_no_page_has_a_serious_accessibility_violation(server: str, browser: Any, page: Any) -> None:
+    found: dict[str, list[str]] = {}
+    for name in ("home", "lessons", "famous", "rules"):
+        page.goto(f"{server}/#{name}")
+        page.wait_for_selector(f"#{name}:not([hidden])")
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        found[name] = _axe(page)
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    page.keyboard.press("Space")
+    page.wait_for_timeout(300)
+    found["table"] = _axe(page)
+    page.goto(f"{server}/#lessons")
+    page.click("text=Start lesson 3")
+    page.wait_for_selector("#table:not([hidden])")
+    found["lesson"] = _axe(page)
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#watch-game")
+    page.wait_for_selector("#end[open]")
+    found["end"] = _axe(page)
+    page.goto(f"{server}/r/famous-0")
+    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    found["replay"] = _axe(page)
+    page.goto(f"{server}/t/zzzzzz")
+    page.wait_for_selector("#closed:not([hidden])")
+    found["closed"] = _axe(page)
+    phone = new_page(browser, **PHONE)
+    phone.goto(server)
+    phone.tap("#play-computer")
+    phone.wait_for_selector("#table:not([hidden])")
+    found["phone table"] = _axe(phone)
+    phone.context.close()
+    assert {name: problems for name, problems in found.items() if problems} == {}

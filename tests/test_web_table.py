@@ -1,0 +1,337 @@
+"""The numbered defects of the browser table, seen from the server (issue 8); see also
+tests/test_web_browser.py for what a person sees in Chromium."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from beggar.engine import Game
+from beggar.notation import parse_deal
+from beggar.records import ALL_GAMES, NEVER_ENDING
+from beggar.rules import STANDARD, rules_named
+from beggar.web.app import ServerSettings, create_app
+from beggar.web.faces import dress
+from beggar.web.protocol import MAX_MESSAGE_BYTES
+from beggar.web.tables import Mode, Seat, Table
+from test_web_protocol import SHORT_SEED, Socket, create
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
+        yield test_client
+
+
+def _friends(client: TestClient, ws_a: Any, ws_b: Any, **fields: Any) -> tuple[Socket, Socket, str]:
+    a, b = Socket(ws_a), Socket(ws_b)
+    table = create(a, mode="friends", name="Ann", **fields)["table"]
+    b.send({"type": "join", "table": table, "name": "Bea"})
+    b.until("joined")
+    a.until("state", lambda s: not s["waiting_for"])
+    return a, b, table
+
+
+def logged(socket: Socket) -> list[str]:
+    """Every log line this browser has been sent (each state carries only the new ones)."""
+    return [line["text"] for m in socket.seen if m["type"] == "state" for line in m["log"]]
+
+
+# 1. The two buttons play the two tables the project reproduces, named in plain words.
+
+
+def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer")
+        assert me.state is not None and me.state["rules"]["name"] == "practice-table"
+        assert me.state["rules"]["title"] == "Practice table"
+        assert "New game: Practice table." in me.state["log"][0]["text"]
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="friends")
+        assert me.state is not None and me.state["rules"]["name"] == "friend-table"
+        assert me.state["rules"]["settings"]["lead"] == "random"
+        assert me.state["rules"]["settings"]["max-tricks"] == "3000"
+
+
+def test_players_never_see_a_seed_document_named(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    titles = {p["name"]: p["title"] for p in options["presets"]}
+    assert titles["practice-table"] == "Practice table"
+    assert titles["friend-table"] == "Friend table"
+    assert titles["standard"] == "No limits"
+    shown = json.dumps([{k: p[k] for k in ("title", "description")} for p in options["presets"]]).lower()
+    assert "seed" not in shown
+
+
+# 2. Only a person holding a seat is "you".
+
+
+@pytest.mark.parametrize("mode", ["watch", "famous"])
+def test_watching_never_says_you(client: TestClient, mode: str) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode=mode, famous=0, pace="instant", seed=SHORT_SEED)
+        me.until("state", lambda s: s["over"] is not None, limit=100_000)
+        prompts = {m["prompt"] for m in me.seen if m["type"] == "state"}
+        assert len(prompts) >= 2
+        assert not any("you" in text.lower().split() or "you" in text.lower() for text in prompts), prompts
+
+
+def test_a_spectator_at_a_friend_table_is_never_you(client: TestClient) -> None:
+    with (
+        client.websocket_connect("/ws") as ws_a,
+        client.websocket_connect("/ws") as ws_b,
+        client.websocket_connect("/ws") as ws_c,
+    ):
+        a, _, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        c = Socket(ws_c)
+        c.send({"type": "join", "table": table})
+        assert c.until("joined")["seat"] is None
+        state = c.until("state")
+        assert "you" not in state["prompt"].lower()
+        assert "Your" not in a.until("state")["prompt"] or True  # the players' prompts are theirs
+
+
+# 4. A new game needs every seated person.
+
+
+def test_a_new_game_needs_both_friends_and_the_log_says_who(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        first = lobby.tables[table].game.to_play
+        (a if first == 0 else b).send({"type": "turn"})
+        a.until("state", lambda s: s["cards"] == 1)
+        a.send({"type": "new-game"})
+        asked = b.until("state", lambda s: s["new_game_asked"] == [0])
+        assert asked["cards"] == 1 and asked["games_played"] == 0
+        assert asked["notice"] == "Ann asks for a new game: press New game to agree."
+        assert "Ann asks for a new game; it starts when Bea agrees." in logged(b)
+        b.send({"type": "new-game"})
+        fresh = a.until("state", lambda s: s["games_played"] == 1)
+        assert fresh["cards"] == 0 and fresh["new_game_asked"] == []
+        assert "Bea agrees: a new game." in logged(a)
+
+
+def test_pause_and_pace_at_a_friend_table_say_who(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, _ = _friends(client, ws_a, ws_b)
+        b.send({"type": "pause"})
+        paused = a.until("state", lambda s: s["paused"])
+        assert paused["prompt"] == "Paused by Bea."
+        a.send({"type": "pace", "pace": "fast"})
+        a.until("state", lambda s: s["pace"] == "fast")
+        b.send({"type": "resume"})
+        a.until("state", lambda s: not s["paused"])
+        texts = logged(a)
+        assert {"Paused by Bea.", "Ann sets the pace to fast.", "Bea resumes the game."} <= set(texts)
+
+
+# 5. A friend table waits for the friend.
+
+
+def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a:
+        a = Socket(ws_a)
+        joined = create(a, mode="friends", name="Ann", rules="friend-table:players=3", humans=2, pace="fast")
+        assert a.state is not None
+        assert a.state["waiting_for"] == ["Player 2"]
+        assert a.state["prompt"] == "Waiting for Player 2 to join."
+        a.send({"type": "turn"})
+        assert "waiting for player 2 to join" in a.error()
+        table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
+        assert not table.waiting_for_machine()  # the computer seat waits too
+        with client.websocket_connect("/ws") as ws_b:
+            b = Socket(ws_b)
+            b.send({"type": "join", "table": joined["table"]})
+            b.until("joined")
+            ready = a.until("state", lambda s: s["waiting_for"] == [])
+            assert ready["prompt"] != "Waiting for Player 2 to join."
+            assert any(text.startswith("Everyone is here.") for text in logged(a))
+
+
+# 6. A closed table is said to be closed.
+
+
+def test_a_table_that_does_not_exist_is_closed_not_empty(client: TestClient) -> None:
+    assert client.get("/t/zzzzzz").status_code == 404
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "join", "table": "zzzzzz"})
+        error = me.until("error")
+        assert error["code"] == "no-table"
+        assert error["message"] == "This table is closed or never existed."
+
+
+# 9. Every error a player can cause is one plain sentence.
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["standard:max-cards=abc", "standard:max-tricks=1.5", "standard:players=x", "standard:time-limit=soon"],
+)
+def test_a_bad_rules_entry_is_one_plain_sentence(client: TestClient, spec: str) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "create", "mode": "computer", "rules": spec})
+        message = me.until("error")["message"]
+        assert "literal" not in message and "int()" not in message and "base 10" not in message
+        assert message[0].isupper() or message[0] == "'"
+        assert message.endswith(".") and message.count(". ") == 0
+
+
+# 10. The server says what each card pays.
+
+
+@pytest.mark.parametrize(
+    ("rules", "ace", "jack"), [("court-only", 0, 1), ("jacks-queens", 0, 1), ("standard", 4, 1)]
+)
+def test_every_face_up_card_says_what_it_pays(client: TestClient, rules: str, ace: int, jack: int) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", rules=f"{rules}:open-hands=yes", seed=3, pace="slow")
+        assert me.state is not None
+        pays = {card["rank"]: card["pays"] for seat in me.state["seats"] for card in seat["stack"]}
+        assert (pays["A"], pays["J"], pays["7"]) == (ace, jack, 0)
+
+
+# 11. A tab switch pause says why.
+
+
+def test_a_pause_for_another_tab_says_so(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", pace="slow")
+        me.send({"type": "pause", "hidden": True})
+        state = me.until("state", lambda s: s["paused"])
+        assert state["paused_why"] == "Paused because you switched to another tab."
+        assert state["prompt"] == state["paused_why"]
+
+
+# 12. Family table: a loop means a real redeal, and the clock keeps running.
+
+
+def test_a_family_table_loop_is_really_dealt_again() -> None:
+    table = Table(
+        id="family",
+        mode=Mode.WATCH,
+        rules=rules_named("family-table:lead=first-hand"),
+        seats=[Seat("A", human=False), Seat("B", human=False)],
+        deal=parse_deal(NEVER_ENDING.deal),
+        seed=7,
+    )
+    assert table.view()["time_left"] is not None  # the 30-minute limit is a clock
+    while table.redeals == 0:
+        table.step()
+        assert table.game.cards <= 474
+    texts = [line["text"] for line in table.log]
+    # The loop (474 cards with the first hand leading) is told, then a fresh deal is played.
+    assert "Loop after 474 cards" in texts[-2]
+    assert texts[-2].endswith("The cards are gathered, shuffled and dealt again.")
+    assert texts[-1] == "Dealt again: a fresh shuffle, the same seats (deal 2). A leads."
+    assert table.game.cards == 0 and not table.game.over
+    assert table.deal.format() != NEVER_ENDING.deal and table.names == ["A", "B"]
+    assert table.view()["reshuffles"] == 1 and table.view()["time_left"] is not None
+    for _ in range(10):
+        table.step()  # and play goes on
+    assert table.game.cards == 10
+
+
+def test_a_family_table_redeals_over_the_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
+        again = me.until("state", lambda s: s["reshuffles"] >= 1, limit=100_000)
+        # a fresh deal is being played (at instant pace it may already have ended)
+        assert again["games_played"] >= 1
+        assert again["over"] is None or again["over"]["status"] != "loop"
+
+
+# The protocol's size limit is in bytes.
+
+
+def test_the_message_size_limit_counts_bytes_not_characters(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        name = "é" * (MAX_MESSAGE_BYTES // 2 + 10)  # fewer characters than the limit, more bytes
+        assert len(name) < MAX_MESSAGE_BYTES < len(name.encode())
+        me.send(json.dumps({"type": "join", "table": "abc", "name": name}, ensure_ascii=False))
+        assert "too large" in me.error()
+
+
+# Famous games get real faces, and play the same game.
+
+
+@pytest.mark.parametrize("published", [*ALL_GAMES[:3], NEVER_ENDING], ids=lambda g: g.finder)
+def test_dressed_famous_deals_are_whole_decks_that_play_the_same_game(published: Any) -> None:
+    compact = parse_deal(published.deal)
+    dressed = dress(compact)
+    full = parse_deal(dressed.format("full"))  # a complete 52-card deck, every card distinct
+    assert len(set(full.hands[0] + full.hands[1])) == 52
+    assert Game(dressed, STANDARD, first=0).run() == Game(compact, STANDARD, first=0).run()
+
+
+# Replays: a finished game gets a link that replays it card for card.
+
+
+def test_a_finished_game_replays_card_for_card_from_its_link(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", seed=SHORT_SEED, pace="instant", rules="standard")
+        over = me.until("state", lambda s: s["over"] is not None and s["over"]["replay"])
+        sentences = logged(me)[1:]  # after "New game: ..."
+    replay = client.get(f"/api/replay/{over['over']['replay']}").json()
+    frames = replay["frames"]
+    assert len(frames) == over["cards"] + 1
+    assert [frame[7] for frame in frames[1:]] == sentences
+    assert frames[-1][5] == over["over"]["holdings"]
+    assert replay["over"]["cards"] == over["over"]["cards"]
+    assert client.get("/api/replay/nothere").status_code == 404
+
+
+def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> None:
+    replay = client.get("/api/replay/famous-3").json()
+    assert replay["over"]["cards"] == ALL_GAMES[3].cards
+    assert replay["over"]["tricks"] == ALL_GAMES[3].tricks
+    assert all(frame[1]["suit"] for frame in replay["frames"][1:])
+
+
+def test_one_person_alone_starts_a_new_game_at_once(client: TestClient) -> None:
+    for mode, extra in (("computer", {}), ("lesson", {"lesson": 2}), ("watch", {})):
+        with client.websocket_connect("/ws") as ws:
+            me = Socket(ws)
+            create(me, mode=mode, pace="slow", **extra)
+            me.send({"type": "new-game"})
+            assert me.until("state", lambda s: s["games_played"] == 1)["new_game_asked"] == []
+
+
+def test_a_replay_link_that_does_not_exist_is_404(client: TestClient) -> None:
+    assert client.get("/r/nothere2").status_code == 404
+    assert client.get("/r/famous-0").status_code == 200
+    assert client.get("/api/replay/famous-99").status_code == 404
+
+
+def test_serve_takes_the_replay_database_path(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from beggar.cli import cli
+
+    help_text = CliRunner().invoke(cli, ["serve", "--help"]).output
+    assert "--db" in help_text and "replay" in help_text
+    archive_path = tmp_path / "games.sqlite3"
+    app = create_app(ServerSettings(db=archive_path))
+    with TestClient(app) as test_client, test_client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", seed=SHORT_SEED, pace="instant", rules="standard")
+        over = me.until("state", lambda s: s["over"] is not None and s["over"]["replay"])
+    assert archive_path.exists()
+    reopened = create_app(ServerSettings(db=archive_path))  # a restarted server keeps the games
+    with TestClient(reopened) as test_client:
+        replay = test_client.get(f"/api/replay/{over['over']['replay']}").json()
+    assert replay["over"]["cards"] == 38
