@@ -11,7 +11,17 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM_ARGS, SHORT_SEED, TIMEOUT_MS, browser, open_settings, page, server
+from test_web_browser import (
+    CHROMIUM_ARGS,
+    SHORT_CARDS,
+    SHORT_SEED,
+    SHORT_TRICKS,
+    TIMEOUT_MS,
+    browser,
+    open_settings,
+    page,
+    server,
+)
 
 __all__ = ["browser", "page", "server"]  # the fixtures, shared with test_web_browser
 
@@ -310,24 +320,24 @@ def test_a_replay_link_reproduces_the_game_card_for_card(server: str, browser: A
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/r/[a-z0-9]{8}", link)
     page.click("#end-close")
     told = page.locator("#log li").all_inner_texts()[1:]  # after "New game: ..."
-    assert len(told) == 38
+    assert len(told) == SHORT_CARDS
     viewer = new_page(browser)  # anyone with the link: a fresh browser
     viewer.goto(link)
-    viewer.wait_for_function("document.querySelector('#scrub').max === '38'")
-    for card in range(1, 39):
+    viewer.wait_for_function(f"document.querySelector('#scrub').max === '{SHORT_CARDS}'")
+    for card in range(1, SHORT_CARDS + 1):
         viewer.fill("#scrub", str(card))
         viewer.dispatch_event("#scrub", "input")
         assert viewer.inner_text("#replay-text") == told[card - 1]
-        assert viewer.inner_text("#replay-where").startswith(f"Card {card} of 38")
+        assert viewer.inner_text("#replay-where").startswith(f"Card {card} of {SHORT_CARDS}")
     viewer.click("#replay-start")
-    assert viewer.inner_text("#replay-where") == "Card 0 of 38, trick 0"
+    assert viewer.inner_text("#replay-where") == f"Card 0 of {SHORT_CARDS}, trick 0"
     viewer.click("#replay-next-trick")
     first_trick = viewer.inner_text("#replay-where")
     assert first_trick.endswith("trick 1")
     viewer.click("#replay-back")
     assert viewer.inner_text("#replay-where").endswith("trick 0")
     viewer.click("#replay-end")
-    assert viewer.inner_text("#replay-where") == "Card 38 of 38, trick 4"
+    assert viewer.inner_text("#replay-where") == f"Card {SHORT_CARDS} of {SHORT_CARDS}, trick {SHORT_TRICKS}"
     assert viewer.locator("#replay-chart line.cursor").count() == 1
     viewer.context.close()
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from beggar.engine import Game
-from beggar.notation import parse_deal
+from beggar.engine import Game, play
+from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
 from beggar.web.app import ServerSettings, create_app
@@ -334,4 +334,4 @@ def test_serve_takes_the_replay_database_path(tmp_path: Any) -> None:
     reopened = create_app(ServerSettings(db=archive_path))  # a restarted server keeps the games
     with TestClient(reopened) as test_client:
         replay = test_client.get(f"/api/replay/{over['over']['replay']}").json()
-    assert replay["over"]["cards"] == 38
+    assert replay["over"]["cards"] == play(random_deal(seed=SHORT_SEED)).cards
