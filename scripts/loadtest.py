@@ -74,7 +74,9 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
 
 async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> None:
     async with websockets.connect(url) as creator, websockets.connect(url) as watcher:
-        await creator.send(json.dumps({"type": "create", "mode": "watch", "pace": "instant", "seed": index}))
+        await creator.send(json.dumps(
+                {"type": "create", "mode": "watch", "pace": "instant", "seed": index, "rules": "standard"}
+            ))
         while True:
             message = json.loads(await creator.recv())
             if message["type"] == "joined":
