@@ -90,6 +90,15 @@ class ServerSettings:
     """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
     db: str | Path = field(default_factory=default_path)
     """The SQLite file that keeps finished games for their replay links (``":memory:"``: none kept)."""
+    max_tables_per_address: int = 20
+    """Live tables the people at one network address may have created at once."""
+    creates_per_minute: float = 30
+    """Tables one network address may create a minute (a burst of ten at once)."""
+    failed_joins_per_minute: float = 20
+    """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
+    server's own host; behind a reverse proxy, the public origin."""
 
 
 class Bucket:
@@ -100,14 +109,45 @@ class Bucket:
         self.tokens = burst
         self.stamp = time.monotonic()
 
-    def allow(self) -> bool:
+    def has(self) -> bool:
+        """Would :meth:`allow` say yes now? (Spends nothing.)"""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        return self.tokens >= 1
+
+    def allow(self) -> bool:
+        if not self.has():
             return False
         self.tokens -= 1
         return True
+
+
+class AddressLimits:
+    """What one network address may do, however many connections it opens."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        self.creates: dict[str, Bucket] = {}
+        self.failed_joins: dict[str, Bucket] = {}
+
+    def _bucket(self, buckets: dict[str, Bucket], address: str, per_minute: float, burst: float) -> Bucket:
+        if len(buckets) > 100_000:  # forget addresses rather than grow without bound
+            buckets.clear()
+        bucket = buckets.get(address)
+        if bucket is None:
+            bucket = buckets[address] = Bucket(per_minute / 60, burst)
+        return bucket
+
+    def may_create(self, address: str) -> bool:
+        return self._bucket(self.creates, address, self.settings.creates_per_minute, 10).allow()
+
+    def may_guess(self, address: str) -> bool:
+        """One more try at a table id that may not exist (a failed join spends it)."""
+        return self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).has()
+
+    def failed_join(self, address: str) -> None:
+        self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).allow()
 
 
 class Connection:
@@ -115,6 +155,7 @@ class Connection:
 
     def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
         self.websocket = websocket
+        self.address = websocket.client.host if websocket.client else ""
         self.delays = delays
         """Where the server notes how long each update waited, from its oldest change to being sent."""
         self.table: Table | None = None
@@ -262,17 +303,34 @@ async def health(request: Request) -> Response:
     )
 
 
+def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
+    """Pages of other sites may not open a player's socket (the browser always says its origin)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: it could claim any origin anyway
+    host = websocket.headers.get("host", "")
+    if origin in settings.allowed_origins:
+        return True
+    return origin.split("://", 1)[-1] == host
+
+
 async def socket(websocket: WebSocket) -> None:
     """One person's live connection: checked messages in, states out."""
     state = websocket.app.state
     lobby: Lobby = state.lobby
     settings: ServerSettings = state.settings
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=1008, reason="this page may not open a table here")
+        return
     await websocket.accept()
     connection = Connection(websocket, settings, state.delays)
     sender = asyncio.create_task(connection.sender())
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
             if not connection.bucket.allow():
                 connection.refused += 1
                 if connection.refused >= settings.flood_limit:
@@ -281,7 +339,9 @@ async def socket(websocket: WebSocket) -> None:
                 connection.send({"type": "error", "message": "Too many messages: slow down."})
                 continue
             try:
-                handle(lobby, connection, parse_message(text), archive=state.archive)
+                if text is None:
+                    raise ProtocolError("messages are JSON text; binary frames are not read")
+                handle(lobby, connection, parse_message(text), archive=state.archive, limits=state.limits)
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
             except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
@@ -330,10 +390,12 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         LobbySettings(
             max_tables=settings.max_tables,
             idle_seconds=settings.idle_seconds,
+            max_tables_per_address=settings.max_tables_per_address,
             instant_cards=settings.instant_cards,
         )
     )
     app.state.archive = Archive(settings.db)
+    app.state.limits = AddressLimits(settings)
     app.state.delays = deque(maxlen=200_000)
     return app
 
@@ -349,16 +411,38 @@ def site_options() -> dict[str, Any]:
     }
 
 
-def handle(lobby: Lobby, connection: Connection, message: Message, *, archive: Archive | None = None) -> None:
+def handle(
+    lobby: Lobby,
+    connection: Connection,
+    message: Message,
+    *,
+    archive: Archive | None = None,
+    limits: AddressLimits | None = None,
+) -> None:
     """Act on one checked message from ``connection``."""
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
         return
     if isinstance(message, Create):
-        _create(lobby, connection, message, archive)
+        if limits is not None and not limits.may_create(connection.address):
+            raise TableError("too many new tables from here: wait a minute")
+        previous, seated = connection.table, connection.seat is not None
+        _create(lobby, connection, message, archive)  # a connection sits at one table: it left that one
+        _close_if_abandoned(lobby, previous, seated)
         return
     if isinstance(message, Join):
+        if limits is not None and not limits.may_guess(connection.address):
+            raise TableError("too many tries at tables that do not exist: wait a minute")
+        try:
+            joining = lobby.get(message.table)
+        except NoSuchTable:
+            if limits is not None:
+                limits.failed_join(connection.address)
+            raise
+        previous, seated = connection.table, connection.seat is not None
         _join(lobby, connection, message)
+        if previous is not joining:
+            _close_if_abandoned(lobby, previous, seated)
         return
     table = connection.table
     if table is None or table.closed:
@@ -402,7 +486,8 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
     default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
     rules = rules_named(message.rules or default)
     if message.players is not None and message.players != rules.players:
-        rules = rules.replace(players=message.players)
+        kept = [part for part in rules.name.split(":") if not part.strip().startswith("players=")]
+        rules = rules_named(":".join([*kept, f"players={message.players}"]))
     mode = message.mode
     lesson_ = None
     famous = None
@@ -434,6 +519,7 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
         famous=famous,
         bound_to_connection=bound,
         on_game_over=_archiver(archive),
+        owner=connection.address,
     )
     seat = 0 if seats[0].human else None
     token = None
@@ -495,8 +581,19 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
 
 
 def _disconnect(lobby: Lobby, connection: Connection) -> None:
-    table = connection.leave()
-    if table is not None and table.bound_to_connection:
+    """``connection`` leaves its table; a table bound to its players closes when the last one goes.
+
+    Spectators come and go without closing anything.
+    """
+    seated = connection.seat is not None
+    _close_if_abandoned(lobby, connection.leave(), seated)
+
+
+def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None:
+    """Close a table bound to its players once a player left it and no player is connected."""
+    if table is None or not table.bound_to_connection or not seated:
+        return
+    if not any(seat.connections > 0 for seat in table.seats):
         lobby.close(table.id)
 
 
@@ -504,6 +601,7 @@ async def _janitor(lobby: Lobby) -> None:
     while True:
         await asyncio.sleep(30)
         lobby.close_idle()
+        lobby.close_unwatched()
 
 
 __all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options"]

@@ -103,6 +103,8 @@ def parse_message(text: str | bytes) -> Message:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("message is not valid JSON") from None
+    except RecursionError:
+        raise ProtocolError("message is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object with a 'type'")
     kind = data.get("type")

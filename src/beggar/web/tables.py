@@ -100,6 +100,8 @@ class Table:
     famous: PublishedGame | None = None
     bound_to_connection: bool = False
     """Close the table when its creator disconnects (a game against the computer)."""
+    owner: str = ""
+    """The network address that created the table (live tables are counted per address)."""
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
@@ -555,6 +557,13 @@ def famous_json(game: PublishedGame) -> dict[str, Any]:
 # -- the lobby --------------------------------------------------------------------------------------
 
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+TABLE_ID_LENGTH = 10
+"""31 letters and digits that cannot be misread, ten of them: about 2^49.5 table ids, so guessing
+one among a thousand live tables takes about 10^12 tries (and failed joins are throttled), while a
+link stays short enough to read aloud."""
+
+LIVE_LIMITS = {"max_cards": 1_000_000, "max_tricks": 100_000, "time_limit": 24 * 3600.0}
+"""The largest limits a live table accepts: beyond any real game, but a table cannot run for ever."""
 
 
 @dataclass
@@ -562,6 +571,8 @@ class LobbySettings:
     max_tables: int = 1000
     idle_seconds: float = 30 * 60
     """Tables nobody has touched for this long are closed."""
+    max_tables_per_address: int = 20
+    """Live tables the people at one network address may have created at once."""
     instant_cards: float = 8_000
     """Cards a second that all instant-pace tables together may turn: the rest of the server's
     time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
@@ -608,7 +619,14 @@ class Lobby:
         famous: PublishedGame | None = None,
         bound_to_connection: bool = False,
         on_game_over: Callable[[Table], None] | None = None,
+        owner: str = "",
     ) -> Table:
+        check_live_rules(rules)
+        if owner and self.owned_by(owner) >= self.settings.max_tables_per_address:
+            raise TableError(
+                f"you already have {self.settings.max_tables_per_address} tables open: "
+                "close one, or wait until one closes"
+            )
         if len(self.tables) >= self.settings.max_tables:
             self.close_idle()
             if len(self.tables) >= self.settings.max_tables:
@@ -629,6 +647,7 @@ class Lobby:
             famous=famous,
             bound_to_connection=bound_to_connection,
             on_game_over=on_game_over,
+            owner=owner,
         )
         self.tables[table.id] = table
         self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))
@@ -658,15 +677,42 @@ class Lobby:
             self.close(table_id)
         return len(idle)
 
+    def owned_by(self, owner: str) -> int:
+        """How many live tables were created from the network address ``owner``."""
+        return sum(1 for table in self.tables.values() if table.owner == owner)
+
+    def close_unwatched(self) -> int:
+        """Close tables that play themselves with nobody watching; return how many.
+
+        A table where every seat plays itself (a watched game, a famous game) is only worth its
+        cards while someone looks at it.
+        """
+        unwatched = [
+            t.id for t in self.tables.values() if not t.listeners and all(s.plays_itself for s in t.seats)
+        ]
+        for table_id in unwatched:
+            self.close(table_id)
+        return len(unwatched)
+
     def close_all(self) -> None:
         for table_id in list(self.tables):
             self.close(table_id)
 
     def _new_id(self) -> str:
         while True:
-            table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
+            table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
             if table_id not in self.tables:
                 return table_id
+
+
+def check_live_rules(rules: Rules) -> None:
+    """Refuse limits so large that a live table could run for ever (see :data:`LIVE_LIMITS`)."""
+    for attribute, most in LIVE_LIMITS.items():
+        value = getattr(rules, attribute)
+        if value is not None and value > most:
+            key = attribute.replace("_", "-")
+            shown = f"{most / 3600:g} hours" if attribute == "time_limit" else f"{int(most):,}"
+            raise TableError(f"{key} can be at most {shown} at a live table")
 
 
 def new_token() -> str:

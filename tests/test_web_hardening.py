@@ -1,0 +1,218 @@
+"""The table server against a hostile client: nobody can starve the rest or close someone else's table.
+
+Each test is one defect found by a probe of ``beggar serve`` on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from beggar.records import NEVER_ENDING
+from beggar.rules import rules_named
+from beggar.web.app import ServerSettings, create_app
+from beggar.web.tables import TABLE_ID_LENGTH, Lobby, Mode, Seat, TableError
+from test_web_protocol import SHORT_SEED, Socket, create
+
+
+def _client(**settings: object) -> TestClient:
+    base: dict[str, object] = {"rate": 1000, "burst": 1000, "db": ":memory:"}
+    return TestClient(create_app(ServerSettings(**{**base, **settings})))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with _client(creates_per_minute=10_000) as test_client:
+        yield test_client
+
+
+# -- 1. one client cannot fill every table slot -------------------------------------------------------
+
+
+def test_a_connection_that_creates_again_leaves_the_table_it_made(client: TestClient) -> None:
+    lobby = client.app.state.lobby
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        for _ in range(30):
+            create(me, mode="watch", deal=NEVER_ENDING.deal, pace="slow", rules="standard")
+        assert len(lobby.tables) == 1
+    assert not lobby.tables
+
+
+def test_live_tables_are_bounded_per_address(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        for _ in range(20):
+            create(me, mode="friends", seed=SHORT_SEED)
+        me.send({"type": "create", "mode": "friends"})
+        assert "you already have 20 tables open" in me.error()
+    assert len(client.app.state.lobby.tables) == 20
+
+
+def test_creates_are_throttled_per_address_across_connections() -> None:
+    with _client() as client, client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
+        a, b = Socket(ws1), Socket(ws2)
+        for _ in range(5):
+            create(a, mode="computer", pace="slow")
+            create(b, mode="computer", pace="slow")
+        a.send({"type": "create", "mode": "computer"})
+        assert "too many new tables" in a.error()
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ("standard:repeat=off:max-cards=2000000", "max-cards can be at most 1,000,000"),
+        ("standard:repeat=off:max-tricks=500000", "max-tricks can be at most 100,000"),
+        ("standard:time-limit=48h", "time-limit can be at most 24 hours"),
+        ("standard:repeat=off:max-cards=" + "9" * 150, "max-cards"),
+        ("standard:time-limit=99999999999", "time-limit"),
+    ],
+)
+def test_a_live_table_cannot_run_for_ever(client: TestClient, rules: str, words: str) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "create", "mode": "watch", "deal": NEVER_ENDING.deal, "rules": rules})
+        assert words in me.error()
+    assert not client.app.state.lobby.tables
+
+
+def test_tables_that_play_themselves_close_when_nobody_watches() -> None:
+    asyncio.run(_tables_that_play_themselves())
+
+
+async def _tables_that_play_themselves() -> None:
+    lobby = Lobby()
+    rules = rules_named("standard")
+    robots = lobby.open(Mode.FRIENDS, rules, [Seat("A", human=False), Seat("B", human=True, automatic=True)])
+    people = lobby.open(Mode.FRIENDS, rules, [Seat("A", human=True), Seat("B", human=True)])
+    watched = lobby.open(Mode.FRIENDS, rules, [Seat("A", human=False), Seat("B", human=False)])
+    watched.listeners.append(lambda table: None)
+    assert lobby.close_unwatched() == 1
+    assert robots.closed and not people.closed and not watched.closed
+    lobby.close_all()
+
+
+def test_the_lobby_refuses_a_live_table_with_an_absurd_limit() -> None:
+    async def open_one() -> None:
+        Lobby().open(Mode.WATCH, rules_named("standard:max-tricks=200000"), [Seat("A", human=False)] * 2)
+
+    with pytest.raises(TableError, match="max-tricks"):
+        asyncio.run(open_one())
+
+
+# -- 2. a spectator cannot close someone else's table -------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["computer", "watch", "lesson", "famous"])
+def test_a_spectator_leaving_does_not_close_the_table(client: TestClient, mode: str) -> None:
+    fields = {"computer": {}, "watch": {}, "lesson": {"lesson": 1}, "famous": {"famous": 0}}[mode]
+    lobby = client.app.state.lobby
+    with client.websocket_connect("/ws") as owner_ws:
+        owner = Socket(owner_ws)
+        joined = create(owner, mode=mode, pace="slow", **fields)
+        with client.websocket_connect("/ws") as spy_ws:
+            spy = Socket(spy_ws)
+            spy.send({"type": "join", "table": joined["table"]})
+            assert spy.until("joined")["seat"] is None
+            spy.send({"type": "leave"})
+            spy.until("left")
+        assert joined["table"] in lobby.tables
+        with client.websocket_connect("/ws") as spy_ws:
+            Socket(spy_ws).send({"type": "join", "table": joined["table"]})
+        owner.send({"type": "ping"})
+        owner.until("pong")
+        assert joined["table"] in lobby.tables
+    assert joined["table"] not in lobby.tables  # the owner's going closes it
+
+
+# -- 3 and 4. binary frames and deep JSON get an answer, not a traceback ------------------------------
+
+
+def test_a_binary_frame_gets_an_error_and_counts_against_the_flood_limit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with _client(rate=1, burst=3, flood_limit=5) as client, client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        ws.send_bytes(b"\x00\x01binary")
+        assert "binary frames are not read" in me.error()
+        for _ in range(10):
+            ws.send_bytes(b"\xff" * 10)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(50):
+                me.read()
+        assert closed.value.code == 1008
+    assert "Traceback" not in caplog.text and "KeyError" not in caplog.text
+
+
+def test_json_nested_a_thousand_deep_gets_the_promised_error(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send("[" * 1000 + "]" * 1000)
+        assert "nested too deeply" in me.error()
+        me.send({"type": "ping"})
+        me.until("pong")
+
+
+# -- 5. table ids cannot be guessed -------------------------------------------------------------------
+
+
+def test_table_ids_are_long_and_failed_joins_are_throttled_per_address() -> None:
+    assert TABLE_ID_LENGTH >= 10
+    with _client(failed_joins_per_minute=20) as client:
+        with client.websocket_connect("/ws") as ws:
+            me = Socket(ws)
+            joined = create(me, mode="friends")
+            assert len(joined["table"]) == TABLE_ID_LENGTH
+        answers = []
+        for _ in range(4):  # a guesser opening new connections gains nothing
+            with client.websocket_connect("/ws") as ws:
+                guesser = Socket(ws)
+                for guess in range(4):
+                    guesser.send({"type": "join", "table": f"guess{guess:05d}"})
+                    answers.append(guesser.error())
+        assert all("closed or never existed" in answer for answer in answers[:10])
+        assert all("too many tries" in answer for answer in answers[10:])
+        with client.websocket_connect("/ws") as ws:  # even a real id is refused now, from here
+            guesser = Socket(ws)
+            guesser.send({"type": "join", "table": joined["table"]})
+            assert "too many tries" in guesser.error()
+
+
+# -- 9. smaller -------------------------------------------------------------------------------------
+
+
+def test_a_table_of_two_made_from_eight_seat_rules_is_named_for_two(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        joined = create(me, mode="computer", rules="standard:players=8", players=2)
+    table_rules = client.app.state.lobby.tables.get(joined["table"])
+    assert table_rules is None or table_rules.rules.players == 2
+    state = me.state
+    assert state is not None and "players=8" not in json.dumps(state["rules"])
+    assert state["rules"]["name"] == "standard:players=2"
+    assert state["rules"]["settings"]["players"] == "2"
+
+
+def test_a_page_from_another_site_cannot_open_a_socket(client: TestClient) -> None:
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008
+    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+        create(Socket(ws), mode="computer", pace="slow")
+
+
+def test_an_allowed_origin_behind_a_proxy_may_open_a_socket() -> None:
+    with (
+        _client(allowed_origins=("https://cards.example",)) as client,
+        client.websocket_connect("/ws", headers={"origin": "https://cards.example"}) as ws,
+    ):
+        create(Socket(ws), mode="computer", pace="slow")
