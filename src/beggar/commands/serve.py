@@ -34,8 +34,21 @@ import click
     type=click.Path(dir_okay=False),
     help="SQLite file for finished games' replay links [default: ~/.local/share/beggar/games.sqlite3].",
 )
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    help="A web origin (https://cards.example) whose pages may open tables here, besides this host "
+    "(behind a reverse proxy: the public origin). May be given more than once.",
+)
 def serve_command(
-    host: str, port: int, max_tables: int, idle_minutes: float, instant_cards: float, db: str | None
+    host: str,
+    port: int,
+    max_tables: int,
+    idle_minutes: float,
+    instant_cards: float,
+    db: str | None,
+    allowed_origins: tuple[str, ...],
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
@@ -44,7 +57,10 @@ def serve_command(
 
     _check_address(host, port)
     settings = ServerSettings(
-        max_tables=max_tables, idle_seconds=idle_minutes * 60, instant_cards=instant_cards
+        max_tables=max_tables,
+        idle_seconds=idle_minutes * 60,
+        instant_cards=instant_cards,
+        allowed_origins=allowed_origins,
     )
     if db is not None:
         settings.db = db
