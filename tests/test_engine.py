@@ -924,3 +924,13 @@ def test_the_plain_model_agrees_on_the_record_games():
         expected = reference_play([list(hand) for hand in deal.hands], STANDARD, 0)
         r = play(deal)
         assert (str(r.status), r.cards, r.tricks, r.winner, r.holdings) == expected[:5]
+
+
+def test_the_challenge_is_the_newest_pay_card_on_the_pile_while_a_payment_is_owed():
+    """The worked example: Q, then J while paying cancels it, then A, then K; the ten pays the king."""
+    game = Game("QAT46/6J37K5", complete=False)
+    seen = []
+    while not game.over:
+        game.step()
+        seen.append(game.challenge)
+    assert seen == [0, 0, 2, 3, 3, 3, 6, 6, 6, None]

@@ -335,3 +335,15 @@ def test_serve_takes_the_replay_database_path(tmp_path: Any) -> None:
     with TestClient(reopened) as test_client:
         replay = test_client.get(f"/api/replay/{over['over']['replay']}").json()
     assert replay["over"]["cards"] == play(random_deal(seed=SHORT_SEED)).cards
+
+
+def test_the_view_says_which_pile_card_is_being_paid_for() -> None:
+    """The browser never works out the challenge from the cards: the server says where it lies."""
+    game_deal = parse_deal("QAT46/6J37K5", complete=False)
+    table = Table("t", Mode.WATCH, STANDARD, [Seat("A", human=False), Seat("B", human=False)], game_deal)
+    challenges = []
+    while not table.game.over:
+        table.step()
+        table.changed()
+        challenges.append(table.view()["challenge"])
+    assert challenges == [0, 0, 2, 3, 3, 3, 6, 6, 6, None]

@@ -255,6 +255,16 @@ class Game:
         return self.record is not None
 
     @property
+    def challenge(self) -> int | None:
+        """Where on the pile the pay card being paid for lies (0 is the oldest card), or None.
+
+        It is the newest pay card: a pay card turned while paying cancels the payment before it.
+        """
+        if not self.owed:
+            return None
+        return next(i for i in range(len(self.pile) - 1, -1, -1) if self._values[self.pile[i]])
+
+    @property
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(len(stack) for stack in self.stacks)
 

@@ -3,7 +3,7 @@
 The reference engine replays the stored game; the browser only draws frames. Frame ``i`` is the
 table just after card ``i`` (frame 0: before the first card):
 
-``[seat, card, owed, to_play, pile, stacks, trick, text]``: who turned the card and the card
+``[seat, card, owed, to_play, pile, stacks, trick, text, challenge]``: who turned the card and the card
 (``{"rank", "suit", "label", "pays"}``), what the next player then owes, who turns next, how many
 cards the pile holds (it is always the last ``pile`` cards turned), every stack's size, the trick
 number if that card won a pile (else 0), and the narrator's sentence.
@@ -28,7 +28,7 @@ def replay(
 ) -> dict[str, Any]:
     """Play ``game`` from its start to its end (or ``turned`` cards and ``stopped``) as frames."""
     narrator = Narrator(game.rules, names)
-    frames: list[list[Any]] = [[None, None, 0, game.to_play, 0, list(game.hand_sizes), 0, ""]]
+    frames: list[list[Any]] = [[None, None, 0, game.to_play, 0, list(game.hand_sizes), 0, "", None]]
     while not game.over and (turned is None or game.cards < turned):
         events = game.step()
         text = narrator.tell(events)
@@ -45,6 +45,7 @@ def replay(
                 list(game.hand_sizes),
                 taken,
                 text,
+                game.challenge,
             ]
         )
     if stopped is not None and not game.over:

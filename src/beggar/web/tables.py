@@ -412,6 +412,7 @@ class Table:
             "pile": [card_json(card, self.rules) for card in game.pile],
             "to_play": None if record else game.to_play,
             "owed": game.owed,
+            "challenge": game.challenge,
             "creditor": game.creditor,
             "cards": game.cards,
             "tricks": game.tricks,

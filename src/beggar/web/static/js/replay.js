@@ -52,10 +52,10 @@ export class ReplayView {
     const last = data.frames.length - 1;
     this.at = Math.max(0, Math.min(last, i));
     const frame = data.frames[this.at];
-    const [, , owed, toPlay, pileSize, stacks] = frame;
+    const [, , owed, toPlay, pileSize, stacks, , , challengeOnPile] = frame;
     const pileCards = [];
     for (let k = this.at - pileSize + 1; k <= this.at; k += 1) pileCards.push(data.frames[k][1]);
-    const challenge = owed ? [...pileCards].reverse().find((card) => card.pays) : null;
+    const challenge = challengeOnPile === null ? null : pileCards[challengeOnPile];
 
     const seats = $("replay-seats");
     seats.replaceChildren();
@@ -87,7 +87,7 @@ export class ReplayView {
     const cardWidth = width < 360 ? 64 : 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
-    const challengeAt = owed ? shown.map((c) => Boolean(c.pays)).lastIndexOf(true) : -1;
+    const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);
     shown.forEach((card, k) => {
       const node = cardElement(card);
       node.style.left = `${start + k * step}px`;

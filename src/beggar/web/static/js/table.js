@@ -151,7 +151,7 @@ export class TableView {
     box.replaceChildren();
     box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
-    const challenge = s.owed ? [...s.pile].reverse().find((card) => card.pays) : null;
+    const challenge = s.challenge === null ? null : s.pile[s.challenge];
     s.seats.forEach((seat, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
@@ -204,7 +204,7 @@ export class TableView {
     const cardWidth = width < 360 ? 64 : 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
-    const challenge = s.owed ? shown.map((c) => Boolean(c.pays)).lastIndexOf(true) : -1;
+    const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
     shown.forEach((card, i) => {
       const node = cardElement(card);
       node.style.left = `${start + i * step}px`;
