@@ -40,7 +40,7 @@ def _cttz(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
-_jit = numba.njit(cache=True, nogil=True, inline="always")
+_jit = numba.njit(cache=True, nogil=True)
 
 
 def _debruijn_table() -> np.ndarray:

@@ -76,7 +76,7 @@ from beggar.kernel import (
     _stopped,
 )
 from beggar.notation import Deal, check_deal, parse_deal
-from beggar.rules import STANDARD, Rules
+from beggar.rules import STANDARD, EmptyHand, Rules
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -351,19 +351,34 @@ def _play(
     else:
         a = _stack(hands, 0, 1, n0, flags, codes)
         b = _stack(hands, n0, 1, n1, flags, codes)
-    size = n0 + n1
-    if first == 0:
-        return _game(
-            a[0], a[1], a[2], a[3], a[4], n0, b[0], b[1], b[2], b[3], b[4], n1, 0,
-            pays, size, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
-        )  # fmt: skip
+    x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
     return _game(
-        b[0], b[1], b[2], b[3], b[4], n1, a[0], a[1], a[2], a[3], a[4], n0, 1,
-        pays, size, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
+        x[0], x[1], x[2], x[3], x[4], nx, y[0], y[1], y[2], y[3], y[4], ny, first,
+        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
     )  # fmt: skip
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
+def _play_generic(
+    hands: np.ndarray,
+    n0: int,
+    n1: int,
+    dealt: bool,
+    first: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+) -> tuple[int, int, int, int, int, int]:
+    """:func:`_play` with every setting read at run time (every covered rule set but the standard's)."""
+    _, max_tricks, cap_cards = _caps(cfg)
+    return _play(
+        hands, n0, n1, dealt, first, flags, codes, pays,
+        cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False, cap_cards, max_tricks,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
 def _settle(
     played: tuple[int, int, int, int, int, int],
     hands: np.ndarray,
@@ -393,8 +408,19 @@ def _settle(
 # == batches ======================================================================================
 
 
+@numba.njit(cache=True, nogil=True)
+def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
+    """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
+    deck[:] = values
+    state = _shuffle(deck, _game_state(seed, game))
+    if fixed >= 0:
+        return fixed
+    _, first = _below(state, 2)
+    return int(first)
+
+
 @numba.njit(cache=True, nogil=True, inline="always")
-def _random_batch(
+def _random_standard_batch(
     values: np.ndarray,
     flags: np.ndarray,
     codes: np.ndarray,
@@ -403,29 +429,20 @@ def _random_batch(
     seed: np.uint64,
     start: int,
     res: np.ndarray,
-    newest: bool,
-    when_empty: bool,
-    wide: bool,
     debruijn: bool,
 ) -> None:
-    """Games ``start ..`` of the run seeded with ``seed``: the kernel's deals, played bitwise."""
+    """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
     size = values.size
     buf, head, cnt, out, pile, mask = _buffers(2, size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = _caps(cfg)
-    fixed = cfg[CFG_FIRST]
     n1 = size // 2
-    n0 = size - n1
     for g in range(res.shape[0]):
-        deck[:] = values
-        state = _shuffle(deck, _game_state(seed, start + g))
-        first = fixed
-        if first < 0:
-            _, first = _below(state, 2)
+        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
-            deck, n0, n1, True, first, flags, codes, pays,
-            newest, when_empty, wide, debruijn, cap_cards, max_tricks,
+            deck, size - n1, n1, True, first, flags, codes, pays,
+            False, False, False, debruijn, cap_cards, max_tricks,
         )  # fmt: skip
         result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
@@ -442,8 +459,8 @@ def _random_standard(
     start: int,
     res: np.ndarray,
 ) -> None:
-    """Oldest card first, rule 8, at most four pay values, LLVM's ``cttz`` (constants folded)."""
-    _random_batch(values, flags, codes, pays, cfg, seed, start, res, False, False, False, False)
+    """Games ``start ..`` of the run seeded with ``seed``, counting zeros with LLVM's ``cttz``."""
+    _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, False)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -458,7 +475,7 @@ def _random_standard_debruijn(
     res: np.ndarray,
 ) -> None:
     """:func:`_random_standard` counting trailing zeros with a de Bruijn table (for the benchmark)."""
-    _random_batch(values, flags, codes, pays, cfg, seed, start, res, False, False, False, True)
+    _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, True)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -472,11 +489,17 @@ def _random_any(
     start: int,
     res: np.ndarray,
 ) -> None:
-    """Every other covered rule set (the settings read at run time)."""
-    _random_batch(
-        values, flags, codes, pays, cfg, seed, start, res,
-        cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False,
-    )  # fmt: skip
+    """Random games under every other covered rule set (the settings read at run time)."""
+    size = values.size
+    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    deck = values.copy()
+    lengths = np.zeros(2, np.int64)
+    n1 = size // 2
+    for g in range(res.shape[0]):
+        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
+        played = _play_generic(deck, size - n1, n1, True, first, flags, codes, pays, cfg)
+        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -493,16 +516,9 @@ def _deals_any(
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = _buffers(2, size)
-    _, max_tricks, cap_cards = _caps(cfg)
-    newest = cfg[CFG_NEWEST_FIRST] != 0
-    when_empty = cfg[CFG_WHEN_EMPTY] != 0
-    wide = pays.size > 4
     for g in range(hands.shape[0]):
         first = firsts[g]
-        played = _play(
-            hands[g], lengths[g, 0], lengths[g, 1], False, first, flags, codes, pays,
-            newest, when_empty, wide, False, cap_cards, max_tricks,
-        )  # fmt: skip
+        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], False, first, flags, codes, pays, cfg)
         result = _settle(played, hands[g], lengths[g], False, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
@@ -594,8 +610,7 @@ def play_deals(
 def warm_up() -> None:
     """Compile (or load from the cache) every entry point."""
     play_random(STANDARD, seed=0, count=1)
-    play_random(STANDARD, seed=0, count=1, count_zeros="debruijn")
-    play_random(STANDARD.replace(empty_hand="when-empty"), seed=0, count=1)
+    play_random(STANDARD.replace(empty_hand=EmptyHand.WHEN_EMPTY), seed=0, count=1)
     play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
 
 
