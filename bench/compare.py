@@ -104,7 +104,9 @@ def one_run(timers: dict[str, Timer], games: int, base: int, rounds: int) -> dic
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=2_500_000, help="N of t(N) - t(M)")
     parser.add_argument("--base", type=int, default=500_000, help="M of t(N) - t(M)")
     parser.add_argument("--rounds", type=int, default=3, help="timings per size; the best is kept")

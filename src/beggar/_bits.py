@@ -16,7 +16,7 @@ from typing import Any
 
 import numba
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.extending import intrinsic
 
@@ -54,22 +54,22 @@ DEBRUIJN_TABLE = _debruijn_table()
 
 
 @_jit
-def tz_llvm(x: np.uint64) -> np.int64:
+def tz_llvm(x: np.uint64) -> int:
     """Trailing zeros of ``x`` by the LLVM intrinsic (64 when ``x`` is zero)."""
-    return np.int64(_cttz(x))
+    return int(_cttz(x))  # type: ignore[call-arg]
 
 
 @_jit
-def tz_debruijn(x: np.uint64) -> np.int64:
+def tz_debruijn(x: np.uint64) -> int:
     """Trailing zeros of ``x`` by a de Bruijn sequence: isolate the lowest bit, multiply, look up."""
     if x == _ZERO:
         return 64
     low = x & (~x + _ONE)
-    return np.int64(DEBRUIJN_TABLE[np.int64((low * _DEBRUIJN) >> _S58)])
+    return int(DEBRUIJN_TABLE[np.int64((low * _DEBRUIJN) >> _S58)])
 
 
 @_jit
-def tz(x: np.uint64, debruijn: bool) -> np.int64:
+def tz(x: np.uint64, debruijn: bool) -> int:
     """Trailing zeros of ``x`` (64 for zero); ``debruijn`` chooses the method (a constant)."""
     if debruijn:
         return tz_debruijn(x)
@@ -83,9 +83,9 @@ def bit(i: int) -> np.uint64:
 
 
 @_jit
-def get(x: np.uint64, i: int) -> np.int64:
+def get(x: np.uint64, i: int) -> int:
     """Bit ``i`` of ``x`` as 0 or 1."""
-    return np.int64((x >> _U(i)) & _ONE)
+    return int((x >> _U(i)) & _ONE)
 
 
 @_jit
