@@ -240,3 +240,25 @@ def test_bad_input_is_refused_as_the_kernel_refuses_it() -> None:
         bitkernel.play_deals([RECORDS[0].deal], STANDARD, [0, 1])
     with pytest.raises(ValueError, match="empty"):
         bitkernel.play_deals(["KKKK" + "-" * 48 + "/"], STANDARD)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    (
+        "standard",
+        "stripped",
+        "half-deck",
+        "jacks-queens",
+        "half-deck:pay=J1",
+        "standard:lead=random",
+        "practice-table",
+        "standard:repeat=off:max-cards=200:on-stop=most-cards",
+        "family-table",
+    ),
+)
+@pytest.mark.parametrize("lanes", (1, 7, 16))
+def test_games_in_lockstep_are_the_same_games(spec: str, lanes: int) -> None:
+    rules = rules_named(spec)
+    scalar = bitkernel.play_random(rules, 8, 0, 1500)
+    assert (bitkernel.play_random(rules, 8, 0, 1500, lanes=lanes).table == scalar.table).all()
+    assert (bitkernel.play_random(rules, 8, 3, 5, lanes=lanes).table == scalar.table[3:8]).all()

@@ -56,7 +56,7 @@ DEBRUIJN_TABLE = _debruijn_table()
 @_jit
 def tz_llvm(x: np.uint64) -> int:
     """Trailing zeros of ``x`` by the LLVM intrinsic (64 when ``x`` is zero)."""
-    return int(_cttz(x))  # type: ignore[call-arg]
+    return int(np.int64(_cttz(x)))  # type: ignore[call-arg]
 
 
 @_jit
@@ -65,7 +65,7 @@ def tz_debruijn(x: np.uint64) -> int:
     if x == _ZERO:
         return 64
     low = x & (~x + _ONE)
-    return int(DEBRUIJN_TABLE[np.int64((low * _DEBRUIJN) >> _S58)])
+    return int(np.int64(DEBRUIJN_TABLE[np.int64((low * _DEBRUIJN) >> _S58)]))
 
 
 @_jit
@@ -85,7 +85,7 @@ def bit(i: int) -> np.uint64:
 @_jit
 def get(x: np.uint64, i: int) -> int:
     """Bit ``i`` of ``x`` as 0 or 1."""
-    return int((x >> _U(i)) & _ONE)
+    return int(np.int64((x >> _U(i)) & _ONE))
 
 
 @_jit

@@ -554,6 +554,7 @@ def play_random(
     count: int = 1,
     *,
     count_zeros: CountZeros = "llvm",
+    lanes: int = 0,
 ) -> Batch:
     """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
 
@@ -567,6 +568,12 @@ def play_random(
     if count:
         cfg = compiled.cfg
         standard = cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0 and pays.size <= 4
+        if standard and lanes > 0 and cfg[kernel.CFG_MAX_TRICKS] == 0:
+            from beggar import lockstep  # it builds on this module's helpers
+
+            seed64 = np.uint64(seed % (1 << 64))
+            lockstep.random_standard(compiled.values, flags, codes, pays, cfg, seed64, start, table, lanes)
+            return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any
         elif count_zeros == "debruijn":
