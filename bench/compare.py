@@ -53,35 +53,42 @@ def deck_digits() -> str:
     return "".join(str(int(v)) for v in kernel.KernelRules.of(STANDARD).values)
 
 
-def c_run(binary: Path, seed: int, games: int) -> tuple[float, list[int]]:
+def c_run(binary: Path, seed: int, games: int, cpu: bool = False) -> tuple[float, list[int]]:
     """The C loop's own timing of ``games`` games and its totals (cards, tricks, first-hand wins)."""
     out = subprocess.run(
         [str(binary), deck_digits(), str(seed), str(games)], check=True, capture_output=True, text=True
     ).stdout.split()
-    seconds, _, cards, tricks, first_wins, capped = float(out[0]), *map(int, out[1:])
+    wall, _, cards, tricks, first_wins, capped = float(out[0]), *map(int, out[1:6])
     if capped:
         sys.exit(f"compare.py: {capped} games reached the C loop's 20,000-card bound")
-    return seconds, [cards, tricks, first_wins]
+    return (float(out[6]) if cpu else wall), [cards, tricks, first_wins]
 
 
-def python_timer(play: Callable[[int], object]) -> Timer:
+def python_timer(play: Callable[[int], object], cpu: bool) -> Timer:
+    clock = time.thread_time if cpu else time.perf_counter
+
     def timed(games: int) -> float:
-        start = time.perf_counter()
+        start = clock()
         play(games)
-        return time.perf_counter() - start
+        return clock() - start
 
     return timed
 
 
-def players(binary: Path, seed: int) -> dict[str, Timer]:
-    return {
-        "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n)[0],
-        "kernel": python_timer(lambda n: kernel.play_random(STANDARD, seed, 0, n)),
-        "bit kernel, cttz": python_timer(lambda n: bitkernel.play_random(STANDARD, seed, 0, n)),
+def players(binary: Path, seed: int, lanes: list[int], cpu: bool) -> dict[str, Timer]:
+    timers: dict[str, Timer] = {
+        "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n, cpu)[0],
+        "kernel": python_timer(lambda n: kernel.play_random(STANDARD, seed, 0, n), cpu),
+        "bit kernel, cttz": python_timer(lambda n: bitkernel.play_random(STANDARD, seed, 0, n), cpu),
         "bit kernel, de Bruijn": python_timer(
-            lambda n: bitkernel.play_random(STANDARD, seed, 0, n, count_zeros="debruijn")
+            lambda n: bitkernel.play_random(STANDARD, seed, 0, n, count_zeros="debruijn"), cpu
         ),
     }
+    for width in lanes:
+        timers[f"bit kernel, lockstep {width} lanes"] = python_timer(
+            lambda n, width=width: bitkernel.play_random(STANDARD, seed, 0, n, lanes=width), cpu
+        )
+    return timers
 
 
 def check_agreement(binary: Path, seed: int, games: int) -> None:
@@ -112,16 +119,25 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timings per size; the best is kept")
     parser.add_argument("--runs", type=int, default=1, help="whole comparisons, for the spread")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lanes", type=int, nargs="*", default=[], help="also time games in lockstep")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall-clock seconds (the default), or each player's own CPU seconds (steadier when shared)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
 
     bitkernel.warm_up()
     kernel.warm_up()
     bitkernel.play_random(STANDARD, 0, 0, 1, count_zeros="debruijn")
+    for width in args.lanes:
+        bitkernel.play_random(STANDARD, 0, 0, 1, lanes=width)
     with tempfile.TemporaryDirectory(prefix="beggar-cloop-") as tmp:
         binary = build_cloop(Path(tmp))
         check_agreement(binary, args.seed, args.base)
-        timers = players(binary, args.seed)
+        timers = players(binary, args.seed, args.lanes, args.clock == "cpu")
         runs = []
         for run in range(args.runs):
             speeds = one_run(timers, args.games, args.base, args.rounds)
@@ -134,7 +150,8 @@ def main() -> None:
     names = list(runs[0])
     ratios = {name: [r[name] / r[names[0]] for r in runs] for name in names[1:]}
     if args.json:
-        print(json.dumps({"games": args.games, "base": args.base, "runs": runs, "ratios": ratios}))
+        report = {"games": args.games, "base": args.base, "clock": args.clock, "runs": runs, "ratios": ratios}
+        print(json.dumps(report))
         return
     print(f"ratio to the C loop over {args.runs} runs (median, min - max):")
     for name, values in ratios.items():
