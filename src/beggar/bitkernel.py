@@ -14,6 +14,12 @@ The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
   seed is the kernel's deal and leader, drawn by the kernel's own random functions).
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
 
+Two keyword-only options of :func:`play_random` never change a result: ``count_zeros`` counts
+trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table, and ``lanes=N`` plays
+standard-settings games ``N`` at a time in lockstep (:mod:`beggar.lockstep`). Both are there for
+``bench/compare.py``, which measured ``cttz`` faster than de Bruijn, and lockstep, in numba,
+slower than the scalar loop here (see that module).
+
 How a game is played. A stack is a few 64-bit words, top card at bit 0: one word marks the pay
 cards, and two (or, for a scale with more than four pay values, four) *planes* hold the index
 of each pay card's value; ordinary cards are zero bits everywhere, since every number card is
@@ -33,7 +39,12 @@ the replay bound work as in :mod:`beggar.kernel`: a game is played untracked unt
 reaches ``min(max-cards, bound)`` cards (a game that ends cannot have repeated a position), and
 only a game that reaches that point is replayed by the kernel's own exact tracked player
 (:func:`beggar.kernel._replay`), so loops (``repeat=trick`` and ``repeat=card`` alike), their
-counts at the first repeat and every limit come from the one owner of those rules.
+counts at the first repeat and every limit come from the one owner of those rules. (A trick
+limit is settled here when nothing else can end the game first: ``repeat=off``.)
+
+numba caches a compiled function by its own file only: after changing :mod:`beggar.kernel` or
+:mod:`beggar._bits`, whose jitted helpers are compiled into this module's functions, delete the
+cached ``bitkernel*`` and ``lockstep*`` files (``__pycache__/*.nbi``, ``*.nbc``) or the old code runs.
 
 >>> batch = play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
 >>> int(batch.cards[0]), int(batch.tricks[0]), int(batch.winner[0])
