@@ -1,0 +1,162 @@
+"""The bit kernel against a plain card-by-card C loop and the general kernel, in the same run.
+
+Builds ``bench/cloop.c`` with ``gcc -O3 -march=native``, then measures each player's marginal
+throughput on random standard deals, one worker: ``(N - M) / (t(N) - t(M))`` with ``t`` the best
+of three timings of ``N`` (default 2,500,000) and ``M`` (500,000) games, the players measured in
+turn so that they share the machine's noise. Every player plays the very same games (the C loop
+deals with the kernel's random streams), and the script checks that the C loop and the bit kernel
+agree on the total cards, tricks and first-hand wins. From the repository root::
+
+    PYTHONPATH=src .venv/bin/python bench/compare.py --runs 5
+
+prints each run's games per second and the ratios to the C loop, then the median and range of
+each ratio over the runs (ratios measured in the same run are robust to a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from beggar import bitkernel, kernel
+from beggar.rules import STANDARD
+
+HERE = Path(__file__).resolve().parent
+
+Timer = Callable[[int], float]
+"""Seconds a player takes for ``n`` games (the first ``n`` of the seed)."""
+
+
+def build_cloop(directory: Path) -> Path:
+    """Compile ``cloop.c`` into ``directory``; return the executable."""
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        sys.exit("compare.py: no C compiler (gcc) on the PATH")
+    binary = directory / "cloop"
+    subprocess.run(
+        [compiler, "-O3", "-march=native", "-o", str(binary), str(HERE / "cloop.c")],
+        check=True,
+    )
+    return binary
+
+
+def deck_digits() -> str:
+    """The standard deck's pay values in the kernel's deck order, one digit a card."""
+    return "".join(str(int(v)) for v in kernel.KernelRules.of(STANDARD).values)
+
+
+def c_run(binary: Path, seed: int, games: int, cpu: bool = False) -> tuple[float, list[int]]:
+    """The C loop's own timing of ``games`` games and its totals (cards, tricks, first-hand wins)."""
+    out = subprocess.run(
+        [str(binary), deck_digits(), str(seed), str(games)], check=True, capture_output=True, text=True
+    ).stdout.split()
+    wall, _, cards, tricks, first_wins, capped = float(out[0]), *map(int, out[1:6])
+    if capped:
+        sys.exit(f"compare.py: {capped} games reached the C loop's 20,000-card bound")
+    return (float(out[6]) if cpu else wall), [cards, tricks, first_wins]
+
+
+def python_timer(play: Callable[[int], object], cpu: bool) -> Timer:
+    clock = time.thread_time if cpu else time.perf_counter
+
+    def timed(games: int) -> float:
+        start = clock()
+        play(games)
+        return clock() - start
+
+    return timed
+
+
+def players(binary: Path, seed: int, lanes: list[int], cpu: bool) -> dict[str, Timer]:
+    timers: dict[str, Timer] = {
+        "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n, cpu)[0],
+        "kernel": python_timer(lambda n: kernel.play_random(STANDARD, seed, 0, n), cpu),
+        "bit kernel, cttz": python_timer(lambda n: bitkernel.play_random(STANDARD, seed, 0, n), cpu),
+        "bit kernel, de Bruijn": python_timer(
+            lambda n: bitkernel.play_random(STANDARD, seed, 0, n, count_zeros="debruijn"), cpu
+        ),
+    }
+    for width in lanes:
+        timers[f"bit kernel, lockstep {width} lanes"] = python_timer(
+            lambda n, width=width: bitkernel.play_random(STANDARD, seed, 0, n, lanes=width), cpu
+        )
+    return timers
+
+
+def check_agreement(binary: Path, seed: int, games: int) -> None:
+    """The C loop and the bit kernel play the same games to the same totals."""
+    _, c_totals = c_run(binary, seed, games)
+    batch = bitkernel.play_random(STANDARD, seed, 0, games)
+    totals = [int(batch.cards.sum()), int(batch.tricks.sum()), int((batch.winner == 0).sum())]
+    if totals != c_totals:
+        sys.exit(f"compare.py: the C loop and the bit kernel disagree: {c_totals} != {totals}")
+
+
+def one_run(timers: dict[str, Timer], games: int, base: int, rounds: int) -> dict[str, float]:
+    """Marginal games per second of every player, best of ``rounds`` timings, players in turn."""
+    best = {name: [float("inf"), float("inf")] for name in timers}
+    for _ in range(rounds):
+        for name, timer in timers.items():
+            best[name][0] = min(best[name][0], timer(games))
+            best[name][1] = min(best[name][1], timer(base))
+    return {name: (games - base) / (hi - lo) for name, (hi, lo) in best.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=2_500_000, help="N of t(N) - t(M)")
+    parser.add_argument("--base", type=int, default=500_000, help="M of t(N) - t(M)")
+    parser.add_argument("--rounds", type=int, default=3, help="timings per size; the best is kept")
+    parser.add_argument("--runs", type=int, default=1, help="whole comparisons, for the spread")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lanes", type=int, nargs="*", default=[], help="also time games in lockstep")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall-clock seconds (the default), or each player's own CPU seconds (steadier when shared)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    bitkernel.warm_up()
+    kernel.warm_up()
+    bitkernel.play_random(STANDARD, 0, 0, 1, count_zeros="debruijn")
+    for width in args.lanes:
+        bitkernel.play_random(STANDARD, 0, 0, 1, lanes=width)
+    with tempfile.TemporaryDirectory(prefix="beggar-cloop-") as tmp:
+        binary = build_cloop(Path(tmp))
+        check_agreement(binary, args.seed, args.base)
+        timers = players(binary, args.seed, args.lanes, args.clock == "cpu")
+        runs = []
+        for run in range(args.runs):
+            speeds = one_run(timers, args.games, args.base, args.rounds)
+            runs.append(speeds)
+            if not args.json:
+                c = next(iter(speeds.values()))
+                print(f"run {run + 1}:")
+                for name, speed in speeds.items():
+                    print(f"  {name:32s} {speed:12,.0f} games/s  {speed / c:5.2f} x the C loop")
+    names = list(runs[0])
+    ratios = {name: [r[name] / r[names[0]] for r in runs] for name in names[1:]}
+    if args.json:
+        report = {"games": args.games, "base": args.base, "clock": args.clock, "runs": runs, "ratios": ratios}
+        print(json.dumps(report))
+        return
+    print(f"ratio to the C loop over {args.runs} runs (median, min - max):")
+    for name, values in ratios.items():
+        print(f"  {name:32s} {statistics.median(values):5.2f}  ({min(values):.2f} - {max(values):.2f})")
+
+
+if __name__ == "__main__":
+    main()

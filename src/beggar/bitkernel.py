@@ -1,0 +1,635 @@
+"""The bit-parallel kernel: two-player games on decks of at most 64 cards, a few operations per pay card.
+
+The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
+
+    engine = bitkernel if bitkernel.covers(rules) else kernel
+    batch = engine.play_random(rules, seed, start, count)
+
+- :func:`covers` ``(rules) -> bool``: two players and a deck of at most 64 cards (every pay scale,
+  pile order, empty-hand convention, repeat, stop and award setting); anything else is False.
+- :func:`play_random` ``(rules, seed, start, count)`` and :func:`play_deals` ``(deals, rules,
+  firsts)`` take the same arguments as :func:`beggar.kernel.play_random` and
+  :func:`beggar.kernel.play_deals` and return the same :class:`beggar.kernel.Batch`: the same
+  columns with the same meaning, byte for byte the same table for the same input (game ``i`` of a
+  seed is the kernel's deal and leader, drawn by the kernel's own random functions).
+- :func:`warm_up` compiles (or loads from the cache) every entry point.
+
+Two keyword-only options of :func:`play_random` never change a result: ``count_zeros`` counts
+trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table, and ``lanes=N`` plays
+standard-settings games ``N`` at a time in lockstep (:mod:`beggar.lockstep`). Both are there for
+``bench/compare.py``, which measured ``cttz`` faster than de Bruijn, and lockstep, in numba,
+slower than the scalar loop here (see that module).
+
+How a game is played. A stack is a few 64-bit words, top card at bit 0: one word marks the pay
+cards, and two (or, for a scale with more than four pay values, four) *planes* hold the index
+of each pay card's value; ordinary cards are zero bits everywhere, since every number card is
+the same card to the game. The pile is the same words, oldest card at bit 0 (and, for the
+newest-first pile order, the same again newest card first). Then every step of a game is a
+count of trailing zeros and a few shifts:
+
+- with no payment due, the leader and the other player turn ordinary cards in alternation; the
+  first pay card (or running out) is the earlier of ``2 * tz(leader)`` and ``2 * tz(other) + 1``;
+  both stacks and the pile move by one shift each;
+- a payer turns ``tz(payer)`` ordinary cards before their next pay card: if that is at least
+  the amount owed, the payment is made in one shift, else the pay card is found in one shift;
+- a won pile goes under the winner's stack as one shift-and-or per word.
+
+A random game takes about 113 such steps instead of about 255 card turns. Loops, card limits and
+the replay bound work as in :mod:`beggar.kernel`: a game is played untracked until it ends or
+reaches ``min(max-cards, bound)`` cards (a game that ends cannot have repeated a position), and
+only a game that reaches that point is replayed by the kernel's own exact tracked player
+(:func:`beggar.kernel._replay`), so loops (``repeat=trick`` and ``repeat=card`` alike), their
+counts at the first repeat and every limit come from the one owner of those rules. (A trick
+limit is settled here when nothing else can end the game first: ``repeat=off``.)
+
+numba caches a compiled function by its own file only: after changing :mod:`beggar.kernel` or
+:mod:`beggar._bits`, whose jitted helpers are compiled into this module's functions, delete the
+cached ``bitkernel*`` and ``lockstep*`` files (``__pycache__/*.nbi``, ``*.nbc``) or the old code runs.
+
+>>> batch = play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
+>>> int(batch.cards[0]), int(batch.tricks[0]), int(batch.winner[0])
+(7157, 1007, 1)
+>>> from beggar import kernel
+>>> bool((play_random(seed=3, count=500).table == kernel.play_random(seed=3, count=500).table).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from beggar import kernel
+from beggar._bits import bit, get, shl, shr, tz
+from beggar.kernel import (
+    _CAPPED,
+    CFG_FIRST,
+    CFG_NEWEST_FIRST,
+    CFG_REPEAT,
+    CFG_WHEN_EMPTY,
+    REASON_ALL_CARDS,
+    REASON_CANNOT_TURN,
+    REASON_EMPTY,
+    REPEAT_OFF,
+    Batch,
+    KernelRules,
+    _below,
+    _buffers,
+    _caps,
+    _finish,
+    _game_state,
+    _replay,
+    _shuffle,
+    _stopped,
+)
+from beggar.notation import Deal, check_deal, parse_deal
+from beggar.rules import STANDARD, EmptyHand, Rules
+
+U8 = npt.NDArray[np.uint8]
+I64 = npt.NDArray[np.int64]
+
+MAX_CARDS = 64
+"""The largest deck the fast path plays: every stack and the pile fit one 64-bit word."""
+
+_CAPPED_AT_TRICK = -2
+"""The game reached the trick limit at a trick end: its counts and holdings there are exact."""
+
+_U = np.uint64
+_ZERO = _U(0)
+_ONE = _U(1)
+
+CountZeros = Literal["llvm", "debruijn"]
+
+
+def covers(rules: Rules) -> bool:
+    """True when the fast path plays ``rules``: two players and a deck of at most 64 cards.
+
+    >>> from beggar.rules import rules_named
+    >>> covers(STANDARD), covers(rules_named("practice-table")), covers(rules_named("two-decks"))
+    (True, True, False)
+    >>> covers(rules_named("standard:players=3"))
+    False
+    """
+    return rules.players == 2 and rules.deck.size <= MAX_CARDS
+
+
+# == one game ======================================================================================
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _game(
+    xm: np.uint64,
+    x0: np.uint64,
+    x1: np.uint64,
+    x2: np.uint64,
+    x3: np.uint64,
+    nx: int,
+    ym: np.uint64,
+    y0: np.uint64,
+    y1: np.uint64,
+    y2: np.uint64,
+    y3: np.uint64,
+    ny: int,
+    px: int,
+    pays: np.ndarray,
+    size: int,
+    newest: bool,
+    when_empty: bool,
+    wide: bool,
+    debruijn: bool,
+    cap_cards: int,
+    cap_tricks: int,
+) -> tuple[int, int, int, int, int, int]:
+    """Play one two-player game from its deal, untracked, a pay card or a payment at a time.
+
+    ``X`` (mask ``xm``, value planes ``x0..x3``, ``nx`` cards, seat ``px``) leads; ``Y`` is
+    the other player. ``pays[code]`` is the pay value of a plane code. Returns ``(reason, cards,
+    tricks, winner, held0, held1)`` as :func:`beggar.kernel._fast_two` does; ``reason`` is
+    :data:`beggar.kernel._CAPPED` when the game may reach ``cap_cards`` cards within the step
+    it is in (the caller replays it exactly), or :data:`_CAPPED_AT_TRICK` at the trick that
+    reached ``cap_tricks``.
+    """
+    we = 1 if when_empty else 0
+    pm = p0 = p1 = p2 = p3 = _ZERO
+    rm = r0 = r1 = r2 = r3 = _ZERO
+    plen = 0
+    cards = 0
+    tricks = 0
+    owed = 0
+    lost = REASON_EMPTY if when_empty else REASON_CANNOT_TURN
+    while True:
+        if owed == 0:
+            # X leads and the two alternate (X at turns 0, 2, 4, ..., Y at 1, 3, 5, ...) until a
+            # pay card, or a player who must turn has none (when-empty: turns their last card).
+            sx = nx - we
+            sy = ny - we
+            lx = tz(xm | bit(sx), debruijn)
+            ly = tz(ym | bit(sy), debruijn)
+            if lx <= ly:
+                if lx == sx:
+                    k = 2 * lx + we
+                    if cards + k >= cap_cards:
+                        return _CAPPED, cards, tricks, -1, 0, 0
+                    winner = px ^ 1
+                    return lost, cards + k, tricks + 1, winner, size * (1 - winner), size * winner
+                t = lx
+                kx = lx + 1
+                ky = lx
+                c = get(x0, t) | (get(x1, t) << 1)
+                if wide:
+                    c |= (get(x2, t) << 2) | (get(x3, t) << 3)
+            else:
+                if ly == sy:
+                    k = 2 * ly + 1 + we
+                    if cards + k >= cap_cards:
+                        return _CAPPED, cards, tricks, -1, 0, 0
+                    return lost, cards + k, tricks + 1, px, size * (1 - px), size * px
+                t = ly
+                kx = ly + 1
+                ky = ly + 1
+                c = get(y0, t) | (get(y1, t) << 1)
+                if wide:
+                    c |= (get(y2, t) << 2) | (get(y3, t) << 3)
+            k = kx + ky
+            if cards + k >= cap_cards:
+                return _CAPPED, cards, tricks, -1, 0, 0
+            cards += k
+            xm = shr(xm, kx)
+            x0 = shr(x0, kx)
+            x1 = shr(x1, kx)
+            ym = shr(ym, ky)
+            y0 = shr(y0, ky)
+            y1 = shr(y1, ky)
+            if wide:
+                x2 = shr(x2, kx)
+                x3 = shr(x3, kx)
+                y2 = shr(y2, ky)
+                y3 = shr(y3, ky)
+            nx -= kx
+            ny -= ky
+            turner_x = lx <= ly
+        else:
+            # X pays ``owed`` to Y: tz(X) ordinary cards come before X's next pay card.
+            lx = tz(xm | bit(nx), debruijn)
+            if owed <= lx:
+                k = owed
+                if cards + k >= cap_cards:
+                    return _CAPPED, cards, tricks, -1, 0, 0
+                cards += k
+                xm = shr(xm, k)
+                x0 = shr(x0, k)
+                x1 = shr(x1, k)
+                if wide:
+                    x2 = shr(x2, k)
+                    x3 = shr(x3, k)
+                nx -= k
+                plen += k
+                # Paid in full: Y takes the pile under their stack (Game._take).
+                if newest:
+                    ym |= shl(shl(rm, k), ny)
+                    y0 |= shl(shl(r0, k), ny)
+                    y1 |= shl(shl(r1, k), ny)
+                    if wide:
+                        y2 |= shl(shl(r2, k), ny)
+                        y3 |= shl(shl(r3, k), ny)
+                    rm = r0 = r1 = r2 = r3 = _ZERO
+                else:
+                    ym |= shl(pm, ny)
+                    y0 |= shl(p0, ny)
+                    y1 |= shl(p1, ny)
+                    if wide:
+                        y2 |= shl(p2, ny)
+                        y3 |= shl(p3, ny)
+                    pm = p0 = p1 = p2 = p3 = _ZERO
+                ny += plen
+                plen = 0
+                tricks += 1
+                owed = 0
+                if nx == 0:
+                    winner = px ^ 1
+                    return REASON_ALL_CARDS, cards, tricks, winner, size * (1 - winner), size * winner
+                # Y leads the next trick.
+                xm, ym = ym, xm
+                x0, y0 = y0, x0
+                x1, y1 = y1, x1
+                x2, y2 = y2, x2
+                x3, y3 = y3, x3
+                nx, ny = ny, nx
+                px ^= 1
+                if tricks >= cap_tricks:
+                    held0 = nx if px == 0 else ny
+                    return _CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0
+                continue
+            if lx >= nx - we:
+                # X runs out before the payment is made (when-empty: turns their last card).
+                if cards + nx >= cap_cards:
+                    return _CAPPED, cards, tricks, -1, 0, 0
+                winner = px ^ 1
+                return lost, cards + nx, tricks + 1, winner, size * (1 - winner), size * winner
+            t = lx
+            k = lx + 1
+            if cards + k >= cap_cards:
+                return _CAPPED, cards, tricks, -1, 0, 0
+            cards += k
+            c = get(x0, t) | (get(x1, t) << 1)
+            if wide:
+                c |= (get(x2, t) << 2) | (get(x3, t) << 3)
+            xm = shr(xm, k)
+            x0 = shr(x0, k)
+            x1 = shr(x1, k)
+            if wide:
+                x2 = shr(x2, k)
+                x3 = shr(x3, k)
+            nx -= k
+            turner_x = True
+        # A pay card was turned, the last of the ``k`` cards of this step: it goes on the pile.
+        top = plen + k - 1
+        pm |= bit(top)
+        p0 |= shl(_U(c & 1), top)
+        p1 |= shl(_U((c >> 1) & 1), top)
+        if wide:
+            p2 |= shl(_U((c >> 2) & 1), top)
+            p3 |= shl(_U((c >> 3) & 1), top)
+        if newest:
+            rm = shl(rm, k) | _ONE
+            r0 = shl(r0, k) | _U(c & 1)
+            r1 = shl(r1, k) | _U((c >> 1) & 1)
+            if wide:
+                r2 = shl(r2, k) | _U((c >> 2) & 1)
+                r3 = shl(r3, k) | _U((c >> 3) & 1)
+        plen += k
+        owed = pays[c]
+        if turner_x:
+            # X turned the pay card: Y pays now, so Y becomes X.
+            xm, ym = ym, xm
+            x0, y0 = y0, x0
+            x1, y1 = y1, x1
+            x2, y2 = y2, x2
+            x3, y3 = y3, x3
+            nx, ny = ny, nx
+            px ^= 1
+        if nx == 0:
+            # The payer has no card to turn (rule 8): the pay card's owner takes the pile and wins.
+            winner = px ^ 1
+            return REASON_CANNOT_TURN, cards, tricks + 1, winner, size * (1 - winner), size * winner
+
+
+# == dealing ======================================================================================
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _stack(
+    cards: np.ndarray, begin: int, step: int, count: int, flags: np.ndarray, codes: np.ndarray
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The words of a stack of ``count`` cards ``cards[begin], cards[begin + step], ...`` (top first)."""
+    m = v0 = v1 = v2 = v3 = _ZERO
+    for i in range(count):
+        value = cards[begin + i * step]
+        code = codes[value]
+        m |= shl(_U(flags[value]), i)
+        v0 |= shl(_U(code & 1), i)
+        v1 |= shl(_U((code >> 1) & 1), i)
+        v2 |= shl(_U((code >> 2) & 1), i)
+        v3 |= shl(_U((code >> 3) & 1), i)
+    return m, v0, v1, v2, v3
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _play(
+    hands: np.ndarray,
+    n0: int,
+    n1: int,
+    dealt: bool,
+    first: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    newest: bool,
+    when_empty: bool,
+    wide: bool,
+    debruijn: bool,
+    cap_cards: int,
+    cap_tricks: int,
+) -> tuple[int, int, int, int, int, int]:
+    """Play a deal: dealt one card at a time (``dealt``), else hand 0 then hand 1."""
+    if dealt:
+        a = _stack(hands, 0, 2, n0, flags, codes)
+        b = _stack(hands, 1, 2, n1, flags, codes)
+    else:
+        a = _stack(hands, 0, 1, n0, flags, codes)
+        b = _stack(hands, n0, 1, n1, flags, codes)
+    x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
+    return _game(
+        x[0], x[1], x[2], x[3], x[4], nx, y[0], y[1], y[2], y[3], y[4], ny, first,
+        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def _play_generic(
+    hands: np.ndarray,
+    n0: int,
+    n1: int,
+    dealt: bool,
+    first: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+) -> tuple[int, int, int, int, int, int]:
+    """:func:`_play` with every setting read at run time (every covered rule set but the standard's)."""
+    _, max_tricks, cap_cards = _caps(cfg)
+    return _play(
+        hands, n0, n1, dealt, first, flags, codes, pays,
+        cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False, cap_cards, max_tricks,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle(
+    played: tuple[int, int, int, int, int, int],
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    dealt: bool,
+    first: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+) -> tuple[int, int, int, int, int, int]:
+    """The kernel's result for a game the fast path played: exact, or replayed by the kernel."""
+    reason, cards, tricks, winner, held0, held1 = played
+    cnt[0] = held0
+    cnt[1] = held1
+    if reason >= 0:
+        return reason, cards, tricks, winner, -1, -1
+    if reason == _CAPPED_AT_TRICK and cfg[CFG_REPEAT] == REPEAT_OFF:
+        return _stopped(cards, tricks, cfg)
+    # A long game or a limit: the kernel replays it remembering positions (loops, exact stops).
+    return _replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+
+
+# == batches ======================================================================================
+
+
+@numba.njit(cache=True, nogil=True)
+def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
+    """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
+    deck[:] = values
+    state = _shuffle(deck, _game_state(seed, game))
+    if fixed >= 0:
+        return fixed
+    _, first = _below(state, 2)
+    return int(first)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _random_standard_batch(
+    values: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    seed: np.uint64,
+    start: int,
+    res: np.ndarray,
+    debruijn: bool,
+) -> None:
+    """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
+    size = values.size
+    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    deck = values.copy()
+    lengths = np.zeros(2, np.int64)
+    _, max_tricks, cap_cards = _caps(cfg)
+    n1 = size // 2
+    for g in range(res.shape[0]):
+        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
+        played = _play(
+            deck, size - n1, n1, True, first, flags, codes, pays,
+            False, False, False, debruijn, cap_cards, max_tricks,
+        )  # fmt: skip
+        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
+
+
+@numba.njit(cache=True, nogil=True)
+def _random_standard(
+    values: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    seed: np.uint64,
+    start: int,
+    res: np.ndarray,
+) -> None:
+    """Games ``start ..`` of the run seeded with ``seed``, counting zeros with LLVM's ``cttz``."""
+    _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, False)
+
+
+@numba.njit(cache=True, nogil=True)
+def _random_standard_debruijn(
+    values: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    seed: np.uint64,
+    start: int,
+    res: np.ndarray,
+) -> None:
+    """:func:`_random_standard` counting trailing zeros with a de Bruijn table (for the benchmark)."""
+    _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, True)
+
+
+@numba.njit(cache=True, nogil=True)
+def _random_any(
+    values: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    seed: np.uint64,
+    start: int,
+    res: np.ndarray,
+) -> None:
+    """Random games under every other covered rule set (the settings read at run time)."""
+    size = values.size
+    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    deck = values.copy()
+    lengths = np.zeros(2, np.int64)
+    n1 = size // 2
+    for g in range(res.shape[0]):
+        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
+        played = _play_generic(deck, size - n1, n1, True, first, flags, codes, pays, cfg)
+        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
+
+
+@numba.njit(cache=True, nogil=True)
+def _deals_any(
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    firsts: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    res: np.ndarray,
+) -> None:
+    """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
+    size = hands.shape[1]
+    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    for g in range(hands.shape[0]):
+        first = firsts[g]
+        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], False, first, flags, codes, pays, cfg)
+        result = _settle(played, hands[g], lengths[g], False, first, cfg, buf, head, cnt, out, pile, mask)
+        _finish(res, g, cfg, cnt, first, result)
+
+
+# == the Python side ==============================================================================
+
+
+def _tables(values: U8) -> tuple[U8, U8, I64]:
+    """For every pay value: is it a pay card, and its plane code; and the value of every code."""
+    distinct = sorted({int(v) for v in values if v})
+    flags = np.zeros(256, dtype=np.uint8)
+    codes = np.zeros(256, dtype=np.uint8)
+    for code, value in enumerate(distinct):
+        flags[value] = 1
+        codes[value] = code
+    return flags, codes, np.array(distinct, dtype=np.int64)
+
+
+def _compiled(rules: Rules | KernelRules) -> KernelRules:
+    compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
+    if not covers(compiled.rules):
+        raise ValueError(
+            f"the bit kernel plays two players and decks of at most {MAX_CARDS} cards, not "
+            f"{compiled.rules.players} players and {compiled.rules.deck.size} cards: use beggar.kernel"
+        )
+    return compiled
+
+
+def play_random(
+    rules: Rules | KernelRules = STANDARD,
+    seed: int = 0,
+    start: int = 0,
+    count: int = 1,
+    *,
+    count_zeros: CountZeros = "llvm",
+    lanes: int = 0,
+) -> Batch:
+    """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
+
+    The same table as :func:`beggar.kernel.play_random`. ``count_zeros`` chooses how trailing
+    zeros are counted in the standard game's loop (``llvm`` or ``debruijn``; the benchmark
+    compares them); it never changes a result.
+    """
+    compiled = _compiled(rules)
+    flags, codes, pays = _tables(compiled.values)
+    table = np.zeros((count, kernel.COL_HOLDINGS + 2), dtype=np.int64)
+    if count:
+        cfg = compiled.cfg
+        standard = cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0 and pays.size <= 4
+        if standard and lanes > 0 and cfg[kernel.CFG_MAX_TRICKS] == 0:
+            from beggar import lockstep  # it builds on this module's helpers
+
+            seed64 = np.uint64(seed % (1 << 64))
+            lockstep.random_standard(compiled.values, flags, codes, pays, cfg, seed64, start, table, lanes)
+            return Batch(compiled.rules, table)
+        if not standard:
+            entry = _random_any
+        elif count_zeros == "debruijn":
+            entry = _random_standard_debruijn
+        else:
+            entry = _random_standard
+        entry(compiled.values, flags, codes, pays, cfg, np.uint64(seed % (1 << 64)), start, table)
+    return Batch(compiled.rules, table)
+
+
+def play_deals(
+    deals: Sequence[Deal | str],
+    rules: Rules | KernelRules = STANDARD,
+    firsts: Sequence[int] | None = None,
+) -> Batch:
+    """Play given complete deals; the same arguments, checks and table as :func:`beggar.kernel.play_deals`.
+
+    Under a random lead with no ``firsts``, every game is led by the first hand.
+    """
+    compiled = _compiled(rules)
+    base = compiled.rules
+    parsed = [parse_deal(d, base.deck) if isinstance(d, str) else d for d in deals]
+    hands = np.zeros((len(parsed), compiled.size), dtype=np.uint8)
+    lengths = np.zeros((len(parsed), 2), dtype=np.int64)
+    for g, deal in enumerate(parsed):
+        check_deal(deal, base.deck)
+        if deal.players != base.players:
+            raise ValueError(f"deal {g}: {deal.players} hands, but the rules are for {base.players} players")
+        hands[g], lengths[g] = kernel.deal_values(deal, base)
+    lead = max(kernel.fixed_first(base), 0)
+    first = np.array(firsts if firsts is not None else [lead] * len(parsed), dtype=np.int64)
+    if first.shape != (len(parsed),) or ((first < 0) | (first >= base.players)).any():
+        raise ValueError(f"firsts: one seat from 0 to {base.players - 1} per deal")
+    table = np.zeros((len(parsed), kernel.COL_HOLDINGS + 2), dtype=np.int64)
+    if parsed:
+        flags, codes, pays = _tables(compiled.values)
+        _deals_any(hands, lengths, first, flags, codes, pays, compiled.cfg, table)
+    return Batch(base, table)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every entry point."""
+    play_random(STANDARD, seed=0, count=1)
+    play_random(STANDARD.replace(empty_hand=EmptyHand.WHEN_EMPTY), seed=0, count=1)
+    play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
+
+
+__all__ = ["MAX_CARDS", "CountZeros", "covers", "play_deals", "play_random", "warm_up"]

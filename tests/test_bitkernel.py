@@ -1,0 +1,264 @@
+"""The bit kernel gives the general kernel's table, byte for byte, and the reference engine's records.
+
+Every rule set the bit kernel covers is played: the presets for two players and 64 cards or fewer,
+every pay scale (custom ones too, and one with five pay values, which needs four value planes),
+both pile orders, both empty-hand conventions, every repeat setting, limits, awards and leads.
+The default run plays a few thousand deals per rule set against the kernel and a sample against
+the engine; ``-m slow`` plays 1,000,000 per rule set against the kernel and 5,000 against the
+engine.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from beggar import bitkernel, kernel
+from beggar._bits import DEBRUIJN_TABLE, tz
+from beggar.engine import GameRecord, Reason, Status, play
+from beggar.notation import Deal, parse_deal
+from beggar.records import NEVER_ENDING, RECORDS
+from beggar.rules import PRESETS, STANDARD, Rules, rules_named
+
+KERNEL_SAMPLE = 3000
+ENGINE_SAMPLE = 60
+SLOW_KERNEL_SAMPLE = 1_000_000
+SLOW_ENGINE_SAMPLE = 5_000
+
+COVERED_PRESETS = tuple(name for name, rules in PRESETS.items() if bitkernel.covers(rules))
+
+EXTRA_SPECS = (
+    # Pay scales: custom, five pay values (four planes), a single pay card, a number card paying.
+    "standard:pay=J2Q3K5A7",
+    "standard:pay=T5J1Q2K3A4",
+    "stripped:pay=J3Q4K5A6:pile=newest-first",
+    "half-deck:pay=A52",
+    "standard:pay=T1J1Q2K3A4",
+    # Both conventions together, and with the other decks.
+    "lose-when-empty:pile=newest-first",
+    "half-deck:empty-hand=when-empty",
+    "stripped:pile=newest-first",
+    # Rule sets whose random deals often loop: exact repeats at trick ends and after every card.
+    "half-deck:pay=J1",
+    "half-deck:pay=J1:repeat=card",
+    "half-deck:pay=J1:pile=newest-first:on-repeat=most-cards",
+    "half-deck:pay=J1:empty-hand=when-empty:on-repeat=redeal",
+    "stripped:pay=J1:repeat=card:empty-hand=when-empty",
+    # Limits and awards, with and without repeat detection.
+    "standard:max-cards=150:on-stop=most-cards",
+    "standard:max-tricks=12:on-end=most-cards",
+    "standard:repeat=off:max-cards=200:on-stop=most-cards",
+    "standard:repeat=off:max-tricks=20:on-stop=most-cards",
+    "half-deck:pay=J1:repeat=off:max-tricks=40:on-stop=redeal",
+    "practice-table:max-cards=300",
+    "lose-when-empty:max-cards=100:on-stop=most-cards",
+    # Leads.
+    "standard:lead=1",
+    "newest-first:lead=random",
+)
+
+SPECS = COVERED_PRESETS + EXTRA_SPECS
+
+
+def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[GameRecord]:
+    return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
+
+
+def assert_same_as_kernel(rules: Rules, seed: int, count: int) -> None:
+    want = kernel.play_random(rules, seed, 0, count).table
+    got = bitkernel.play_random(rules, seed, 0, count).table
+    assert got.dtype == want.dtype and got.shape == want.shape
+    differ = np.flatnonzero((got != want).any(axis=1))
+    assert differ.size == 0, f"{rules.name}, seed {seed}: games {differ[:10].tolist()} differ"
+
+
+def assert_same_as_engine(rules: Rules, seed: int, count: int) -> None:
+    deals, firsts = kernel.random_deals(rules, seed, 0, count)
+    batch = bitkernel.play_random(rules, seed, 0, count)
+    for index, (got, want) in enumerate(
+        zip(batch.records(), engine_records(rules, deals, firsts), strict=True)
+    ):
+        assert got == want, f"{rules.name}, seed {seed}, game {index}: {deals[index].compact()}"
+
+
+def test_the_covered_presets_are_every_two_player_preset_of_at_most_64_cards() -> None:
+    assert set(COVERED_PRESETS) == set(PRESETS) - {"two-decks", "counter-clockwise"}
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_deals_match_the_kernel(spec: str) -> None:
+    assert_same_as_kernel(rules_named(spec), seed=11, count=KERNEL_SAMPLE)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_deals_match_the_engine(spec: str) -> None:
+    assert_same_as_engine(rules_named(spec), seed=12, count=ENGINE_SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_million_random_deals_match_the_kernel(spec: str) -> None:
+    assert_same_as_kernel(rules_named(spec), seed=2024, count=SLOW_KERNEL_SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
+    assert_same_as_engine(rules_named(spec), seed=2025, count=SLOW_ENGINE_SAMPLE)
+
+
+def test_the_loops_and_stops_of_the_sample_are_exercised() -> None:
+    # The differential tests above are only as good as the endings they meet.
+    loops = bitkernel.play_random(rules_named("half-deck:pay=J1:repeat=card"), 11, 0, KERNEL_SAMPLE)
+    assert (loops.status == kernel.STATUS_LOOP).sum() > 100
+    stops = bitkernel.play_random(rules_named("standard:repeat=off:max-tricks=20"), 11, 0, KERNEL_SAMPLE)
+    assert (stops.status == kernel.STATUS_STOPPED).sum() > 100
+    empty = bitkernel.play_random(rules_named("lose-when-empty"), 11, 0, KERNEL_SAMPLE)
+    assert set(np.unique(empty.reason)) == {kernel.REASON_ALL_CARDS, kernel.REASON_EMPTY}
+    standard = bitkernel.play_random(STANDARD, 11, 0, KERNEL_SAMPLE)
+    assert set(np.unique(standard.reason)) == {kernel.REASON_ALL_CARDS, kernel.REASON_CANNOT_TURN}
+
+
+def test_published_records_and_the_never_ending_deal() -> None:
+    deals = [game.deal for game in (*RECORDS, NEVER_ENDING)]
+    batch = bitkernel.play_deals(deals)
+    assert batch.records() == [play(deal) for deal in deals]
+    assert (batch.table == kernel.play_deals(deals).table).all()
+    for index, game in enumerate(RECORDS):
+        assert (batch.cards[index], batch.tricks[index], batch.winner[index]) == (
+            game.cards,
+            game.tricks,
+            game.winner,
+        )
+    loop = batch.record(len(RECORDS))
+    assert loop.status is Status.LOOP and loop.reason is Reason.REPEAT
+    assert (loop.cards, loop.tricks, loop.repeat_of) == (474, 66, (34, 4))
+    assert loop.tricks - loop.repeat_of[1] == NEVER_ENDING.cycle_tricks
+
+
+@pytest.mark.parametrize(
+    "spec",
+    (
+        "practice-table",
+        "friend-table",
+        "family-table",
+        "standard:repeat=card",
+        "newest-first",
+        "lose-when-empty",
+        "lose-when-empty:pile=newest-first",
+        "standard:max-cards=3000:on-stop=most-cards",
+        "standard:repeat=off:max-tricks=500:on-stop=most-cards",
+    ),
+)
+def test_record_deals_under_other_rules(spec: str) -> None:
+    rules = rules_named(spec)
+    deals = [parse_deal(game.deal) for game in (*RECORDS, NEVER_ENDING)]
+    firsts = [0, 1] * 5
+    batch = bitkernel.play_deals(deals, rules, firsts)
+    assert batch.records() == engine_records(rules, deals, firsts)
+    assert (batch.table == kernel.play_deals(deals, rules, firsts).table).all()
+
+
+def uneven_deals(rules: Rules, seed: int, count: int) -> tuple[list[Deal], list[int]]:
+    """Random deals cut at a random place (hands of 1 to size - 1 cards), random leaders."""
+    deals, _ = kernel.random_deals(rules, seed, 0, count)
+    pick = random.Random(seed)
+    cut = []
+    for deal in deals:
+        cards = [card for hand in deal.hands for card in hand]
+        at = pick.randrange(1, len(cards))
+        cut.append(Deal((tuple(cards[:at]), tuple(cards[at:]))))
+    return cut, [pick.randrange(2) for _ in cut]
+
+
+@pytest.mark.parametrize(
+    "spec", ("standard", "lose-when-empty", "newest-first", "half-deck:pay=J1", "standard:pay=T5J1Q2K3A4")
+)
+def test_given_deals_of_any_split(spec: str) -> None:
+    rules = rules_named(spec)
+    deals, firsts = uneven_deals(rules, 4, 400)
+    batch = bitkernel.play_deals(deals, rules, firsts)
+    assert (batch.table == kernel.play_deals(deals, rules, firsts).table).all()
+    assert batch.records()[:40] == engine_records(rules, deals[:40], firsts[:40])
+
+
+@pytest.mark.parametrize("spec", ("standard", "half-deck:pay=J1", "standard:max-tricks=12:on-end=most-cards"))
+@pytest.mark.parametrize("bound", (0, 1, 97))
+def test_results_do_not_depend_on_the_replay_bound(spec: str, bound: int) -> None:
+    # bound 0 sends every game to the kernel's tracked replay; 97 stops many games mid-step.
+    rules = rules_named(spec)
+    reference = bitkernel.play_random(rules, 5, 0, 400)
+    other = bitkernel.play_random(kernel.KernelRules.of(rules, bound=bound), 5, 0, 400)
+    assert (reference.table == other.table).all()
+
+
+def test_results_depend_only_on_the_seed_and_the_game() -> None:
+    whole = bitkernel.play_random(STANDARD, 99, 0, 1000)
+    pieces = [bitkernel.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
+    assert (np.concatenate([p.table for p in pieces]) == whole.table).all()
+    assert bitkernel.play_random(STANDARD, 99, 0, 0).table.shape == (0, kernel.COL_HOLDINGS + 2)
+
+
+def test_both_ways_of_counting_zeros_give_the_same_games() -> None:
+    llvm = bitkernel.play_random(STANDARD, 3, 0, 2000)
+    debruijn = bitkernel.play_random(STANDARD, 3, 0, 2000, count_zeros="debruijn")
+    assert (llvm.table == debruijn.table).all()
+
+
+def test_trailing_zeros() -> None:
+    pick = random.Random(1)
+    words = [0, 1, 1 << 63, (1 << 64) - 1] + [
+        pick.getrandbits(64) & -(1 << pick.randrange(64)) for _ in range(500)
+    ]
+    for word in words:
+        want = 64 if word == 0 else (word & -word).bit_length() - 1
+        assert tz(np.uint64(word), False) == want
+        assert tz(np.uint64(word), True) == want
+    assert sorted(DEBRUIJN_TABLE.tolist()) == list(range(64))
+
+
+def test_covers() -> None:
+    assert bitkernel.covers(STANDARD)
+    assert bitkernel.covers(rules_named("half-deck:pay=A52:repeat=card"))
+    assert not bitkernel.covers(rules_named("two-decks"))
+    assert not bitkernel.covers(rules_named("standard:players=3"))
+
+
+def test_rules_it_does_not_cover_are_refused() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        bitkernel.play_random(rules_named("standard:players=3"), 0, 0, 10)
+    with pytest.raises(ValueError, match="64 cards"):
+        bitkernel.play_deals([], rules_named("two-decks"))
+
+
+def test_bad_input_is_refused_as_the_kernel_refuses_it() -> None:
+    with pytest.raises(ValueError, match="firsts"):
+        bitkernel.play_deals([RECORDS[0].deal], STANDARD, [2])
+    with pytest.raises(ValueError, match="firsts"):
+        bitkernel.play_deals([RECORDS[0].deal], STANDARD, [0, 1])
+    with pytest.raises(ValueError, match="empty"):
+        bitkernel.play_deals(["KKKK" + "-" * 48 + "/"], STANDARD)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    (
+        "standard",
+        "stripped",
+        "half-deck",
+        "jacks-queens",
+        "half-deck:pay=J1",
+        "standard:lead=random",
+        "practice-table",
+        "standard:repeat=off:max-cards=200:on-stop=most-cards",
+        "family-table",
+    ),
+)
+@pytest.mark.parametrize("lanes", (1, 7, 16))
+def test_games_in_lockstep_are_the_same_games(spec: str, lanes: int) -> None:
+    rules = rules_named(spec)
+    scalar = bitkernel.play_random(rules, 8, 0, 1500)
+    assert (bitkernel.play_random(rules, 8, 0, 1500, lanes=lanes).table == scalar.table).all()
+    assert (bitkernel.play_random(rules, 8, 3, 5, lanes=lanes).table == scalar.table[3:8]).all()
