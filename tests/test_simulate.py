@@ -204,3 +204,16 @@ def test_csv_path_that_cannot_be_written(tmp_path: Path) -> None:
     result = CliRunner().invoke(simulate_command, ["-n", "10", "--csv", str(tmp_path / "no" / "such.csv")])
     assert result.exit_code == 1
     assert "cannot write" in result.output
+
+
+@pytest.mark.parametrize(
+    "name", ["standard", "friend-table", "stripped", "practice-table", "lose-when-empty"]
+)
+def test_the_fast_path_plays_the_same_games_as_the_general_kernel(name: str) -> None:
+    """simulate, search and bench use the bit kernel where it covers the rules: same seed, same games."""
+    from beggar.simulate import run_batches
+
+    rules = rules_named(name)
+    fast = [batch.table for _, batch in run_batches(rules, 20_000, 5, chunk=7_000, fast=True)]
+    general = [batch.table for _, batch in run_batches(rules, 20_000, 5, chunk=7_000, fast=False)]
+    assert all((a == b).all() for a, b in zip(fast, general, strict=True))

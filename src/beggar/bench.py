@@ -23,7 +23,7 @@ from beggar.simulate import run_batches
 
 _COMPILE_SNIPPET = (
     "import time; t = time.perf_counter(); "
-    "from beggar import kernel; kernel.warm_up(); "
+    "from beggar import bitkernel, kernel; kernel.warm_up(); bitkernel.warm_up(); "
     "print(time.perf_counter() - t)"
 )
 
@@ -62,8 +62,15 @@ class Speed:
         }
 
 
-def time_kernel(rules: Rules, games: int, workers: int, seed: int = 0, repeat: int = 1) -> Speed:
-    """Deal and play ``games`` games on ``workers`` threads; the median time of ``repeat`` runs."""
+def time_kernel(
+    rules: Rules, games: int, workers: int, seed: int = 0, repeat: int = 1, *, fast: bool = True
+) -> Speed:
+    """Deal and play ``games`` games on ``workers`` threads; the median time of ``repeat`` runs.
+
+    ``fast`` plays with the bit kernel where it covers the rules (:func:`run_batches`), else
+    with the general kernel only.
+    """
+    from beggar.bitkernel import covers
     from beggar.kernel import KernelRules
 
     compiled = KernelRules.of(rules)
@@ -71,9 +78,11 @@ def time_kernel(rules: Rules, games: int, workers: int, seed: int = 0, repeat: i
     cards = 0
     for _ in range(repeat):
         began = time.perf_counter()
-        cards = sum(int(batch.cards.sum()) for _, batch in run_batches(compiled, games, seed, workers))
+        batches = run_batches(compiled, games, seed, workers, fast=fast)
+        cards = sum(int(batch.cards.sum()) for _, batch in batches)
         times.append(time.perf_counter() - began)
-    label = "kernel, 1 worker" if workers == 1 else f"kernel, {workers} workers"
+    name = "bit kernel" if fast and covers(rules) else "general kernel"
+    label = f"{name}, 1 worker" if workers == 1 else f"{name}, {workers} workers"
     return Speed(label, workers, games, cards, statistics.median(times))
 
 
@@ -132,18 +141,22 @@ def measure(
     """Every figure of ``beggar bench`` as JSON-ready data (speeds, ratios, compile times)."""
     compile_time = compile_seconds() if measure_compile else None
     load_time = load_seconds() if measure_compile else None
-    time_kernel(rules, min(games, 10_000), 1, seed)  # load the kernel before timing
+    for fast in (True, False):  # load both kernels before timing
+        time_kernel(rules, min(games, 10_000), 1, seed, fast=fast)
     one = time_kernel(rules, games, 1, seed, repeat)
     every = time_kernel(rules, games, workers, seed, repeat)
+    general = time_kernel(rules, games, 1, seed, repeat, fast=False)
     engine = time_engine(rules, engine_games, seed, repeat)
     return {
         "rules": rules.name,
         "cores": workers,
         "kernel_1_worker": one.to_dict(),
         "kernel_all_cores": every.to_dict(),
+        "general_kernel_1_worker": general.to_dict(),
         "engine": engine.to_dict(),
         "ratios": {
             "all_cores_over_1_worker": ratio(every.games_per_second, one.games_per_second),
+            "kernel_over_general_kernel": ratio(one.games_per_second, general.games_per_second),
             "kernel_1_worker_over_engine": ratio(one.games_per_second, engine.games_per_second),
             "kernel_all_cores_over_engine": ratio(every.games_per_second, engine.games_per_second),
         },

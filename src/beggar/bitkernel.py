@@ -77,16 +77,14 @@ from beggar.kernel import (
     REPEAT_OFF,
     Batch,
     KernelRules,
-    _below,
     _buffers,
     _caps,
     _finish,
-    _game_state,
     _replay,
-    _shuffle,
     _stopped,
 )
 from beggar.notation import Deal, check_deal, parse_deal
+from beggar.rng import below, game_state, seed64, shuffle
 from beggar.rules import STANDARD, EmptyHand, Rules
 
 U8 = npt.NDArray[np.uint8]
@@ -423,10 +421,10 @@ def _settle(
 def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
     """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
     deck[:] = values
-    state = _shuffle(deck, _game_state(seed, game))
+    state = shuffle(deck, game_state(seed, game))
     if fixed >= 0:
         return fixed
-    _, first = _below(state, 2)
+    _, first = below(state, 2)
     return int(first)
 
 
@@ -582,8 +580,9 @@ def play_random(
         if standard and lanes > 0 and cfg[kernel.CFG_MAX_TRICKS] == 0:
             from beggar import lockstep  # it builds on this module's helpers
 
-            seed64 = np.uint64(seed % (1 << 64))
-            lockstep.random_standard(compiled.values, flags, codes, pays, cfg, seed64, start, table, lanes)
+            lockstep.random_standard(
+                compiled.values, flags, codes, pays, cfg, seed64(seed), start, table, lanes
+            )
             return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any
@@ -591,8 +590,27 @@ def play_random(
             entry = _random_standard_debruijn
         else:
             entry = _random_standard
-        entry(compiled.values, flags, codes, pays, cfg, np.uint64(seed % (1 << 64)), start, table)
+        entry(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
     return Batch(compiled.rules, table)
+
+
+def play_random_fastest(
+    rules: Rules | KernelRules = STANDARD, seed: int = 0, start: int = 0, count: int = 1
+) -> Batch:
+    """:func:`beggar.kernel.play_random`'s table by the fastest exact path for ``rules``.
+
+    The bit kernel where it :func:`covers` the rules, the general kernel everywhere else: the one
+    place that chooses, for ``simulate``, ``search`` and ``bench``.
+
+    >>> from beggar.rules import rules_named
+    >>> few = play_random_fastest(rules_named("two-decks"), seed=1, count=3)
+    >>> bool((few.table == kernel.play_random(rules_named("two-decks"), seed=1, count=3).table).all())
+    True
+    """
+    compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
+    if covers(compiled.rules):
+        return play_random(compiled, seed, start, count)
+    return kernel.play_random(compiled, seed, start, count)
 
 
 def play_deals(

@@ -24,7 +24,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from beggar import kernel, rng
+from beggar import bitkernel, kernel, rng
 from beggar.cluster import local_pool
 from beggar.engine import GameRecord, play
 from beggar.notation import compact_symbol, deal_cards, parse_deal
@@ -345,7 +345,7 @@ def _random_unit(
     # Walker w's units are the run's games w, w + walkers, ... in blocks: disjoint for every walker.
     block = unit * search.walkers + walker
     start = block * RANDOM_UNIT
-    batch = kernel.play_random(space.compiled, seed=search.seed, start=start, count=RANDOM_UNIT)
+    batch = bitkernel.play_random_fastest(space.compiled, seed=search.seed, start=start, count=RANDOM_UNIT)
     measure = (batch.tricks if search.target == "tricks" else batch.cards).copy()
     measure[batch.status == kernel.STATUS_LOOP] = -1
     loops = np.flatnonzero(batch.status == kernel.STATUS_LOOP)
@@ -462,6 +462,7 @@ Executor = cf.Executor
 def _warm() -> None:
     """Compile (or load from the cache) the kernel and the search loop before a worker's first unit."""
     kernel.warm_up()
+    bitkernel.warm_up()
     run_unit(SearchArgs(strategy="hill-climb", walkers=1).to_dict(), 0, 0, {})
 
 

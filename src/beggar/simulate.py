@@ -327,16 +327,23 @@ def run_batches(
     seed: int,
     workers: int = 1,
     chunk: int = CHUNK,
+    *,
+    fast: bool = True,
 ) -> Iterator[tuple[int, Batch]]:
-    """Play ``games`` seeded games on ``workers`` threads; yield ``(start, batch)`` in game order."""
-    from beggar import kernel
+    """Play ``games`` seeded games on ``workers`` threads; yield ``(start, batch)`` in game order.
+
+    With ``fast`` (the default) the bit kernel plays the rules it covers; the results are the
+    same either way, game for game.
+    """
+    from beggar import bitkernel, kernel
 
     compiled = rules if isinstance(rules, kernel.KernelRules) else kernel.KernelRules.of(rules)
-    kernel.play_random(compiled, seed, 0, 0)  # compile or load in this thread first
+    play = bitkernel.play_random_fastest if fast else kernel.play_random
+    play(compiled, seed, 0, 0)  # compile or load in this thread first
 
     def work(span: tuple[int, int]) -> tuple[int, Batch]:
         start, count = span
-        return start, kernel.play_random(compiled, seed, start, count)
+        return start, play(compiled, seed, start, count)
 
     spans = list(chunks(games, chunk))
     if workers <= 1 or len(spans) <= 1:

@@ -194,7 +194,8 @@ def bench_command(
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
-    speeds = [Speed.from_dict(report[key]) for key in ("kernel_1_worker", "kernel_all_cores", "engine")]
+    keys = ("kernel_1_worker", "kernel_all_cores", "general_kernel_1_worker", "engine")
+    speeds = [Speed.from_dict(report[key]) for key in keys]
     engine = speeds[-1]
     table = Table(title=f"beggar bench: random {rules.name} deals, shuffle included")
     for column in ("", "games", "seconds", "games/s", "cards/s", "vs engine"):
@@ -211,6 +212,7 @@ def bench_command(
     out = Console(width=110)
     out.print(table)
     out.print(f"all cores / 1 worker: {report['ratios']['all_cores_over_1_worker']:.2f}x")
+    out.print(f"fastest kernel / general kernel: {report['ratios']['kernel_over_general_kernel']:.2f}x")
     if report["compile_seconds"] is not None:
         out.print(
             f"first-run compile: {report['compile_seconds']:.1f} s; "
