@@ -62,15 +62,18 @@ BAND_BASE, BAND_PER_CARD = 1.0, 0.02
 many per card of the cycle."""
 CHILDREN_PER_PARENT = 3
 """Children of one parent a beam takes at most (lineages stay diverse)."""
+PER_MIX = 4
+"""Cycles of one composition a beam takes at most: lineages that have used up different kinds of
+card are kept side by side (a cycle rich in pay cards resists number cards, and the reverse)."""
 FIXED_SHARE = 0.25
 """Share of the tries given to the fixed-size moves while the beam still grows."""
 EXPANDED_MEMORY = 4_000
 """Expanded cycles a walker remembers (it prefers others)."""
-BASINS_PER_UNIT = 1
+BASINS_PER_UNIT = 2
 """Backward walks a unit does at most (the others wait for the next units)."""
 DEFAULT_BASIN_POSITIONS = 5_000
 """Positions a backward walk from one cycle explores at most, by default."""
-CAP_BASE, CAP_PER_CARD = 2_000, 120
+CAP_BASE, CAP_PER_CARD = 4_000, 150
 """A child that has not repeated a position after ``CAP_BASE + CAP_PER_CARD * cards`` cards counts as
 ending: loops are found in a few periods, and long non-looping games are the costly ones."""
 MAX_CHILDREN = 2_048
@@ -147,7 +150,7 @@ class Walker:
     walked: list[str] = field(default_factory=list)
     """Full-deck cycles whose backward walk this walker has done."""
     tallies: dict[str, list[int]] = field(default_factory=dict)
-    """Per move: tries and cards added, for the adaptive choice of moves."""
+    """Per move: tries, and new children in the band, for the adaptive choice of moves."""
     restarts: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -241,8 +244,9 @@ class _Unit:
         queens, and single insertions rarely manage that; the band keeps every kind growing together.
         """
         slack = BAND_BASE + BAND_PER_CARD * form.cards
+        share = form.cards / self.alphabet.size
         for count, (value, total) in zip(form.counts, self.alphabet.deck.items(), strict=True):
-            if value and abs(count - total * form.cards / self.alphabet.size) > slack:
+            if value and abs(count - total * share) > slack:
                 return False
         return True
 
@@ -278,8 +282,9 @@ class _Unit:
 
     # -- growth -----------------------------------------------------------------------------------
 
-    def _cycle(self, deal: str) -> tuple[np.ndarray, int, np.ndarray]:
-        """The positions on a cycle (rows), its size and the cards of each kind it lacks."""
+    def _cycle(self, deal: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+        """The positions on a cycle (rows), its size, the cards of each kind it lacks, and how much
+        each kind is wanted (kinds below their share of the deck are wanted most)."""
         values, lead = self.alphabet.parse(deal)
         if deal not in self.rows_cache:
             found = form_of(self.alphabet, values, lead)
@@ -289,18 +294,23 @@ class _Unit:
                 values, values.size, lead, self.alphabet.cfg, found[0].period_tricks
             )
         composition = self.alphabet.composition(values)
+        n = int(values.size)
         missing = np.array([self.alphabet.deck[int(v)] - composition[int(v)] for v in self.kinds], np.int64)
-        return self.rows_cache[deal], int(values.size), missing
+        weights = np.zeros(self.kinds.size, np.float64)
+        for i, v in enumerate(self.kinds):
+            deficit = self.alphabet.deck[int(v)] * (n + 1) / self.alphabet.size - composition[int(v)]
+            weights[i] = missing[i] * 2.0 ** min(4.0, max(-4.0, 2.0 * deficit))
+        return self.rows_cache[deal], n, missing, weights
 
-    def _allocation(self, full: bool, stalled: bool) -> dict[int, int]:
-        """Tries per move for one parent: growing moves by cards added per try so far."""
+    def _allocation(self, full: bool, stalled: bool) -> dict[int, int]:  # noqa: FBT001
+        """Tries per move for one parent: growing moves by the new in-band children they gave per try."""
         if full:
             return {5: TRIES_PER_PARENT // 2, 6: TRIES_PER_PARENT // 2}
         fixed = 0.5 if stalled else FIXED_SHARE
         weights = {}
         for kind in growth.GROWING:
-            tries, added = self.walker.tallies.get(growth.MOVES[kind], [0, 0])
-            weights[kind] = (added + 1.0) / (tries + 200.0)
+            tries, useful = self.walker.tallies.get(growth.MOVES[kind], [0, 0])
+            weights[kind] = (useful + 1.0) / (tries + 200.0)
         total = sum(weights.values())
         plan = {k: max(8, int(TRIES_PER_PARENT * (1 - fixed) * w / total)) for k, w in weights.items()}
         for kind in growth.FIXED:
@@ -311,33 +321,42 @@ class _Unit:
         """Expand every cycle of the beam once, and choose the next beam."""
         walker = self.walker
         children: dict[str, tuple[CycleForm, str, str]] = {}
+        rows_met: dict[bytes, CycleForm] = {}
         full = False
         for parent in walker.beam:
-            rows, n, missing = self._cycle(parent)
+            rows, n, missing, weights = self._cycle(parent)
             full = full or not missing.any()
             width = n + growth.MAX_ADDED + 1
             out = np.zeros((MAX_CHILDREN, width), np.uint8)
             meta = np.zeros((MAX_CHILDREN, growth.META), np.int64)
             for kind, tries in self._allocation(not missing.any(), walker.stall > PATIENCE // 2).items():
+                name = growth.MOVES[kind]
                 started = time.process_time()
                 _, count, done = growth.attempts(
-                    rows, n, missing, self.kinds, kind, tries, self.alphabet.cfg,
+                    rows, n, missing, weights, self.kinds, kind, tries, self.alphabet.cfg,
                     self._cap(n + growth.MAX_ADDED), self._seed(), out, meta,
                 )  # fmt: skip
-                tally = self.tallies[growth.MOVES[kind]]
+                tally = self.tallies[name]
                 tally[0] += done
                 tally[1] += count
                 tally[2] += int(meta[:count, 1].sum())
                 tally[3] += time.process_time() - started
                 self.positions += done
-                moved = walker.tallies.setdefault(growth.MOVES[kind], [0, 0])
-                moved[0] += done
-                moved[1] += int(meta[:count, 1].sum())
+                useful = 0
                 for i in range(count):
-                    form = self._form(out[i], meta[i])
-                    if form.deal != parent:
-                        self._note(form, growth.MOVES[kind], False)
-                        children.setdefault(form.deal, (form, growth.MOVES[kind], parent))
+                    key = out[i, : int(meta[i, 0]) + 1].tobytes()
+                    form = rows_met.get(key)
+                    if form is None:
+                        form = rows_met[key] = self._form(out[i], meta[i])
+                    if form.deal == parent:
+                        continue
+                    self._note(form, name, False)
+                    if form.deal not in children and self._in_band(form):
+                        useful += 1
+                        children[form.deal] = (form, name, parent)
+                moved = walker.tallies.setdefault(name, [0, 0])
+                moved[0] += done
+                moved[1] += useful
             if parent not in walker.expanded:
                 walker.expanded.append(parent)
         del walker.expanded[:-EXPANDED_MEMORY]
@@ -352,7 +371,7 @@ class _Unit:
         """
         walker = self.walker
         expanded = set(walker.expanded)
-        pool = [item for item in children.values() if self._in_band(item[0])]
+        pool = list(children.values())
         for parent in walker.beam:
             values, lead = self.alphabet.parse(parent)
             found = form_of(self.alphabet, values, lead)
@@ -361,10 +380,13 @@ class _Unit:
         pool.sort(key=lambda item: (-item[0].cards, item[0].deal in expanded, self._rank(item[0].deal)))
         beam: list[tuple[CycleForm, str, str]] = []
         taken: dict[str, int] = {}
+        mixes: dict[str, int] = {}
         for item in pool:
-            if taken.get(item[2], 0) < CHILDREN_PER_PARENT:
+            form, _, parent = item
+            if taken.get(parent, 0) < CHILDREN_PER_PARENT and mixes.get(form.composition, 0) < PER_MIX:
                 beam.append(item)
-                taken[item[2]] = taken.get(item[2], 0) + 1
+                taken[parent] = taken.get(parent, 0) + 1
+                mixes[form.composition] = mixes.get(form.composition, 0) + 1
             if len(beam) == BEAM:
                 break
         largest = beam[0][0].cards if beam else 0
