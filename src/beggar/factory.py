@@ -586,9 +586,10 @@ def _warm() -> None:
     cycle[0, :] = [3, 1, 0, 0, 0, 1, 0]
     kinds = np.array(list(alphabet.deck), dtype=np.uint8)
     missing = np.ones(kinds.size, np.int64)
+    weights = np.ones(kinds.size, np.float64)
     out = np.zeros((4, 12), np.uint8)
     for kind in range(len(growth.MOVES)):
-        growth.attempts(cycle, 6, missing, kinds, kind, 2, alphabet.cfg, 1000, np.uint64(2), out, meta)
+        growth.attempts(cycle, 6, missing, weights, kinds, kind, 2, alphabet.cfg, 1000, np.uint64(2), out, meta)
 
 
 def run_factory(

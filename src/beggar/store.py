@@ -305,14 +305,21 @@ class Store:
         new_finds = 0
         with self._transaction():
             for cycle in cycles:
-                cursor = self.db.execute(
+                known = self.db.execute(
+                    "SELECT 1 FROM cycles WHERE rules = ? AND deal = ?", (cycle.rules, cycle.deal)
+                ).fetchone()
+                if known:
+                    self.db.execute(
+                        "UPDATE cycles SET met = met + ? WHERE rules = ? AND deal = ?",
+                        (cycle.met, cycle.rules, cycle.deal),
+                    )
+                    continue
+                self.db.execute(
                     f"INSERT INTO cycles ({', '.join(CYCLE_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(CYCLE_COLUMNS))}) "
-                    "ON CONFLICT (rules, deal) DO UPDATE SET met = met + excluded.met "
-                    "RETURNING met = excluded.met",
+                    f"({', '.join('?' * len(CYCLE_COLUMNS))})",
                     (*[getattr(cycle, name) for name in CYCLE_COLUMNS[:-2]], campaign.id, cycle.found_at),
                 )
-                new_cycles += int(cursor.fetchone()[0])
+                new_cycles += 1
             for basin in basins:
                 self.db.execute(
                     f"INSERT OR REPLACE INTO basins ({', '.join(BASIN_COLUMNS)}) VALUES "
@@ -328,8 +335,8 @@ class Store:
                 new_finds += self._insert(find, campaign.id)
             for tally in moves:
                 self.db.execute(
-                    "INSERT INTO factory_moves VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (campaign, move) DO UPDATE "
-                    "SET tries = tries + excluded.tries, kept = kept + excluded.kept, "
+                    "INSERT INTO factory_moves VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (campaign, move) DO UPDATE SET tries = tries + excluded.tries, kept = kept + excluded.kept, "
                     "added = added + excluded.added, seconds = seconds + excluded.seconds",
                     (campaign.id, tally.move, tally.tries, tally.kept, tally.added, tally.seconds),
                 )
