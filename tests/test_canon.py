@@ -84,7 +84,11 @@ def test_loop_detection_agrees_with_the_reference_engine_on_small_positions(spec
                 cycle.period_cards,
             ), text
             rows = cycle_rows(
-                np.array(values, np.uint8), size, lead, alphabet.cfg, cycle.pre_period_tricks + cycle.period_tricks
+                np.array(values, np.uint8),
+                size,
+                lead,
+                alphabet.cfg,
+                cycle.pre_period_tricks + cycle.period_tricks,
             )[cycle.pre_period_tricks :]
             for row, position in zip(rows, cycle.positions, strict=True):
                 assert (tuple(row[1:].tolist()), int(row[0])) == _values(alphabet, position)

@@ -80,9 +80,10 @@ def _set(
 def loop_of(
     values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, cap: int
 ) -> tuple[bool, int, int, int, int]:
-    """Does the position loop within ``cap`` cards? ``(loops, pre tricks, pre cards, period tricks, period cards)``.
+    """Does the position loop within ``cap`` cards?
 
-    The first hand (``lead_size`` cards) leads. A position with an empty stack never loops.
+    Returns ``(loops, pre tricks, pre cards, period tricks, period cards)``. The first hand
+    (``lead_size`` cards) leads. A position with an empty stack never loops.
     """
     if lead_size < 1 or lead_size >= n:
         return False, 0, 0, 0, 0

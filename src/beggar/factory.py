@@ -302,7 +302,7 @@ class _Unit:
             weights[i] = missing[i] * 2.0 ** min(4.0, max(-4.0, 2.0 * deficit))
         return self.rows_cache[deal], n, missing, weights
 
-    def _allocation(self, full: bool, stalled: bool) -> dict[int, int]:  # noqa: FBT001
+    def _allocation(self, full: bool, stalled: bool) -> dict[int, int]:
         """Tries per move for one parent: growing moves by the new in-band children they gave per try."""
         if full:
             return {5: TRIES_PER_PARENT // 2, 6: TRIES_PER_PARENT // 2}
@@ -427,9 +427,7 @@ class _Unit:
             raise FactoryError(f"{deal} was stored as a cycle but does not loop")
         form = found[0]
         targets = [Position(p.stacks, p.leader) for p in form.positions(self.alphabet)]
-        search = deals_reaching(
-            targets, rules, max_tricks=1_000_000, max_positions=self.args.basin_positions
-        )
+        search = deals_reaching(targets, rules, max_tricks=1_000_000, max_positions=self.args.basin_positions)
         deals: list[CycleDeal] = []
         finds: list[Find] = []
         for text in sorted(search.deals):
@@ -589,7 +587,9 @@ def _warm() -> None:
     weights = np.ones(kinds.size, np.float64)
     out = np.zeros((4, 12), np.uint8)
     for kind in range(len(growth.MOVES)):
-        growth.attempts(cycle, 6, missing, weights, kinds, kind, 2, alphabet.cfg, 1000, np.uint64(2), out, meta)
+        growth.attempts(
+            cycle, 6, missing, weights, kinds, kind, 2, alphabet.cfg, 1000, np.uint64(2), out, meta
+        )
 
 
 def run_factory(

@@ -87,9 +87,7 @@ def _pick_missing(
 
 
 @_jit
-def _split(
-    row: np.ndarray, n: int, a: np.ndarray, b: np.ndarray
-) -> tuple[int, int]:
+def _split(row: np.ndarray, n: int, a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
     """Copy a leader-first row's two stacks into ``a`` and ``b``; returns their sizes."""
     la = int(row[0])
     lb = n - la
@@ -130,9 +128,7 @@ def _join(a: np.ndarray, la: int, b: np.ndarray, lb: int, child: np.ndarray) -> 
 
 
 @_jit
-def _draw_small(
-    deck: np.ndarray, m: int, state: np.uint64, out: np.ndarray
-) -> np.uint64:
+def _draw_small(deck: np.ndarray, m: int, state: np.uint64, out: np.ndarray) -> np.uint64:
     """Draw ``m`` cards of ``deck`` without replacement into ``out`` (a partial Fisher-Yates)."""
     work = deck.copy()
     n = work.size

@@ -336,7 +336,8 @@ class Store:
             for tally in moves:
                 self.db.execute(
                     "INSERT INTO factory_moves VALUES (?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (campaign, move) DO UPDATE SET tries = tries + excluded.tries, kept = kept + excluded.kept, "
+                    "ON CONFLICT (campaign, move) DO UPDATE SET tries = tries + excluded.tries, "
+                    "kept = kept + excluded.kept, "
                     "added = added + excluded.added, seconds = seconds + excluded.seconds",
                     (campaign.id, tally.move, tally.tries, tally.kept, tally.added, tally.seconds),
                 )
@@ -377,7 +378,9 @@ class Store:
         rows = self.db.execute(query + (" WHERE rules = ?" if rules else ""), (rules,) if rules else ())
         found = {}
         for row in rows:
-            basin = StoredBasin(*row[:5], bool(row[5]), *row[6:])
+            data = dict(zip(BASIN_COLUMNS, row, strict=True))
+            data["exhausted"] = bool(data["exhausted"])
+            basin = StoredBasin(**data)
             found[(basin.rules, basin.cycle)] = basin
         return found
 

@@ -154,9 +154,9 @@ def cycles_command(
         basins = store.basins(rules=spec)
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cycle in cycles:
-        basin = basins.get((cycle.rules, cycle.deal))
+        stored = basins.get((cycle.rules, cycle.deal))
         rows.append(
             {
                 "deal": cycle.deal,
@@ -172,7 +172,7 @@ def cycles_command(
                 "full": cycle.full,
                 "met": cycle.met,
                 "move": cycle.move,
-                "basin": None if basin is None else basin.to_dict(),
+                "basin": None if stored is None else stored.to_dict(),
             }
         )
     if as_json:
@@ -182,7 +182,7 @@ def cycles_command(
     for column in ("deal", "rules", "cards", "period", "splits", "met", "basin"):
         table.add_column(column, no_wrap=True)
     for row in rows:
-        basin = row["basin"]
+        basin: dict[str, Any] | None = row["basin"]
         shown = "-"
         if basin is not None:
             end = "exhausted" if basin["exhausted"] else f"{basin['explored']:,} positions"
