@@ -219,3 +219,32 @@ def test_factory_arguments_are_checked() -> None:
         FactoryArgs(walkers=0)
     with pytest.raises(FactoryError, match="two pay ranks"):
         alphabet_of("jack-pays-2")
+
+
+def _basin(spec: str, deal: str, budget: int) -> tuple[object, list[str]]:
+    from beggar.factory import Walker, _Unit
+
+    args = FactoryArgs(rules=spec, basin_positions=budget)
+    work = _Unit(args, Walker.start(args, 0))
+    cycle = canonical_form(deal, rules_named(spec)).deal
+    basin, reaching, finds = work.basin(cycle)
+    assert [f.deal for f in finds] == [d.deal for d in reaching]
+    return basin, [d.deal for d in reaching]
+
+
+def test_the_basin_of_the_published_italian_cycle_holds_the_published_deal() -> None:
+    basin, deals = _basin(ITALIAN, "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", 200)
+    rules = rules_named(ITALIAN)
+    published = canonical_form("--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", rules)
+    assert any(d.replace("A", "-") == "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--" for d in deals), (
+        "the published deal reaches its cycle one trick later"
+    )
+    assert all(canonical_form(d, rules).deal == published.deal for d in deals)
+    assert basin.closest_split == "20/20" and basin.explored > 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_basin_of_the_2024_cycle_is_the_30_published_deals() -> None:
+    basin, deals = _basin("standard", "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA", 10_000)
+    assert basin.exhausted and len(deals) == 30  # type: ignore[attr-defined]
+    assert "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA" in deals
