@@ -26,8 +26,9 @@ EASY = "half-deck:pay=J1Q2"
 ITALIAN = "court-only:deck=stripped"
 
 
-def test_a_unit_is_a_pure_function_of_its_arguments() -> None:
-    args = FactoryArgs(rules=ITALIAN, seed=3, walkers=1, basin_positions=100).to_dict()
+@pytest.mark.parametrize("band", ["kind", "total"])
+def test_a_unit_is_a_pure_function_of_its_arguments(band: str) -> None:
+    args = FactoryArgs(rules=ITALIAN, seed=3, walkers=1, basin_positions=100, band=band).to_dict()
     first = run_unit(args, 0, 0, {})
     again = run_unit(args, 0, 0, {})
     assert first.state == again.state and first.positions == again.positions
@@ -217,6 +218,8 @@ def test_bad_factory_arguments_are_refused_clearly(
 def test_factory_arguments_are_checked() -> None:
     with pytest.raises(FactoryError):
         FactoryArgs(walkers=0)
+    with pytest.raises(FactoryError, match="choose kind or total"):
+        FactoryArgs(band="loose")
     with pytest.raises(FactoryError, match="two pay ranks"):
         alphabet_of("jack-pays-2")
 

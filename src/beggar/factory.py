@@ -58,8 +58,11 @@ PATIENCE = 8
 WANDER = 4
 """Generations a beam spends among full-deck cycles (fixed-size moves) before it starts again."""
 BAND_BASE, BAND_PER_CARD = 1.0, 0.02
-"""How far each pay value's count may stray from its share of the deck: this many cards, plus this
-many per card of the cycle."""
+"""How far each pay value's count may stray from its share of the deck (the ``kind`` band): this
+many cards, plus this many per card of the cycle."""
+TOTAL_BAND_BASE, TOTAL_BAND_PER_CARD = 1.0, 0.03
+"""How far the number of number cards may stray from its share of the deck (the ``total`` band)."""
+BANDS = ("kind", "total")
 CHILDREN_PER_PARENT = 3
 """Children of one parent a beam takes at most (lineages stay diverse)."""
 PER_MIX = 4
@@ -92,8 +95,12 @@ class FactoryArgs:
     seed: int = 0
     walkers: int = 2
     basin_positions: int = DEFAULT_BASIN_POSITIONS
+    band: str = "kind"
+    """Which composition band keeps lineages near the deck's mix (see :meth:`_Unit._in_band`)."""
 
     def __post_init__(self) -> None:
+        if self.band not in BANDS:
+            raise FactoryError(f"unknown band {self.band!r}: choose kind or total")
         if self.walkers < 1:
             raise FactoryError("a factory needs at least one walker")
         if self.seed < 0:
@@ -108,6 +115,7 @@ class FactoryArgs:
             "seed": self.seed,
             "walkers": self.walkers,
             "basin_positions": self.basin_positions,
+            "band": self.band,
         }
 
     @classmethod
@@ -117,6 +125,7 @@ class FactoryArgs:
             seed=data["seed"],
             walkers=data["walkers"],
             basin_positions=data["basin_positions"],
+            band=data.get("band", "kind"),
         )
 
 
@@ -238,13 +247,20 @@ class _Unit:
             self.walker.pending.append(form.deal)
 
     def _in_band(self, form: CycleForm) -> bool:
-        """Is each kind of card near its share of the deck? (Else the cycle could never hold the deck.)
+        """Is the cycle's mix of cards near the deck's? (Else it could never hold the deck.)
 
-        A cycle that has used up the jacks while it has no queen yet must still find room for four
-        queens, and single insertions rarely manage that; the band keeps every kind growing together.
+        Under the ``kind`` band each kind of pay card must stay near its share: a cycle that has
+        used up the jacks while it has no queen yet must still find room for four queens, and
+        single insertions rarely manage that. The ``total`` band only holds the share of number
+        cards (as the issue's prototype did); it lets lineages grow further on the standard deck
+        and less far on the Italian and half decks (see the README).
         """
-        slack = BAND_BASE + BAND_PER_CARD * form.cards
         share = form.cards / self.alphabet.size
+        if self.args.band == "total":
+            zeros = form.counts[0] if 0 in self.alphabet.deck else 0
+            slack = TOTAL_BAND_BASE + TOTAL_BAND_PER_CARD * form.cards
+            return abs(zeros - self.alphabet.deck.get(0, 0) * share) <= slack
+        slack = BAND_BASE + BAND_PER_CARD * form.cards
         for count, (value, total) in zip(form.counts, self.alphabet.deck.items(), strict=True):
             if value and abs(count - total * share) > slack:
                 return False

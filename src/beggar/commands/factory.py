@@ -38,6 +38,13 @@ def _db_path(path: str | None) -> str:
     default=None,
     help="Positions a backward walk from each full-deck cycle explores at most [default: 5000].",
 )
+@click.option(
+    "--band",
+    type=click.Choice(["kind", "total"]),
+    default="kind",
+    show_default=True,
+    help="Hold each kind of pay card near its share of the deck, or only the share of number cards.",
+)
 @click.option("--db", "db_path", default=None, help=_DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
 @click.option(
@@ -51,6 +58,7 @@ def factory_command(
     workers: int | None,
     walkers: int | None,
     basin_positions: int | None,
+    band: str,
     db_path: str | None,
     scheduler: str | None,
     units: int | None,
@@ -71,7 +79,7 @@ def factory_command(
     count = workers or default_workers()
     try:
         alphabet_of(spec)
-        args = FactoryArgs(spec, seed, walkers or count, basin_positions or DEFAULT_BASIN_POSITIONS)
+        args = FactoryArgs(spec, seed, walkers or count, basin_positions or DEFAULT_BASIN_POSITIONS, band)
         store = Store(_db_path(db_path))
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
