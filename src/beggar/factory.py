@@ -38,8 +38,7 @@ import numpy as np
 from beggar import growth
 from beggar.backward import deals_reaching
 from beggar.canon import Alphabet, CanonError, CycleForm, cycle_rows, form_from_row, form_of
-from beggar.engine import Position
-from beggar.rules import Rules, rules_named
+from beggar.rules import rules_named
 from beggar.simulate import default_workers
 from beggar.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
 
@@ -415,8 +414,8 @@ class _Unit:
             walker.wander += 1
         walker.beam = [form.deal for form, _, _ in beam]
         for form, move, _ in beam:
-            if move != "kept":
-                self._note(form, move, True)
+            if move != "kept" and form.deal not in self.met:  # counted once, when it was found
+                self.met[form.deal] = (form, 1, move)
         if walker.stall > PATIENCE or walker.wander > WANDER:
             walker.beam = []
 
@@ -442,7 +441,7 @@ class _Unit:
         if found is None:
             raise FactoryError(f"{deal} was stored as a cycle but does not loop")
         form = found[0]
-        targets = [Position(p.stacks, p.leader) for p in form.positions(self.alphabet)]
+        targets = form.positions(self.alphabet)
         search = deals_reaching(targets, rules, max_tricks=1_000_000, max_positions=self.args.basin_positions)
         deals: list[CycleDeal] = []
         finds: list[Find] = []
@@ -756,8 +755,3 @@ def move_report(store: Store, campaign: str | None = None) -> list[dict[str, Any
             }
         )
     return report
-
-
-def resolve_rules(spec: str) -> Rules:
-    """The rules of a spec, as the factory checks them."""
-    return alphabet_of(spec).rules
