@@ -87,6 +87,12 @@ class BackwardSearch:
     """New positions found one, two, ... tricks back."""
     complete: bool = True
     """False if the search stopped at ``max_positions`` before reaching ``max_tricks``."""
+    explored: int = 0
+    """Positions met, the targets included."""
+    exhausted: bool = False
+    """True if the walk ended by itself: no position has an unseen predecessor."""
+    closest: tuple[int, int] = (0, 0)
+    """The most even split met (larger stack, smaller stack), the targets included."""
 
 
 def deals_reaching(
@@ -105,16 +111,21 @@ def deals_reaching(
     frontier = list(targets)
     seen = {_key(position) for position in frontier}
     result = BackwardSearch()
+    for position in frontier:
+        _note_split(result, position)
     half = rules.deck.size // 2
     for depth in range(1, max_tricks + 1):
         new: list[Position] = []
         for position in frontier:
+            if len(seen) > max_positions:
+                break  # the budget is spent: stop within the depth rather than overshoot it
             for before in predecessors(position, rules):
                 key = _key(before)
                 if key in seen:
                     continue
                 seen.add(key)
                 new.append(before)
+                _note_split(result, before)
                 hands = before.stacks.hands
                 if len(hands[0]) == len(hands[1]) == half:
                     order = (hands[before.leader], hands[1 - before.leader])
@@ -125,5 +136,14 @@ def deals_reaching(
             result.complete = depth == max_tricks
             break
         if not frontier:
+            result.exhausted = True
             break
+    result.explored = len(seen)
     return result
+
+
+def _note_split(result: BackwardSearch, position: Position) -> None:
+    sizes = sorted((len(hand) for hand in position.stacks.hands), reverse=True)
+    split = (sizes[0], sizes[1])
+    if result.closest == (0, 0) or split[0] - split[1] < result.closest[0] - result.closest[1]:
+        result.closest = split

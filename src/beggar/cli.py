@@ -81,3 +81,9 @@ def main() -> None:
 
 
 __all__ = ["cli", "main", "record_json", "run", "summary_line"]
+
+# The cycle factory's commands (issue 10); the lead carries this into the commands package.
+from beggar.commands.factory import cycles_command, factory_command  # noqa: E402
+
+cli.add_command(factory_command)
+cli.add_command(cycles_command)

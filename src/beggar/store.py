@@ -63,6 +63,54 @@ CREATE TABLE IF NOT EXISTS finds (
 );
 CREATE INDEX IF NOT EXISTS finds_by_cards ON finds (rules, cards DESC);
 CREATE INDEX IF NOT EXISTS finds_by_tricks ON finds (rules, tricks DESC);
+CREATE TABLE IF NOT EXISTS cycles (
+    id INTEGER PRIMARY KEY,
+    rules TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    symmetric INTEGER NOT NULL,
+    split_low INTEGER NOT NULL,
+    split_high INTEGER NOT NULL,
+    composition TEXT NOT NULL,
+    full INTEGER NOT NULL,
+    met INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    campaign TEXT,
+    found_at REAL NOT NULL,
+    UNIQUE (rules, deal)
+);
+CREATE INDEX IF NOT EXISTS cycles_by_size ON cycles (rules, full, cards DESC);
+CREATE TABLE IF NOT EXISTS basins (
+    rules TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    budget INTEGER NOT NULL,
+    explored INTEGER NOT NULL,
+    depth INTEGER NOT NULL,
+    exhausted INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    closest_split TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (rules, cycle)
+);
+CREATE TABLE IF NOT EXISTS cycle_deals (
+    rules TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    pre_period_tricks INTEGER NOT NULL,
+    pre_period_cards INTEGER NOT NULL,
+    PRIMARY KEY (rules, deal)
+);
+CREATE TABLE IF NOT EXISTS factory_moves (
+    campaign TEXT NOT NULL,
+    move TEXT NOT NULL,
+    tries INTEGER NOT NULL,
+    kept INTEGER NOT NULL,
+    added INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (campaign, move)
+);
 """
 
 
@@ -100,7 +148,74 @@ class Campaign:
     seconds: float
 
 
+@dataclass(frozen=True)
+class StoredCycle:
+    """A cycle as the factory stores it: its canonical position and figures (see :mod:`beggar.canon`)."""
+
+    rules: str
+    deal: str
+    cards: int
+    period_tricks: int
+    period_cards: int
+    symmetric: bool
+    split_low: int
+    split_high: int
+    composition: str
+    full: bool
+    met: int
+    """How many times it was met (summed over every unit that met it)."""
+    move: str
+    """The move that first produced it (``harvest`` for a sampled small position)."""
+    campaign: str | None = None
+    found_at: float = field(default_factory=time.time)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class StoredBasin:
+    """What a backward walk from a cycle found (see :func:`beggar.backward.deals_reaching`)."""
+
+    rules: str
+    cycle: str
+    budget: int
+    explored: int
+    depth: int
+    exhausted: bool
+    deals: int
+    closest_split: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CycleDeal:
+    """A starting deal that runs into a stored cycle, with its lead-in."""
+
+    rules: str
+    deal: str
+    cycle: str
+    pre_period_tricks: int
+    pre_period_cards: int
+
+
+@dataclass(frozen=True)
+class MoveTally:
+    """Work done by one kind of factory move: tries, children that still loop, cards they added, CPU time."""
+
+    move: str
+    tries: int
+    kept: int
+    added: int
+    seconds: float
+
+
 FIND_COLUMNS = [f.name for f in fields(Find)]
+CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
+BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
 
 
 def campaign_id(args: dict[str, Any]) -> str:
@@ -188,6 +303,125 @@ class Store:
             )
         return new
 
+    def save_factory_unit(
+        self,
+        campaign: Campaign,
+        *,
+        walker: int,
+        unit: int,
+        state: dict[str, Any],
+        scored: int,
+        seconds: float,
+        cycles: Sequence[StoredCycle],
+        basins: Sequence[StoredBasin],
+        deals: Sequence[CycleDeal],
+        finds: Sequence[Find],
+        moves: Sequence[MoveTally],
+    ) -> tuple[int, int]:
+        """Record one factory unit atomically: cycles met, basins, deals, moves and the walker's state.
+
+        A cycle met again adds to its ``met`` count. Returns how many cycles and finds were new.
+        """
+        new_cycles = 0
+        new_finds = 0
+        with self._transaction():
+            for cycle in cycles:
+                known = self.db.execute(
+                    "SELECT 1 FROM cycles WHERE rules = ? AND deal = ?", (cycle.rules, cycle.deal)
+                ).fetchone()
+                if known:
+                    self.db.execute(
+                        "UPDATE cycles SET met = met + ? WHERE rules = ? AND deal = ?",
+                        (cycle.met, cycle.rules, cycle.deal),
+                    )
+                    continue
+                self.db.execute(
+                    f"INSERT INTO cycles ({', '.join(CYCLE_COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(CYCLE_COLUMNS))})",
+                    (*[getattr(cycle, name) for name in CYCLE_COLUMNS[:-2]], campaign.id, cycle.found_at),
+                )
+                new_cycles += 1
+            for basin in basins:
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO basins ({', '.join(BASIN_COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(BASIN_COLUMNS))})",
+                    [getattr(basin, name) for name in BASIN_COLUMNS],
+                )
+            for deal in deals:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO cycle_deals VALUES (?, ?, ?, ?, ?)",
+                    (deal.rules, deal.deal, deal.cycle, deal.pre_period_tricks, deal.pre_period_cards),
+                )
+            for find in finds:
+                new_finds += self._insert(find, campaign.id)
+            for tally in moves:
+                self.db.execute(
+                    "INSERT INTO factory_moves VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (campaign, move) DO UPDATE SET tries = tries + excluded.tries, "
+                    "kept = kept + excluded.kept, "
+                    "added = added + excluded.added, seconds = seconds + excluded.seconds",
+                    (campaign.id, tally.move, tally.tries, tally.kept, tally.added, tally.seconds),
+                )
+            self.db.execute(
+                "INSERT INTO walkers (campaign, walker, unit, state) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (campaign, walker) DO UPDATE SET unit = excluded.unit, state = excluded.state",
+                (campaign.id, walker, unit + 1, json.dumps(state)),
+            )
+            self.db.execute(
+                "UPDATE campaigns SET scored = scored + ?, seconds = seconds + ?, updated = ? WHERE id = ?",
+                (scored, seconds, time.time(), campaign.id),
+            )
+        return new_cycles, new_finds
+
+    def cycles(
+        self, *, rules: str | None = None, full: bool | None = None, limit: int = 1_000_000
+    ) -> list[StoredCycle]:
+        """Stored cycles, largest first (then the most often met)."""
+        query = f"SELECT {', '.join(CYCLE_COLUMNS)} FROM cycles"
+        conditions: list[str] = []
+        values: list[str | int] = []
+        if rules is not None:
+            conditions.append("rules = ?")
+            values.append(rules)
+        if full is not None:
+            conditions.append("full = ?")
+            values.append(int(full))
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        query += " ORDER BY cards DESC, met DESC, id ASC LIMIT ?"
+        values.append(limit)
+        rows = self.db.execute(query, values).fetchall()
+        return [_cycle_row(row) for row in rows]
+
+    def basins(self, *, rules: str | None = None) -> dict[tuple[str, str], StoredBasin]:
+        """Every stored basin, by ``(rules, cycle)``."""
+        query = f"SELECT {', '.join(BASIN_COLUMNS)} FROM basins"
+        rows = self.db.execute(query + (" WHERE rules = ?" if rules else ""), (rules,) if rules else ())
+        found = {}
+        for row in rows:
+            data = dict(zip(BASIN_COLUMNS, row, strict=True))
+            data["exhausted"] = bool(data["exhausted"])
+            basin = StoredBasin(**data)
+            found[(basin.rules, basin.cycle)] = basin
+        return found
+
+    def cycle_deals(self, *, rules: str | None = None) -> list[CycleDeal]:
+        """Every stored starting deal that runs into a stored cycle."""
+        query = "SELECT rules, deal, cycle, pre_period_tricks, pre_period_cards FROM cycle_deals"
+        rows = self.db.execute(
+            query + (" WHERE rules = ?" if rules else "") + " ORDER BY rules, deal", (rules,) if rules else ()
+        )
+        return [CycleDeal(*row) for row in rows]
+
+    def move_tallies(self, campaign: str | None = None) -> list[MoveTally]:
+        """Work done by each kind of factory move, summed over one campaign or all."""
+        query = "SELECT move, SUM(tries), SUM(kept), SUM(added), SUM(seconds) FROM factory_moves"
+        rows = self.db.execute(
+            query + (" WHERE campaign = ?" if campaign else "") + " GROUP BY move ORDER BY move",
+            (campaign,) if campaign else (),
+        )
+        return [MoveTally(str(m), int(t), int(k), int(a), float(s)) for m, t, k, a, s in rows]
+
     def scored(self, campaign: Campaign) -> int:
         row = self.db.execute("SELECT scored FROM campaigns WHERE id = ?", (campaign.id,)).fetchone()
         return int(row[0]) if row else 0
@@ -250,6 +484,13 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def _cycle_row(row: Sequence[Any]) -> StoredCycle:
+    data = dict(zip(CYCLE_COLUMNS, row, strict=True))
+    data["symmetric"] = bool(data["symmetric"])
+    data["full"] = bool(data["full"])
+    return StoredCycle(**data)
 
 
 class StoreError(Exception):

@@ -1,0 +1,386 @@
+"""Canonical forms of cycles: one cycle, one name, however it was met.
+
+A position here is two stacks of pay values written *leader first* (the player about to lead is
+hand 1), so a position and its mirror image (the same stacks with the seats swapped) are the same
+thing: the game never looks at seat numbers. A cycle is the ring of trick-end positions a looping
+game runs through for ever. Its **canonical form** is the least of its positions in a fixed order
+(the leader's stack size first, then the pay values, leader's stack then the other), so a cycle met
+from any of its positions, or from a deal that runs into it, gets the same form.
+
+A cycle is **symmetric** when it contains a position and its mirror image: then the second half of
+the period replays the first with the seats swapped, and the least position occurs twice in one
+period (the leader-first sequence has half the period).
+
+The play itself is the batch kernel's (:func:`beggar.kernel._general`, with exact repeat
+detection at trick ends); this module only walks it trick by trick and compares positions.
+
+>>> from beggar.rules import rules_named
+>>> rules = rules_named("court-only:deck=stripped")
+>>> form = canonical_form("--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", rules)
+>>> form.period_tricks, form.period_cards, form.cards
+(36, 188, 40)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from beggar import kernel
+from beggar.cards import COURT_AND_ACE
+from beggar.engine import Position
+from beggar.notation import Deal, parse_deal
+from beggar.rules import Rules
+
+U8 = npt.NDArray[np.uint8]
+
+WIDTH = 256
+"""Capacity of each stack's ring buffer: every deck has fewer cards."""
+_MASK = WIDTH - 1
+NO_LIMIT = kernel.NO_LIMIT
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+class CanonError(ValueError):
+    """Rules or a position the factory cannot write in compact notation, or that does not loop."""
+
+
+# == compiled play of short positions =============================================================
+
+
+@_jit
+def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Ring buffers for two stacks, their heads and sizes, out flags and the pile."""
+    buf = np.zeros((2, WIDTH), np.uint8)
+    head = np.zeros(2, np.int64)
+    cnt = np.zeros(2, np.int64)
+    out = np.zeros(2, np.uint8)
+    pile = np.zeros(WIDTH, np.uint8)
+    return buf, head, cnt, out, pile
+
+
+@_jit
+def _set(
+    values: np.ndarray, n: int, lead_size: int, buf: np.ndarray, head: np.ndarray, cnt: np.ndarray
+) -> None:
+    """Put a leader-first position (``n`` pay values, the leader's ``lead_size`` first) in the buffers."""
+    lengths = np.empty(2, np.int64)
+    lengths[0] = lead_size
+    lengths[1] = n - lead_size
+    kernel._deal_hands(values, lengths, 2, buf, head, cnt)
+
+
+@_jit
+def loop_of(
+    values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, cap: int
+) -> tuple[bool, int, int, int, int]:
+    """Does the position loop within ``cap`` cards?
+
+    Returns ``(loops, pre tricks, pre cards, period tricks, period cards)``. The first hand
+    (``lead_size`` cards) leads. A position with an empty stack never loops.
+    """
+    if lead_size < 1 or lead_size >= n:
+        return False, 0, 0, 0, 0
+    buf, head, cnt, out, pile = _scratch()
+    _set(values, n, lead_size, buf, head, cnt)
+    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, 0, True, cap, NO_LIMIT)
+    if r[0] != kernel.REASON_REPEAT:
+        return False, 0, 0, 0, 0
+    return True, r[5], r[4], r[2] - r[5], r[1] - r[4]
+
+
+@_jit
+def _trick(
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    n: int,
+    cfg: np.ndarray,
+    leader: int,
+) -> tuple[int, int]:
+    """Play one trick from the position in the buffers: ``(cards turned, next leader)``.
+
+    The kernel stops at the trick's end. Its winner is the one whose stack grew: the loser only
+    gives cards away and the winner takes back the whole pile, so the winner's stack gains
+    exactly what the loser paid. Returns ``(-1, -1)`` if the game ended instead.
+    """
+    before = cnt[0]
+    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, leader, False, NO_LIMIT, 1)
+    if r[0] >= 0:  # an ending reason, not the trick cap
+        return -1, -1
+    return r[1], (0 if cnt[0] > before else 1)
+
+
+@_jit
+def _row(buf: np.ndarray, head: np.ndarray, cnt: np.ndarray, leader: int, row: np.ndarray) -> None:
+    """Write the position leader first: the leader's stack size, then both stacks' pay values."""
+    row[0] = cnt[leader]
+    k = 1
+    for seat in (leader, 1 - leader):
+        h = head[seat]
+        for i in range(cnt[seat]):
+            row[k] = buf[seat, (h + i) & _MASK]
+            k += 1
+
+
+@_jit
+def _less(a: np.ndarray, b: np.ndarray) -> int:
+    """-1, 0 or 1 as ``a`` is less than, equal to or greater than ``b`` (same length)."""
+    for i in range(a.size):
+        if a[i] != b[i]:
+            return -1 if a[i] < b[i] else 1
+    return 0
+
+
+@_jit
+def canonical(
+    values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, cap: int, best: np.ndarray
+) -> tuple[bool, int, int, int, int, int, int, int]:
+    """The canonical position of the cycle this position runs into, written into ``best`` (``n + 1``).
+
+    Returns ``(loops, pre tricks, pre cards, period tricks, period cards, smallest lesser stack,
+    largest lesser stack, times the least position occurs in one period)``.
+    """
+    loops, pre_tricks, pre_cards, period_tricks, period_cards = loop_of(values, n, lead_size, cfg, cap)
+    if not loops:
+        return False, 0, 0, 0, 0, 0, 0, 0
+    buf, head, cnt, out, pile = _scratch()
+    _set(values, n, lead_size, buf, head, cnt)
+    leader = 0
+    for _ in range(pre_tricks):
+        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+    row = np.empty(n + 1, np.uint8)
+    low = n
+    high = 0
+    times = 0
+    for t in range(period_tricks):
+        _row(buf, head, cnt, leader, row)
+        order = -1 if t == 0 else _less(row, best[: n + 1])
+        if order < 0:
+            best[: n + 1] = row
+            times = 1
+        elif order == 0:
+            times += 1
+        lesser = min(cnt[0], cnt[1])
+        low = min(low, lesser)
+        high = max(high, lesser)
+        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+    return True, pre_tricks, pre_cards, period_tricks, period_cards, low, high, times
+
+
+@_jit
+def cycle_rows(values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, tricks: int) -> np.ndarray:
+    """The ``tricks`` positions from a position on a cycle, one leader-first row each (as :func:`_row`)."""
+    rows = np.zeros((tricks, n + 1), np.uint8)
+    buf, head, cnt, out, pile = _scratch()
+    _set(values, n, lead_size, buf, head, cnt)
+    leader = 0
+    for t in range(tricks):
+        _row(buf, head, cnt, leader, rows[t])
+        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+    return rows
+
+
+# == the Python side ==============================================================================
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """How a rule set's pay values are written in compact notation, and its deck as pay values."""
+
+    rules: Rules
+    symbols: dict[int, str]
+    """Compact symbol of each pay value: ``-`` for 0."""
+    deck: dict[int, int]
+    """How many cards of each pay value the deck holds."""
+    spare: tuple[str, ...]
+    """Symbols for the cards that pay nothing but are not number cards (the aces of the Italian
+    game): the deal notation counts ``-`` against the deck's number cards, so zeros beyond those
+    are written with these ranks."""
+    cfg: npt.NDArray[np.int64]
+    """The kernel's settings for these rules, without limits, repeats found at trick ends."""
+
+    @classmethod
+    def of(cls, rules: Rules) -> Alphabet:
+        """The alphabet of two-player ``rules`` whose pay ranks each have their own value."""
+        if rules.players != 2:
+            raise CanonError("the cycle factory works on two-player games")
+        if rules.number_ranks_pay:
+            raise CanonError("the factory writes positions in compact notation, so number cards must not pay")
+        symbols = {0: "-"}
+        spare: list[str] = []
+        for rank in COURT_AND_ACE:
+            if rank not in rules.deck.ranks:
+                continue
+            value = rules.pay_value(rank)
+            if not value:
+                spare.extend(rank.symbol * rules.deck.count(rank))
+            elif value in symbols:
+                raise CanonError(f"two pay ranks pay {value}: the factory needs one rank per pay value")
+            else:
+                symbols[value] = rank.symbol
+        deck = Counter(rules.pay_value(card) for card in rules.deck.cards())
+        cfg = kernel.KernelRules.of(rules.unlimited()).cfg
+        return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare), cfg)
+
+    @property
+    def size(self) -> int:
+        return sum(self.deck.values())
+
+    def parse(self, text: str) -> tuple[U8, int]:
+        """A position ``A/B`` as leader-first pay values and the leader's stack size.
+
+        Compact notation may write every card that pays nothing as ``-`` (as the published
+        Italian cycles do); other notations go through :func:`beggar.notation.parse_deal`.
+        """
+        hands = text.strip().split("/")
+        if len(hands) != 2:
+            raise CanonError(f"{text!r}: a position has two stacks separated by '/'")
+        by_symbol = {symbol: value for value, symbol in self.symbols.items()}
+        by_symbol.update({symbol: 0 for symbol in self.spare})
+        if all(ch in by_symbol for hand in hands for ch in hand.upper()):
+            values = [by_symbol[ch] for hand in hands for ch in hand.upper()]
+            lead_size = len(hands[0])
+        else:
+            deal = parse_deal(text, self.rules.deck, complete=False)
+            values = [self.rules.pay_value(c) for hand in deal.hands for c in hand]
+            lead_size = len(deal.hands[0])
+        found = Counter(values)
+        for value, count in found.items():
+            if count > self.deck.get(value, 0):
+                raise CanonError(
+                    f"{text!r}: {count} cards written {self.symbols[value]!r}, "
+                    f"but the deck holds {self.deck.get(value, 0)}"
+                )
+        if not 0 < lead_size < len(values):
+            raise CanonError(f"{text!r}: each stack needs at least one card")
+        return np.array(values, dtype=np.uint8), lead_size
+
+    def compact(self, values: U8 | list[int], lead_size: int) -> str:
+        """Leader-first pay values in compact notation that :func:`beggar.notation.parse_deal` reads."""
+        symbols = [self.symbols[int(v)] for v in values]
+        zeros = [i for i, v in enumerate(values) if int(v) == 0]
+        excess = len(zeros) - (self.deck.get(0, 0) - len(self.spare))
+        if excess > 0:  # the last zeros are written as the ranks that pay nothing
+            for i, symbol in zip(zeros[len(zeros) - excess :], self.spare, strict=False):
+                symbols[i] = symbol
+        text = "".join(symbols)
+        return f"{text[:lead_size]}/{text[lead_size:]}"
+
+    def position(self, values: U8 | list[int], lead_size: int) -> Position:
+        """The engine's position (hand 1 leads)."""
+        return Position(parse_deal(self.compact(values, lead_size), self.rules.deck, complete=False), 0)
+
+    def composition(self, values: U8 | list[int]) -> dict[int, int]:
+        """Cards of each pay value among ``values``."""
+        found = Counter(int(v) for v in values)
+        return {value: found.get(value, 0) for value in self.deck}
+
+    def describe(self, composition: dict[int, int]) -> str:
+        """``-28 J4 Q4 K4``: how many cards of each kind."""
+        return " ".join(f"{self.symbols[v]}{composition.get(v, 0)}" for v in self.deck)
+
+
+@dataclass(frozen=True)
+class CycleForm:
+    """One cycle, named by its canonical position."""
+
+    deal: str
+    """The canonical position in compact notation, the leader's stack first (hand 1 leads)."""
+    cards: int
+    period_tricks: int
+    period_cards: int
+    symmetric: bool
+    """The cycle holds a position and its mirror image (seats swapped)."""
+    split_low: int
+    """The smallest lesser stack on the cycle (how unbalanced it gets)."""
+    split_high: int
+    """The largest lesser stack on the cycle (how close to an even split it comes)."""
+    composition: str
+    """Cards of each kind, as :meth:`Alphabet.describe` writes them."""
+    full: bool
+    """The cycle holds the whole deck."""
+    counts: tuple[int, ...] = ()
+    """Cards of each pay value, in the order of :attr:`Alphabet.deck` (0 first)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "lead": 0,
+            "cards": self.cards,
+            "period_tricks": self.period_tricks,
+            "period_cards": self.period_cards,
+            "symmetric": self.symmetric,
+            "split_low": self.split_low,
+            "split_high": self.split_high,
+            "composition": self.composition,
+            "full": self.full,
+        }
+
+    def positions(self, alphabet: Alphabet) -> list[Position]:
+        """Every trick-end position on the cycle, as the engine writes positions (hand 1 leads first)."""
+        values, lead_size = alphabet.parse(self.deal)
+        rows = cycle_rows(values, values.size, lead_size, alphabet.cfg, self.period_tricks)
+        return [alphabet.position(row[1:], int(row[0])) for row in rows]
+
+
+def form_of(
+    alphabet: Alphabet, values: U8, lead_size: int, cap: int = NO_LIMIT
+) -> tuple[CycleForm, int, int] | None:
+    """The cycle a leader-first position runs into, with its pre-period ``(tricks, cards)``; None if it ends.
+
+    ``cap`` gives up (None) after that many cards, for callers that only want short lead-ins.
+    """
+    n = int(values.size)
+    best = np.zeros(n + 1, np.uint8)
+    loops, pre_t, pre_c, period_t, period_c, low, high, times = canonical(
+        values, n, lead_size, alphabet.cfg, cap, best
+    )
+    if not loops:
+        return None
+    return form_from_row(alphabet, best, period_t, period_c, low, high, times), pre_t, pre_c
+
+
+def form_from_row(
+    alphabet: Alphabet, best: U8, period_t: int, period_c: int, low: int, high: int, times: int
+) -> CycleForm:
+    """A :class:`CycleForm` from :func:`canonical`'s output."""
+    values = best[1:]
+    composition = alphabet.composition(values)
+    return CycleForm(
+        deal=alphabet.compact(values, int(best[0])),
+        cards=int(values.size),
+        period_tricks=int(period_t),
+        period_cards=int(period_c),
+        symmetric=times > 1,
+        split_low=int(low),
+        split_high=int(high),
+        composition=alphabet.describe(composition),
+        full=composition == alphabet.deck,
+        counts=tuple(composition.values()),
+    )
+
+
+def canonical_form(position: str | Deal, rules: Rules, *, first: int = 0) -> CycleForm:
+    """The canonical form of the cycle a position (or deal) runs into; ``first`` is the seat to lead.
+
+    Raises :class:`CanonError` if the game ends.
+    """
+    alphabet = Alphabet.of(rules)
+    text = position.compact() if isinstance(position, Deal) else position
+    values, lead_size = alphabet.parse(text)
+    if first == 1:
+        values = np.concatenate([values[lead_size:], values[:lead_size]])
+        lead_size = int(values.size) - lead_size
+    found = form_of(alphabet, values, lead_size)
+    if found is None:
+        raise CanonError(f"{text} does not loop: the game ends")
+    return found[0]

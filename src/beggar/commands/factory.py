@@ -1,0 +1,228 @@
+"""The ``beggar factory`` and ``beggar cycles`` commands: grow never-ending games, list the cycles found."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+_DB_HELP = "SQLite database (default: $BEGGAR_DB, or beggar.db here)."
+
+
+def _db_path(path: str | None) -> str:
+    return path or os.environ.get("BEGGAR_DB") or "beggar.db"
+
+
+@click.command("factory")
+@click.option(
+    "--rules",
+    "spec",
+    default="standard",
+    show_default=True,
+    help="Rules preset or spec (two players; each pay rank its own value).",
+)
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
+@click.option(
+    "--walkers", type=click.IntRange(1), default=None, help="Independent lineages (default: workers)."
+)
+@click.option(
+    "--basin-positions",
+    type=click.IntRange(1),
+    default=None,
+    help="Positions a backward walk from each full-deck cycle explores at most [default: 5000].",
+)
+@click.option(
+    "--band",
+    type=click.Choice(["kind", "total"]),
+    default="kind",
+    show_default=True,
+    help="Hold each kind of pay card near its share of the deck, or only the share of number cards.",
+)
+@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@click.option(
+    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
+def factory_command(
+    spec: str,
+    minutes: float,
+    seed: int,
+    workers: int | None,
+    walkers: int | None,
+    basin_positions: int | None,
+    band: str,
+    db_path: str | None,
+    scheduler: str | None,
+    units: int | None,
+    as_json: bool,
+) -> None:
+    """Grow never-ending games card by card from small cycles, and walk back to starting deals.
+
+    Every cycle met, every full-deck cycle's basin and every balanced never-ending deal goes into
+    the database. Started again with the same arguments, the factory resumes where it stopped,
+    even after being killed.
+    """
+    from beggar.cli import _cluster
+    from beggar.factory import DEFAULT_BASIN_POSITIONS, FactoryArgs, FactoryError, alphabet_of, run_factory
+    from beggar.rules import RulesError
+    from beggar.simulate import default_workers
+    from beggar.store import Store, StoreError
+
+    count = workers or default_workers()
+    try:
+        alphabet_of(spec)
+        args = FactoryArgs(spec, seed, walkers or count, basin_positions or DEFAULT_BASIN_POSITIONS, band)
+        store = Store(_db_path(db_path))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
+    except (FactoryError, StoreError) as exc:
+        raise click.UsageError(str(exc)) from None
+    executor, client = _cluster(scheduler) if scheduler else (None, None)
+    status = Console(stderr=True)
+    try:
+        with status.status("starting the factory (compiling the first time)") as line:
+
+            def show(progress: Any) -> None:
+                line.update(_status_line(args.rules, progress, minutes * 60))
+
+            try:
+                progress = run_factory(
+                    args,
+                    store,
+                    seconds=minutes * 60,
+                    executor=executor,
+                    workers=count,
+                    on_progress=show,
+                    units=units,
+                )
+            except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
+                raise click.ClickException(
+                    f"the factory stopped: {exc}; everything saved so far is kept, "
+                    "and the same command resumes"
+                ) from None
+    finally:
+        if client is not None:
+            client.close()
+    summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(
+        f"{progress.positions:,} positions in {progress.seconds:.0f} s ({progress.rate:,.0f} a second); "
+        f"{progress.new_cycles:,} new cycles, largest {progress.largest} cards; "
+        f"{progress.full_cycles} full-deck cycles; {progress.balanced_deals} new balanced never-ending "
+        f"deals; campaign {progress.campaign} in {store.path}"
+    )
+
+
+def _status_line(rules: str, progress: Any, budget: float) -> str:
+    left = max(0.0, budget - progress.seconds)
+    return (
+        f"factory · {rules} · {progress.rate:,.0f} positions/s · small cycles {progress.small_cycles:,} · "
+        f"largest {progress.largest} · full-deck cycles {progress.full_cycles} · "
+        f"balanced deals {progress.balanced_deals} · {left / 60:.1f} min left"
+    )
+
+
+@click.command("cycles")
+@click.option("--rules", "spec", default=None, help="Only cycles under these rules (as the factory ran).")
+@click.option("--full", is_flag=True, help="Only cycles that hold the whole deck.")
+@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--moves", is_flag=True, help="Show how far each kind of move grew cycles instead.")
+@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True)
+def cycles_command(
+    spec: str | None, full: bool, limit: int, moves: bool, db_path: str | None, as_json: bool
+) -> None:
+    """List the cycles the factory found, largest first, with their basins.
+
+    Each cycle is named by one position on it (the leader's stack first, so the first hand leads),
+    which ``beggar cycle --partial`` plays.
+    """
+    from beggar.factory import move_report
+    from beggar.store import Store, StoreError
+
+    path = _db_path(db_path)
+    if path != ":memory:" and not os.path.exists(path):
+        raise click.UsageError(f"no database at {path}: run beggar factory first, or give --db")
+    try:
+        store = Store(path)
+        if moves:
+            _show_moves(move_report(store), as_json)
+            return
+        cycles = store.cycles(rules=spec, full=True if full else None, limit=limit)
+        basins = store.basins(rules=spec)
+    except StoreError as exc:
+        raise click.UsageError(str(exc)) from None
+    rows: list[dict[str, Any]] = []
+    for cycle in cycles:
+        stored = basins.get((cycle.rules, cycle.deal))
+        rows.append(
+            {
+                "deal": cycle.deal,
+                "lead": 0,
+                "rules": cycle.rules,
+                "cards": cycle.cards,
+                "period_tricks": cycle.period_tricks,
+                "period_cards": cycle.period_cards,
+                "symmetric": cycle.symmetric,
+                "split_low": cycle.split_low,
+                "split_high": cycle.split_high,
+                "composition": cycle.composition,
+                "full": cycle.full,
+                "met": cycle.met,
+                "move": cycle.move,
+                "basin": None if stored is None else stored.to_dict(),
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    table = Table(title=f"Cycles in {path}, largest first")
+    for column in ("deal", "rules", "cards", "period", "splits", "met", "basin"):
+        table.add_column(column, no_wrap=True)
+    for row in rows:
+        basin: dict[str, Any] | None = row["basin"]
+        shown = "-"
+        if basin is not None:
+            end = "exhausted" if basin["exhausted"] else f"{basin['explored']:,} positions"
+            shown = f"{basin['deals']} deals ({end}), closest {basin['closest_split']}"
+        table.add_row(
+            row["deal"],
+            row["rules"],
+            str(row["cards"]),
+            f"{row['period_tricks']} tricks, {row['period_cards']} cards",
+            f"{row['split_low']}..{row['split_high']}",
+            str(row["met"]),
+            shown,
+        )
+    console = Console()
+    (console if console.is_terminal else Console(width=240)).print(table)
+
+
+def _show_moves(report: list[dict[str, Any]], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    table = Table(title="Factory moves: what each kind of move did")
+    for column in ("move", "tries", "kept", "kept per try", "cards added", "CPU s", "cards / CPU-min"):
+        table.add_column(column, justify="left" if column == "move" else "right")
+    for row in report:
+        table.add_row(
+            row["move"],
+            f"{row['tries']:,}",
+            f"{row['kept']:,}",
+            f"{row['kept_per_try']:.2e}",
+            f"{row['cards_added']:,}",
+            f"{row['cpu_seconds']:.1f}",
+            f"{row['cards_per_cpu_minute']:,.0f}",
+        )
+    Console().print(table)
