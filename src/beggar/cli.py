@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import click
 
-from beggar.commands import games, research, serve
+from beggar.commands import factory, games, research, serve
 from beggar.commands.games import USER_ERRORS, record_json, summary_line
 
 _DEAL_TOKEN = re.compile(r"-[-/0-9TJQKAHDCS ,]*", re.IGNORECASE)
@@ -29,7 +29,7 @@ def cli() -> None:
     """
 
 
-for _command in (*games.COMMANDS, *research.COMMANDS, *serve.COMMANDS):
+for _command in (*games.COMMANDS, *research.COMMANDS, *factory.COMMANDS, *serve.COMMANDS):
     cli.add_command(_command)
 
 
@@ -81,9 +81,3 @@ def main() -> None:
 
 
 __all__ = ["cli", "main", "record_json", "run", "summary_line"]
-
-# The cycle factory's commands (issue 10); the lead carries this into the commands package.
-from beggar.commands.factory import cycles_command, factory_command  # noqa: E402
-
-cli.add_command(factory_command)
-cli.add_command(cycles_command)

@@ -11,21 +11,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-_DB_HELP = "SQLite database (default: $BEGGAR_DB, or beggar.db here)."
-
-
-def _db_path(path: str | None) -> str:
-    return path or os.environ.get("BEGGAR_DB") or "beggar.db"
+from beggar.commands.options import DB_HELP, db_path, rules_option
+from beggar.rules import Rules
 
 
 @click.command("factory")
-@click.option(
-    "--rules",
-    "spec",
-    default="standard",
-    show_default=True,
-    help="Rules preset or spec (two players; each pay rank its own value).",
-)
+@rules_option(help="Rules preset or spec (two players; each pay rank its own value).")
 @click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
@@ -45,21 +36,21 @@ def _db_path(path: str | None) -> str:
     show_default=True,
     help="Hold each kind of pay card near its share of the deck, or only the share of number cards.",
 )
-@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
 @click.option(
     "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
 def factory_command(
-    spec: str,
+    rules: Rules,
     minutes: float,
     seed: int,
     workers: int | None,
     walkers: int | None,
     basin_positions: int | None,
     band: str,
-    db_path: str | None,
+    db: str | None,
     scheduler: str | None,
     units: int | None,
     as_json: bool,
@@ -70,22 +61,26 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.cli import _cluster
+    from beggar.cluster import ClusterError, connect
     from beggar.factory import DEFAULT_BASIN_POSITIONS, FactoryArgs, FactoryError, alphabet_of, run_factory
     from beggar.rules import RulesError
     from beggar.simulate import default_workers
     from beggar.store import Store, StoreError
 
+    spec = rules.name
     count = workers or default_workers()
     try:
         alphabet_of(spec)
         args = FactoryArgs(spec, seed, walkers or count, basin_positions or DEFAULT_BASIN_POSITIONS, band)
-        store = Store(_db_path(db_path))
+        store = Store(db_path(db))
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    executor, client = _cluster(scheduler) if scheduler else (None, None)
+    try:
+        cluster = connect(scheduler) if scheduler else None
+    except ClusterError as exc:
+        raise click.UsageError(str(exc)) from None
     status = Console(stderr=True)
     try:
         with status.status("starting the factory (compiling the first time)") as line:
@@ -98,7 +93,7 @@ def factory_command(
                     args,
                     store,
                     seconds=minutes * 60,
-                    executor=executor,
+                    executor=None if cluster is None else cluster.executor,
                     workers=count,
                     on_progress=show,
                     units=units,
@@ -109,8 +104,8 @@ def factory_command(
                     "and the same command resumes"
                 ) from None
     finally:
-        if client is not None:
-            client.close()
+        if cluster is not None:
+            cluster.close()
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
     if as_json:
         click.echo(json.dumps(summary))
@@ -133,14 +128,14 @@ def _status_line(rules: str, progress: Any, budget: float) -> str:
 
 
 @click.command("cycles")
-@click.option("--rules", "spec", default=None, help="Only cycles under these rules (as the factory ran).")
+@rules_option(None, help="Only cycles under these rules (as the factory ran).")
 @click.option("--full", is_flag=True, help="Only cycles that hold the whole deck.")
 @click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--moves", is_flag=True, help="Show how far each kind of move grew cycles instead.")
-@click.option("--db", "db_path", default=None, help=_DB_HELP)
+@click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True)
 def cycles_command(
-    spec: str | None, full: bool, limit: int, moves: bool, db_path: str | None, as_json: bool
+    rules: Rules | None, full: bool, limit: int, moves: bool, db: str | None, as_json: bool
 ) -> None:
     """List the cycles the factory found, largest first, with their basins.
 
@@ -150,7 +145,8 @@ def cycles_command(
     from beggar.factory import move_report
     from beggar.store import Store, StoreError
 
-    path = _db_path(db_path)
+    spec = None if rules is None else rules.name
+    path = db_path(db)
     if path != ":memory:" and not os.path.exists(path):
         raise click.UsageError(f"no database at {path}: run beggar factory first, or give --db")
     try:
@@ -226,3 +222,6 @@ def _show_moves(report: list[dict[str, Any]], as_json: bool) -> None:
             f"{row['cards_per_cpu_minute']:,.0f}",
         )
     Console().print(table)
+
+
+COMMANDS = (factory_command, cycles_command)
