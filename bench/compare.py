@@ -3,7 +3,10 @@
 Builds ``bench/cloop.c`` with ``gcc -O3 -march=native``, then measures each player's marginal
 throughput on random standard deals, one worker: ``(N - M) / (t(N) - t(M))`` with ``t`` the best
 of three timings of ``N`` (default 2,500,000) and ``M`` (500,000) games, the players measured in
-turn so that they share the machine's noise. Every player plays the very same games (the C loop
+turn so that they share the machine's noise. The numba players are called on chunks of 65,536
+games, as ``beggar simulate`` calls them (``--chunk 0``: one call for all, whose result table of
+88 bytes a game is then fresh memory, which costs this virtual machine about a fifth of the bit
+kernel's speed in page faults). Every player plays the very same games (the C loop
 deals with the kernel's random streams), and the script checks that the C loop and the bit kernel
 agree on the total cards, tricks and first-hand wins. From the repository root::
 
@@ -75,18 +78,32 @@ def python_timer(play: Callable[[int], object], cpu: bool) -> Timer:
     return timed
 
 
-def players(binary: Path, seed: int, lanes: list[int], cpu: bool) -> dict[str, Timer]:
+def chunked(play: Callable[[int, int], object], chunk: int) -> Callable[[int], None]:
+    """Play games ``0 .. n - 1`` as ``play(start, count)`` in chunks of ``chunk`` (0: one batch)."""
+
+    def run(games: int) -> None:
+        size = chunk or games
+        for start in range(0, games, size):
+            play(start, min(size, games - start))
+
+    return run
+
+
+def players(binary: Path, seed: int, lanes: list[int], cpu: bool, chunk: int) -> dict[str, Timer]:
+    def timer(play: Callable[[int, int], object]) -> Timer:
+        return python_timer(chunked(play, chunk), cpu)
+
     timers: dict[str, Timer] = {
         "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n, cpu)[0],
-        "kernel": python_timer(lambda n: kernel.play_random(STANDARD, seed, 0, n), cpu),
-        "bit kernel, cttz": python_timer(lambda n: bitkernel.play_random(STANDARD, seed, 0, n), cpu),
-        "bit kernel, de Bruijn": python_timer(
-            lambda n: bitkernel.play_random(STANDARD, seed, 0, n, count_zeros="debruijn"), cpu
+        "kernel": timer(lambda start, n: kernel.play_random(STANDARD, seed, start, n)),
+        "bit kernel, cttz": timer(lambda start, n: bitkernel.play_random(STANDARD, seed, start, n)),
+        "bit kernel, de Bruijn": timer(
+            lambda start, n: bitkernel.play_random(STANDARD, seed, start, n, count_zeros="debruijn")
         ),
     }
     for width in lanes:
-        timers[f"bit kernel, lockstep {width} lanes"] = python_timer(
-            lambda n, width=width: bitkernel.play_random(STANDARD, seed, 0, n, lanes=width), cpu
+        timers[f"bit kernel, lockstep {width} lanes"] = timer(
+            lambda start, n, width=width: bitkernel.play_random(STANDARD, seed, start, n, lanes=width)
         )
     return timers
 
@@ -119,6 +136,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timings per size; the best is kept")
     parser.add_argument("--runs", type=int, default=1, help="whole comparisons, for the spread")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--chunk",
+        type=int,
+        default=1 << 16,
+        help="games per kernel call, as simulate plays them (default 65536; 0: all in one call)",
+    )
     parser.add_argument("--lanes", type=int, nargs="*", default=[], help="also time games in lockstep")
     parser.add_argument(
         "--clock",
@@ -137,7 +160,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="beggar-cloop-") as tmp:
         binary = build_cloop(Path(tmp))
         check_agreement(binary, args.seed, args.base)
-        timers = players(binary, args.seed, args.lanes, args.clock == "cpu")
+        timers = players(binary, args.seed, args.lanes, args.clock == "cpu", args.chunk)
         runs = []
         for run in range(args.runs):
             speeds = one_run(timers, args.games, args.base, args.rounds)
@@ -150,7 +173,14 @@ def main() -> None:
     names = list(runs[0])
     ratios = {name: [r[name] / r[names[0]] for r in runs] for name in names[1:]}
     if args.json:
-        report = {"games": args.games, "base": args.base, "clock": args.clock, "runs": runs, "ratios": ratios}
+        report = {
+            "games": args.games,
+            "base": args.base,
+            "chunk": args.chunk,
+            "clock": args.clock,
+            "runs": runs,
+            "ratios": ratios,
+        }
         print(json.dumps(report))
         return
     print(f"ratio to the C loop over {args.runs} runs (median, min - max):")
