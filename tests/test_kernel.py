@@ -194,3 +194,14 @@ def test_bad_input() -> None:
         kernel.play_deals([RECORDS[0].deal], STANDARD, [2])
     with pytest.raises(ValueError, match="hands"):
         kernel.play_deals([RECORDS[0].deal], rules_named("standard:players=3"))
+
+
+def test_given_deals_are_read_under_their_rules_so_a_dash_may_be_an_ace_that_pays_nothing() -> None:
+    from beggar import bitkernel
+
+    italian = rules_named("court-only:deck=stripped")
+    deal = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
+    for player in (kernel, bitkernel):
+        record = player.play_deals([deal], italian).record(0)
+        assert record == play(deal, italian)
+        assert record.status is Status.LOOP

@@ -83,7 +83,7 @@ from beggar.kernel import (
     _replay,
     _stopped,
 )
-from beggar.notation import Deal, check_deal, parse_deal
+from beggar.notation import Deal
 from beggar.rng import below, game_state, seed64, shuffle
 from beggar.rules import STANDARD, EmptyHand, Rules
 
@@ -624,20 +624,9 @@ def play_deals(
     """
     compiled = _compiled(rules)
     base = compiled.rules
-    parsed = [parse_deal(d, base.deck) if isinstance(d, str) else d for d in deals]
-    hands = np.zeros((len(parsed), compiled.size), dtype=np.uint8)
-    lengths = np.zeros((len(parsed), 2), dtype=np.int64)
-    for g, deal in enumerate(parsed):
-        check_deal(deal, base.deck)
-        if deal.players != base.players:
-            raise ValueError(f"deal {g}: {deal.players} hands, but the rules are for {base.players} players")
-        hands[g], lengths[g] = kernel.deal_values(deal, base)
-    lead = max(kernel.fixed_first(base), 0)
-    first = np.array(firsts if firsts is not None else [lead] * len(parsed), dtype=np.int64)
-    if first.shape != (len(parsed),) or ((first < 0) | (first >= base.players)).any():
-        raise ValueError(f"firsts: one seat from 0 to {base.players - 1} per deal")
-    table = np.zeros((len(parsed), kernel.COL_HOLDINGS + 2), dtype=np.int64)
-    if parsed:
+    hands, lengths, first = kernel.deal_arrays(deals, base, firsts)
+    table = np.zeros((len(hands), kernel.COL_HOLDINGS + 2), dtype=np.int64)
+    if len(hands):
         flags, codes, pays = _tables(compiled.values)
         _deals_any(hands, lengths, first, flags, codes, pays, compiled.cfg, table)
     return Batch(base, table)

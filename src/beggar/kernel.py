@@ -1105,6 +1105,29 @@ def deal_values(deal: Deal, rules: Rules) -> tuple[U8, I64]:
     return values, lengths
 
 
+def deal_arrays(
+    deals: Sequence[Deal | str], rules: Rules, firsts: Sequence[int] | None = None
+) -> tuple[U8, I64, I64]:
+    """Complete deals as a batch reads them: every hand's pay values, the hand sizes, and leaders.
+
+    Each deal is checked against the rules' deck and table; ``firsts`` gives each game's leader
+    (default: as the rules say, and the first hand under a random lead).
+    """
+    parsed = [parse_deal(d, rules.deck, rules=rules) if isinstance(d, str) else d for d in deals]
+    hands = np.zeros((len(parsed), rules.deck.size), dtype=np.uint8)
+    lengths = np.zeros((len(parsed), rules.players), dtype=np.int64)
+    for g, deal in enumerate(parsed):
+        check_deal(deal, rules.deck, rules=rules)
+        if deal.players != rules.players:
+            raise ValueError(f"deal {g}: {deal.players} hands, but the rules are for {rules.players} players")
+        hands[g], lengths[g] = deal_values(deal, rules)
+    lead = max(fixed_first(rules), 0)
+    first = np.array(firsts if firsts is not None else [lead] * len(parsed), dtype=np.int64)
+    if first.shape != (len(parsed),) or ((first < 0) | (first >= rules.players)).any():
+        raise ValueError(f"firsts: one seat from 0 to {rules.players - 1} per deal")
+    return hands, lengths, first
+
+
 def play_deals(
     deals: Sequence[Deal | str],
     rules: Rules | KernelRules = STANDARD,
@@ -1115,23 +1138,11 @@ def play_deals(
     Under a random lead with no ``firsts``, every game is led by the first hand.
     """
     compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
-    base = compiled.rules
-    parsed = [parse_deal(d, base.deck) if isinstance(d, str) else d for d in deals]
-    hands = np.zeros((len(parsed), compiled.size), dtype=np.uint8)
-    lengths = np.zeros((len(parsed), compiled.players), dtype=np.int64)
-    for g, deal in enumerate(parsed):
-        check_deal(deal, base.deck)
-        if deal.players != base.players:
-            raise ValueError(f"deal {g}: {deal.players} hands, but the rules are for {base.players} players")
-        hands[g], lengths[g] = deal_values(deal, base)
-    lead = max(fixed_first(base), 0)
-    first = np.array(firsts if firsts is not None else [lead] * len(parsed), dtype=np.int64)
-    if first.shape != (len(parsed),) or ((first < 0) | (first >= base.players)).any():
-        raise ValueError(f"firsts: one seat from 0 to {base.players - 1} per deal")
-    table = _result_table(len(parsed), compiled.players)
-    if len(parsed):
+    hands, lengths, first = deal_arrays(deals, compiled.rules, firsts)
+    table = _result_table(len(hands), compiled.players)
+    if len(hands):
         _play_deals_kernel(hands, lengths, first, compiled.cfg, table)
-    return Batch(base, table)
+    return Batch(compiled.rules, table)
 
 
 def deal_orders(rules: Rules, seed: int, start: int, count: int) -> tuple[U8, I64]:
@@ -1177,6 +1188,7 @@ __all__ = [
     "STATUSES",
     "Batch",
     "KernelRules",
+    "deal_arrays",
     "deal_orders",
     "deal_values",
     "fixed_first",
