@@ -19,9 +19,10 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 
 class ClusterError(RuntimeError):
@@ -93,3 +94,59 @@ def local_pool(workers: int, initializer: Callable[[], None] | None = None) -> c
     return cf.ProcessPoolExecutor(
         max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(), initializer)
     )
+
+
+class UnitOutcome(Protocol):
+    """What one unit of work returns: which walker and unit it was, and the walker's new state."""
+
+    walker: int
+    unit: int
+    state: dict[str, Any]
+
+
+def run_walkers(
+    work: Callable[[dict[str, Any], int, int, dict[str, Any]], UnitOutcome],
+    args: dict[str, Any],
+    walkers: int,
+    states: dict[int, tuple[int, dict[str, Any]]],
+    record: Callable[[Any], None],
+    *,
+    seconds: float,
+    executor: cf.Executor | None = None,
+    workers: int = 1,
+    initializer: Callable[[], None] | None = None,
+    units: int | None = None,
+    on_round: Callable[[], None] | None = None,
+) -> None:
+    """Run each walker's units one after another, the walkers side by side, until time is up.
+
+    ``work(args, walker, unit, state)`` does one unit (a pure function of its arguments, so a unit
+    cut off is simply done again); ``record`` stores each result as it comes back, in the calling
+    process. ``states`` says where each walker resumes. ``units`` stops each walker after that many
+    units in all. Without an ``executor`` the units run on a :func:`local_pool` of ``workers``.
+    """
+    own = executor is None
+    pool = executor or local_pool(workers, initializer)
+    deadline = time.monotonic() + seconds
+    pending: dict[cf.Future[UnitOutcome], int] = {}
+    try:
+        for walker in range(walkers):
+            unit, state = states.get(walker, (0, {}))
+            if units is None or unit < units:
+                pending[pool.submit(work, args, walker, unit, state)] = walker
+        while pending:
+            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                del pending[future]
+                result = future.result()
+                record(result)
+                more = units is None or result.unit + 1 < units
+                if more and time.monotonic() < deadline:
+                    pending[pool.submit(work, args, result.walker, result.unit + 1, result.state)] = (
+                        result.walker
+                    )
+            if on_round is not None:
+                on_round()
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -38,6 +38,7 @@ import numpy as np
 from beggar import growth
 from beggar.backward import deals_reaching
 from beggar.canon import Alphabet, CanonError, CycleForm, cycle_rows, form_from_row, form_of
+from beggar.cluster import run_walkers
 from beggar.rules import rules_named
 from beggar.simulate import default_workers
 from beggar.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
@@ -629,31 +630,19 @@ def run_factory(
     known = store.cycles(rules=args.rules, full=True)
     progress.full_cycles = len(known)
     progress.largest = max((c.cards for c in store.cycles(rules=args.rules, limit=1)), default=0)
-    own = executor is None
-    pool = executor or cf.ProcessPoolExecutor(max_workers=workers or default_workers(), initializer=_warm)
-    deadline = time.monotonic() + seconds
-    pending: dict[cf.Future[UnitResult], int] = {}
-    try:
-        for walker in range(args.walkers):
-            unit, state = states.get(walker, (0, {}))
-            if units is None or unit < units:
-                pending[pool.submit(run_unit, args.to_dict(), walker, unit, state)] = walker
-        while pending:
-            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                del pending[future]
-                result = future.result()
-                _record(store, campaign, progress, result)
-                more = units is None or result.unit + 1 < units
-                if more and time.monotonic() < deadline:
-                    pending[
-                        pool.submit(run_unit, args.to_dict(), result.walker, result.unit + 1, result.state)
-                    ] = result.walker
-            if on_progress is not None:
-                on_progress(progress)
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+    run_walkers(
+        run_unit,
+        args.to_dict(),
+        args.walkers,
+        states,
+        lambda result: _record(store, campaign, progress, result),
+        seconds=seconds,
+        executor=executor,
+        workers=workers or default_workers(),
+        initializer=_warm,
+        units=units,
+        on_round=None if on_progress is None else lambda: on_progress(progress),
+    )
     return progress
 
 

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from beggar import bitkernel, kernel, rng
-from beggar.cluster import local_pool
+from beggar.cluster import run_walkers
 from beggar.engine import GameRecord, play
 from beggar.notation import compact_symbol, deal_cards, parse_deal
 from beggar.rules import Rules, rules_named
@@ -488,31 +488,19 @@ def run_search(
     progress.best = _best_of(store, args)
     states = store.walkers(campaign)
     progress.resumed_units = sum(unit for unit, _ in states.values())
-    own = executor is None
-    pool = executor or local_pool(workers or default_workers(), _warm)
-    deadline = time.monotonic() + seconds
-    pending: dict[cf.Future[UnitResult], int] = {}
-    try:
-        for walker in range(args.walkers):
-            unit, state = states.get(walker, (0, {}))
-            if units is None or unit < units:
-                pending[pool.submit(run_unit, args.to_dict(), walker, unit, state)] = walker
-        while pending:
-            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                del pending[future]
-                result = future.result()
-                _record(store, campaign, progress, result)
-                more = units is None or result.unit + 1 < units
-                if more and time.monotonic() < deadline:
-                    pending[
-                        pool.submit(run_unit, args.to_dict(), result.walker, result.unit + 1, result.state)
-                    ] = result.walker
-            if on_progress is not None:
-                on_progress(progress)
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+    run_walkers(
+        run_unit,
+        args.to_dict(),
+        args.walkers,
+        states,
+        lambda result: _record(store, campaign, progress, result),
+        seconds=seconds,
+        executor=executor,
+        workers=workers or default_workers(),
+        initializer=_warm,
+        units=units,
+        on_round=None if on_progress is None else lambda: on_progress(progress),
+    )
     return progress
 
 
