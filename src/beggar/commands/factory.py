@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import DB_HELP, db_path, rules_option
+from beggar.commands.options import DB_HELP, connect_cluster, db_path, rules_option
 from beggar.rules import Rules
 
 
@@ -61,7 +61,6 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.cluster import ClusterError, connect
     from beggar.factory import DEFAULT_BASIN_POSITIONS, FactoryArgs, FactoryError, alphabet_of, run_factory
     from beggar.rules import RulesError
     from beggar.simulate import default_workers
@@ -77,10 +76,7 @@ def factory_command(
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        cluster = connect(scheduler) if scheduler else None
-    except ClusterError as exc:
-        raise click.UsageError(str(exc)) from None
+    cluster = connect_cluster(scheduler)
     status = Console(stderr=True)
     try:
         with status.status("starting the factory (compiling the first time)") as line:

@@ -11,12 +11,15 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 from rich.console import Console
 
 from beggar.rules import Rules, RulesError, rules_named
+
+if TYPE_CHECKING:
+    from beggar.cluster import Cluster
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -81,6 +84,18 @@ def db_path(path: str | None) -> str:
 
 def db_option(f: F) -> F:
     return click.option("--db", "db", default=None, help=DB_HELP)(f)
+
+
+def connect_cluster(scheduler: str | None) -> Cluster | None:
+    """The Dask cluster ``--scheduler`` names, or None; a cluster that cannot be used is one plain line."""
+    from beggar.cluster import ClusterError, connect
+
+    if not scheduler:
+        return None
+    try:
+        return connect(scheduler)
+    except ClusterError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def console() -> Console:

@@ -17,6 +17,7 @@ from rich.table import Table
 from beggar.commands.options import (
     DB_HELP,
     check_writable,
+    connect_cluster,
     console,
     db_path,
     output_file,
@@ -269,7 +270,6 @@ def search_command(
     Started again with the same arguments, a search resumes its campaign where it stopped, even
     after being killed.
     """
-    from beggar.cluster import ClusterError, connect
     from beggar.search import SearchArgs, SearchError, run_search
     from beggar.store import Store, StoreError
 
@@ -279,10 +279,7 @@ def search_command(
         store = Store(db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        cluster = connect(scheduler) if scheduler else None
-    except ClusterError as exc:
-        raise click.UsageError(str(exc)) from None
+    cluster = connect_cluster(scheduler)
     status = Console(stderr=True)
     try:
         with status.status("starting the search (compiling the kernel the first time)") as line:
