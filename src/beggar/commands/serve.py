@@ -35,6 +35,13 @@ import click
     help="SQLite file for finished games' replay links [default: ~/.local/share/beggar/games.sqlite3].",
 )
 @click.option(
+    "--finds",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="The store of beggar factory and beggar search, read only: its never-ending deals are listed "
+    "with the famous games (default: $BEGGAR_DB, or beggar.db here; a missing file lists none).",
+)
+@click.option(
     "--allowed-origin",
     "allowed_origins",
     multiple=True,
@@ -48,11 +55,13 @@ def serve_command(
     idle_minutes: float,
     instant_cards: float,
     db: str | None,
+    finds: str | None,
     allowed_origins: tuple[str, ...],
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
 
+    from beggar.commands.options import db_path
     from beggar.web.app import ServerSettings, create_app
 
     _check_address(host, port)
@@ -61,6 +70,7 @@ def serve_command(
         idle_seconds=idle_minutes * 60,
         instant_cards=instant_cards,
         allowed_origins=allowed_origins,
+        finds=db_path(finds),
     )
     if db is not None:
         settings.db = db

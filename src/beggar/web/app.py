@@ -12,13 +12,14 @@ import mimetypes
 import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -34,6 +35,7 @@ from beggar.notation import DealError
 from beggar.records import ALL_GAMES
 from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive, ArchiveError, default_path
+from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import (
@@ -50,7 +52,7 @@ from beggar.web.protocol import (
     Turn,
     parse_message,
 )
-from beggar.web.replay import replay_famous, replay_saved
+from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.tables import (
     UPDATE_INTERVAL,
     Lobby,
@@ -96,6 +98,9 @@ class ServerSettings:
     """Tables one network address may create a minute (a burst of ten at once)."""
     failed_joins_per_minute: float = 20
     """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
+    finds: str | Path | None = None
+    """The cycle factory's SQLite store, read (never written) for the never-ending deals it found;
+    None, or a file that is not there: none listed."""
     allowed_origins: tuple[str, ...] = ()
     """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
     server's own host; behind a reverse proxy, the public origin."""
@@ -257,7 +262,10 @@ async def replay_page(request: Request) -> Response:
     """A replay link; the page fetches the replay from ``/api/replay/<id>`` (404: none such)."""
     game_id = request.path_params["game_id"]
     status = 200
-    if not game_id.startswith("famous-"):
+    if game_id.startswith("found-"):
+        if await run_in_threadpool(request.app.state.found.get, game_id) is None:
+            status = 404
+    elif not game_id.startswith("famous-"):
         try:
             request.app.state.archive.load(game_id)
         except ArchiveError:
@@ -266,12 +274,20 @@ async def replay_page(request: Request) -> Response:
 
 
 async def options(request: Request) -> Response:
-    return JSONResponse(site_options())
+    # Reading the factory's store plays its deals through the engine: off the event loop.
+    found = await run_in_threadpool(request.app.state.found.deals)
+    return JSONResponse(site_options(found))
 
 
 async def replay_data(request: Request) -> Response:
-    """Every frame of a finished game (``/api/replay/<id>``) or a famous one (``famous-<n>``)."""
+    """Every frame of a finished game (``/api/replay/<id>``), a famous one (``famous-<n>``) or a
+    never-ending deal found here (``found-<key>``)."""
     game_id = request.path_params["game_id"]
+    if game_id.startswith("found-"):
+        found = await run_in_threadpool(request.app.state.found.get, game_id)
+        if found is None:
+            return JSONResponse({"error": "There is no such never-ending deal here."}, status_code=404)
+        return JSONResponse(await run_in_threadpool(replay_found, found))
     if game_id.startswith("famous-"):
         index = game_id.removeprefix("famous-")
         if not index.isdigit() or not 0 <= int(index) < len(ALL_GAMES):
@@ -359,10 +375,13 @@ async def socket(websocket: WebSocket) -> None:
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
     janitor = asyncio.create_task(_janitor(lobby))
+    # Read the factory's deals once now, so that the first visitor does not wait for them.
+    reading = asyncio.create_task(run_in_threadpool(app.state.found.deals))
     try:
         yield
     finally:
         janitor.cancel()
+        await reading
         lobby.close_all()
         app.state.archive.close()
 
@@ -395,18 +414,23 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         )
     )
     app.state.archive = Archive(settings.db)
+    app.state.found = FoundShelf(settings.finds)
     app.state.limits = AddressLimits(settings)
     app.state.delays = deque(maxlen=200_000)
     return app
 
 
-def site_options() -> dict[str, Any]:
-    """What the home page offers: rule presets, lessons, famous games, paces, the default rules."""
+def site_options(found: Sequence[FoundDeal] = ()) -> dict[str, Any]:
+    """What the home page offers: rule presets, lessons, famous games, paces, the default rules.
+
+    ``found``: the never-ending deals the cycle factory found (listed after the famous games).
+    """
     return {
         "presets": preset_entries(),
         "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
         "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],
+        "found": [deal.to_json() for deal in found],
         "paces": [str(pace) for pace in Pace],
     }
 

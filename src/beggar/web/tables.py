@@ -27,6 +27,7 @@ from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.faces import dress
+from beggar.web.never_ending import published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
 
 
@@ -140,7 +141,7 @@ class Table:
 
     def _start_game(self, deal: Deal, *, redeal: bool = False) -> None:
         if self.famous is not None and not self.rules.number_ranks_pay:
-            deal = dress(deal)  # real faces for a compact deal; the game is the same (faces.py)
+            deal = dress(deal, self.rules)  # real faces for a compact deal; the game is the same (faces.py)
         self.deal = deal
         lead_seed = None if self.seed is None else self.seed + self.games_played
         first = 0 if self.lesson is not None or self.famous is not None else None
@@ -544,6 +545,7 @@ def card_json(card: Card, rules: Rules) -> dict[str, Any]:
 
 
 def famous_json(game: PublishedGame) -> dict[str, Any]:
+    """A famous game for the browser; a never-ending one with where its cycle starts and its period."""
     return {
         "finder": game.finder,
         "year": game.year,
@@ -551,6 +553,7 @@ def famous_json(game: PublishedGame) -> dict[str, Any]:
         "cards": game.cards,
         "tricks": game.tricks,
         "cycle_tricks": game.cycle_tricks,
+        "cycle": published_cycle(game) if game.cycle_tricks is not None else None,
         "note": game.note,
     }
 
