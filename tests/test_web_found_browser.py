@@ -104,3 +104,20 @@ def test_the_found_deals_fit_a_phone_and_pass_the_accessibility_audit(server: st
     problems["replay"] = _axe(phone)
     context.close()
     assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_a_never_ending_deal_found_here_is_watched_with_its_cycle_on_the_live_chart(
+    server: str, page: Any
+) -> None:
+    page.goto(f"{server}/#famous")
+    page.click("button[aria-label='Watch never-ending deal 2']")
+    page.wait_for_selector("#table:not([hidden])")
+    page.select_option("#pace", "instant")
+    page.wait_for_selector("#end[open]", timeout=60_000)
+    assert "this position was already seen after card 7 (trick 2)" in page.inner_text("#end-sentence")
+    page.click("#end-close")
+    assert page.locator("#chart .cycle-start").count() == 1
+    assert "starts after trick 2 (card 7), repeats every 50 tricks (352 cards)" in page.inner_text(
+        "#chart-legend"
+    )
+    assert "52 tricks" in page.inner_text("#chart-caption")

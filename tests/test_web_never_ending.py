@@ -25,6 +25,7 @@ from beggar.store import CycleDeal, Store, StoredCycle
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundShelf, load_found
+from test_web_protocol import Socket, create
 
 EASY = "half-deck:pay=J1Q2"
 EASY_DEALS = ("KJ----Q----KQ/AAJ----------", "--------KKAJA/--Q-----Q--J-")
@@ -239,3 +240,28 @@ def test_dressed_deals_take_their_faces_from_their_own_deck(rules: str) -> None:
     assert cards == sorted(str(card) for card in spec.deck.cards())  # no eights to tens in the stripped deck
     assert dressed.compact(spec) == compact.compact(spec)
     assert Game(dressed, spec.unlimited(), first=0).run() == Game(compact, spec.unlimited(), first=0).run()
+
+
+def test_a_stored_deal_is_watched_at_a_famous_table_to_its_first_repeat(client: TestClient) -> None:
+    easy = client.get("/api/options").json()["found"][1]  # the listing reads the store
+    cycle = engine_cycle(EASY, EASY_DEALS[0])
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="famous", found=easy["key"], pace="instant")
+        state = me.until("state", lambda s: s["over"] is not None, limit=100_000)
+        first = next(message for message in me.seen if message["type"] == "state")
+    assert first["rules"]["name"] == EASY and first["rules"]["settings"]["deck"] == "half (26 cards)"
+    assert state["famous"]["cycle"] == cycle
+    assert state["famous"]["title"] == "A never-ending deal found here"
+    assert state["over"]["status"] == "loop"
+    assert (state["over"]["cards"], state["over"]["tricks"]) == (
+        cycle["pre_period_cards"] + cycle["period_cards"],
+        cycle["pre_period_tricks"] + cycle["period_tricks"],
+    )
+
+
+def test_watching_a_deal_that_is_not_listed_is_refused_plainly(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "create", "mode": "famous", "found": "found-ffffffffffff"})
+        assert "no such never-ending deal" in me.until("error")["message"]

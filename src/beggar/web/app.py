@@ -31,8 +31,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from beggar.engine import GameError
 from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
-from beggar.notation import DealError
-from beggar.records import ALL_GAMES
+from beggar.notation import Deal, DealError, parse_deal
+from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive, ArchiveError, default_path
 from beggar.web.never_ending import FoundDeal, FoundShelf
@@ -357,7 +357,14 @@ async def socket(websocket: WebSocket) -> None:
             try:
                 if text is None:
                     raise ProtocolError("messages are JSON text; binary frames are not read")
-                handle(lobby, connection, parse_message(text), archive=state.archive, limits=state.limits)
+                handle(
+                    lobby,
+                    connection,
+                    parse_message(text),
+                    archive=state.archive,
+                    limits=state.limits,
+                    found=state.found,
+                )
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
             except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
@@ -442,8 +449,9 @@ def handle(
     *,
     archive: Archive | None = None,
     limits: AddressLimits | None = None,
+    found: FoundShelf | None = None,
 ) -> None:
-    """Act on one checked message from ``connection``."""
+    """Act on one checked message from ``connection``; ``found``: the never-ending deals found here."""
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
         return
@@ -451,7 +459,9 @@ def handle(
         if limits is not None and not limits.may_create(connection.address):
             raise TableError("too many new tables from here: wait a minute")
         previous, seated = connection.table, connection.seat is not None
-        _create(lobby, connection, message, archive)  # a connection sits at one table: it left that one
+        _create(
+            lobby, connection, message, archive, found
+        )  # a connection sits at one table: it left that one
         _close_if_abandoned(lobby, previous, seated)
         return
     if isinstance(message, Join):
@@ -506,7 +516,13 @@ def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:
     return save
 
 
-def _create(lobby: Lobby, connection: Connection, message: Create, archive: Archive | None) -> None:
+def _create(
+    lobby: Lobby,
+    connection: Connection,
+    message: Create,
+    archive: Archive | None,
+    found: FoundShelf | None = None,
+) -> None:
     default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
     rules = rules_named(message.rules or default)
     if message.players is not None and message.players != rules.players:
@@ -514,8 +530,8 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
         rules = rules_named(":".join([*kept, f"players={message.players}"]))
     mode = message.mode
     lesson_ = None
-    famous = None
-    deal: str | None = message.deal or None
+    famous: PublishedGame | FoundDeal | None = None
+    deal: Deal | str | None = message.deal or None
     if mode is Mode.LESSON:
         if message.lesson is None:
             raise ProtocolError("a lesson table needs the lesson's number")
@@ -524,6 +540,12 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
             raise TableError(f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}")
         rules = lesson_.rules
         deal = lesson_.deal
+    elif mode is Mode.FAMOUS and message.found is not None:
+        famous = found.known(message.found) if found is not None else None
+        if famous is None:
+            raise TableError("there is no such never-ending deal here: reload the famous games")
+        rules = famous.rules
+        deal = parse_deal(famous.deal, rules.deck, rules=rules)
     elif mode is Mode.FAMOUS:
         if message.famous is None or not 0 <= message.famous < len(ALL_GAMES):
             raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}")

@@ -26,7 +26,7 @@ from beggar.cycle import Cycle, find_cycle
 from beggar.engine import GameError
 from beggar.notation import DealError, parse_deal
 from beggar.records import PublishedGame
-from beggar.rules import Rules, RulesError, rules_named
+from beggar.rules import Award, Rules, RulesError, rules_named
 from beggar.store import Store, StoreError
 from beggar.web.presets import table_rules_title
 
@@ -83,8 +83,9 @@ def found_key(rules: str, deal: str) -> str:
 
 
 def viewing_rules(rules: Rules) -> Rules:
-    """The rules a never-ending deal is shown under: no house limit, stopped at its first repeat."""
-    return rules.unlimited()
+    """The rules a never-ending deal is shown under: no house limit, stopped at its first repeat,
+    which awards nothing (the factory may have run under house rules that deal a loop again)."""
+    return rules.unlimited().replace(on_repeat=Award.NO_WINNER)
 
 
 def checked(rules_spec: str, deal: str) -> FoundDeal | None:
@@ -160,4 +161,10 @@ class FoundShelf:
             return self._deals
 
     def get(self, key: str) -> FoundDeal | None:
+        """The deal listed under ``key`` (reading the store again if the list is old)."""
         return next((deal for deal in self.deals() if deal.key == key), None)
+
+    def known(self, key: str) -> FoundDeal | None:
+        """The deal listed under ``key`` in the list as last read (never reads the store: the event
+        loop may call it)."""
+        return next((deal for deal in self._deals if deal.key == key), None)

@@ -27,7 +27,7 @@ from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.faces import dress
-from beggar.web.never_ending import published_cycle
+from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
 
 
@@ -98,7 +98,8 @@ class Table:
     pace: Pace = Pace.NORMAL
     seed: int | None = None
     lesson: Lesson | None = None
-    famous: PublishedGame | None = None
+    famous: PublishedGame | FoundDeal | None = None
+    """A famous game: a published one, or a never-ending deal found here."""
     bound_to_connection: bool = False
     """Close the table when its creator disconnects (a game against the computer)."""
     owner: str = ""
@@ -544,9 +545,12 @@ def card_json(card: Card, rules: Rules) -> dict[str, Any]:
     }
 
 
-def famous_json(game: PublishedGame) -> dict[str, Any]:
+def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
     """A famous game for the browser; a never-ending one with where its cycle starts and its period."""
+    if isinstance(game, FoundDeal):
+        return {"title": "A never-ending deal found here", **game.to_json()}
     return {
+        "title": f"{game.finder} {game.year}",
         "finder": game.finder,
         "year": game.year,
         "deal": game.deal,
@@ -620,7 +624,7 @@ class Lobby:
         seed: int | None = None,
         pace: Pace = Pace.NORMAL,
         lesson: Lesson | None = None,
-        famous: PublishedGame | None = None,
+        famous: PublishedGame | FoundDeal | None = None,
         bound_to_connection: bool = False,
         on_game_over: Callable[[Table], None] | None = None,
         owner: str = "",

@@ -65,7 +65,7 @@ export function setupHome(options, actions) {
     item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
-  showFound(options.found || []);
+  showFound(options.found || [], actions);
   const table = el("table", "presets");
   const head = table.createTHead().insertRow();
   for (const text of ["Table", "What it is", "Settings"]) head.append(el("th", "", text));
@@ -79,8 +79,9 @@ export function setupHome(options, actions) {
   $("preset-table").replaceChildren(table);
 }
 
-/** The never-ending deals the server's cycle factory found: each opens in the replay viewer. */
-function showFound(found) {
+/** The never-ending deals the server's cycle factory found: each is watched or replayed like a
+ * famous game. */
+function showFound(found, actions) {
   const list = $("found-list");
   list.replaceChildren();
   $("found-group").hidden = !found.length;
@@ -93,11 +94,14 @@ function showFound(found) {
       : `After ${count(cycle.pre_period_tricks, "trick")} (${count(cycle.pre_period_cards, "card")}) it enters its cycle`;
     const text = `${deal.rules_title}, ${deal.cards} cards. ${start}, which repeats every `
       + `${count(cycle.period_tricks, "trick")} (${count(cycle.period_cards, "card")}).`;
-    const replay = el("a", "button", "Replay");
+    const watch = el("button", "", "Watch");
+    watch.setAttribute("aria-label", `Watch never-ending deal ${i + 1}`);
+    watch.addEventListener("click", () => actions.found(deal.key));
+    const replay = el("a", "button secondary", "Replay");
     replay.href = `/r/${deal.key}`;
     replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
     const buttons = el("div", "row");
-    buttons.append(replay);
+    buttons.append(watch, replay);
     const rules = el("p", "hint");
     rules.append("Rules: ", el("code", "", deal.rules));
     item.append(el("h2", "", `${i + 1}. A cycle of ${count(cycle.period_tricks, "trick")}`), el("p", "", text),

@@ -243,6 +243,7 @@ class App {
       setupHome(this.options, {
         lesson: (number) => this.create("lesson", { lesson: number }),
         famous: (index) => this.create("famous", { famous: index, pace: "fast" }),
+        found: (key) => this.create("famous", { found: key, pace: "fast" }),
       });
     } catch {
       this.showError("Could not reach the server. Reload the page to try again.");

@@ -9,7 +9,7 @@ const SEATED_MODES = ["computer", "friends"];
 /** The title of a table: its lesson, famous game, or who sits at it. */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
-  if (s.famous) return `${s.famous.finder} ${s.famous.year}`;
+  if (s.famous) return s.famous.title;
   const names = s.seats.map((seat) => seat.name).join(" · ");
   if (s.mode === "friends") return `Table ${s.table}: ${names}`;
   if (s.mode === "watch") return `Watching ${names}`;
