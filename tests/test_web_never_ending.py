@@ -11,11 +11,15 @@ import hashlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import uvicorn
 from starlette.testclient import TestClient
 
 from beggar.canon import canonical_form
+from beggar.cli import run
+from beggar.commands.options import db_path
 from beggar.cycle import find_cycle
 from beggar.engine import Game
 from beggar.notation import parse_deal
@@ -265,3 +269,20 @@ def test_watching_a_deal_that_is_not_listed_is_refused_plainly(client: TestClien
         me = Socket(ws)
         me.send({"type": "create", "mode": "famous", "found": "found-ffffffffffff"})
         assert "no such never-ending deal" in me.until("error")["message"]
+
+
+def test_serve_reads_the_store_that_factory_and_search_write_unless_told_another(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(app))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BEGGAR_DB", raising=False)
+    assert run(["serve", "--port", "0", "--db", ":memory:"]) == 0
+    campaigns = str(tmp_path / "campaigns.db")
+    monkeypatch.setenv("BEGGAR_DB", campaigns)
+    assert run(["serve", "--port", "0", "--db", ":memory:"]) == 0
+    assert run(["serve", "--port", "0", "--db", ":memory:", "--finds", "other.db"]) == 0
+    assert [app.state.settings.finds for app in served] == ["beggar.db", campaigns, "other.db"]
+    assert db_path(None) == campaigns  # the very rule beggar factory and search use
+    capsys.readouterr()
