@@ -48,11 +48,16 @@ def cycle_json(cycle: Cycle) -> dict[str, int]:
     }
 
 
-@functools.cache
 def published_cycle(game: PublishedGame) -> dict[str, int] | None:
     """The cycle a published deal enters under the standard rules (None: the game ends)."""
-    cycle = find_cycle(game.deal, first=0)
+    cycle = _published_cycle(game)
     return None if cycle is None else cycle_json(cycle)
+
+
+@functools.cache
+def _published_cycle(game: PublishedGame) -> Cycle | None:
+    # A famous table sends its game with every view: the engine plays the deal once per server.
+    return find_cycle(game.deal, first=0)
 
 
 @dataclass(frozen=True)
