@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -548,3 +549,39 @@ def test_old_games_and_stale_rows_of_other_processes_are_pruned(tmp_path: Path) 
     )
     assert (games, rows) == (2, 1)  # one too old, one beyond the newest three
     assert archive.live_ids("0") == {"mine"} and archive.live_ids("1") == set()
+
+
+# -- the browser comes back by itself -----------------------------------------------------------------
+
+
+def test_a_page_goes_back_to_its_game_by_itself_after_a_restart(server: Server) -> None:
+    """In Chromium: a game against the computer, the server restarted under it, the same game."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(chromium):
+        pytest.skip("Debian's chromium is not installed")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(20_000)
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.click("#setup summary")
+        page.locator("#opt-pace").select_option("slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        for _ in range(3):  # turn a few cards (the computer answers each)
+            page.wait_for_function("!document.querySelector('#turn').disabled")
+            page.click("#turn")
+        page.click("#pause")
+        page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
+        counts = page.inner_text("#counts")
+        assert server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
+        page.wait_for_function("document.querySelector('#prompt').innerText.includes('restarting')")
+        server.start()
+        page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
+        assert page.inner_text("#counts") == counts
+        assert page.is_visible("#table")
+        browser.close()
+    assert errors == []
