@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from beggar.engine import GameError, Reason
+from beggar.engine import Game, GameError, Reason
 from beggar.lessons import LESSONS, lesson
 from beggar.notation import DealError, parse_deal
 from beggar.records import ALL_GAMES
@@ -52,7 +52,7 @@ STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
 BATCH_DELAY = 0.25
 """Seconds marks are gathered before they are written together."""
-BATCH_MAX = 200
+BATCH_MAX = 100
 """Tables written in one batch at most; the rest wait for the next."""
 INSTANT_INTERVAL = 5.0
 """Seconds between writes of a table at instant pace, however many tricks it plays."""
@@ -74,13 +74,16 @@ class RestoreError(ValueError):
 # -- one table's state -------------------------------------------------------------------------------
 
 
-def snapshot(table: Table) -> dict[str, Any]:
-    """Everything needed to bring ``table`` back after a restart, as JSON-ready data."""
+def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything needed to bring ``table`` back after a restart, as JSON-ready data.
+
+    ``game`` is ``table.game.to_dict()`` when the caller has it already.
+    """
     return {
         "v": STATE_VERSION,
         "id": table.id,
         "mode": str(table.mode),
-        "game": table.game.to_dict(),
+        "game": table.game.to_dict() if game is None else game,
         "seed": table.seed,
         "pace": str(table.pace),
         "paused": table.paused,
@@ -230,6 +233,8 @@ class Keeper:
         self._dirty: dict[str, Table] = {}
         self._written: dict[str, tuple[tuple[Any, ...], int, float]] = {}
         """Per table: what was worth keeping and how many tricks when last written, and when."""
+        self._games: dict[str, tuple[Game, dict[str, Any]]] = {}
+        """Per table: its game and that game's :meth:`Game.to_dict`, from its last write."""
         self._wake = asyncio.Event()
         self._pending: dict[str, LiveRow] = {}
         self._wanted: list[str] = []
@@ -296,9 +301,18 @@ class Keeper:
             self._wake.set()
 
     def _row(self, table: Table) -> LiveRow:
-        now = time.time()
         self._written[table.id] = (_worth_keeping(table), _progress(table), time.monotonic())
-        return LiveRow(table.id, self.instance, now, orjson.dumps(snapshot(table)).decode())
+        game = table.game
+        known = self._games.get(table.id)
+        if known is None or known[0] is not game or game.over:
+            data = game.to_dict()
+            self._games[table.id] = (game, data)
+        else:
+            # The deal and rules of a game in play never change, and Game.to_dict says a game in
+            # play by its count alone: formatting the deal again each time would cost the most.
+            data = {**known[1], "turned": game.cards}
+        state = orjson.dumps(snapshot(table, data)).decode()
+        return LiveRow(table.id, self.instance, time.time(), state)
 
     def collect(self) -> tuple[list[LiveRow], list[str]]:
         """The rows to write now and the tables to delete; tables that may wait stay marked."""
@@ -309,6 +323,7 @@ class Keeper:
             if table.closed:
                 gone.append(table_id)
                 self._written.pop(table_id, None)
+                self._games.pop(table_id, None)
                 del self._dirty[table_id]
                 continue
             if len(rows) >= BATCH_MAX:
