@@ -31,7 +31,7 @@ from beggar.engine import CardTurned, Game, PileTaken, play
 from beggar.lessons import lesson
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import ALL_GAMES
-from beggar.rules import STANDARD
+from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.tables import Lobby, Mode, Pace, Seat, Table, personal
@@ -396,6 +396,38 @@ def test_a_finished_game_is_restored_finished() -> None:
     copy = _restored(table)
     assert copy.game.record == table.game.record
     assert _comparable(copy) == _comparable(table)
+
+
+def test_the_clock_of_a_timed_game_goes_on_from_where_it_stood() -> None:
+    timed = rules_named("standard:time-limit=30m")
+    table = Table("timedabcde", Mode.COMPUTER, timed, [Seat("A", True), Seat("B", False)], DEAL)
+    table.started -= 600  # ten minutes played
+    copy = _restored(table)
+    assert copy.playing_seconds() == pytest.approx(600, abs=5)
+    table.set_paused(True)
+    assert _restored(table).paused_at is not None  # a paused clock stays paused
+
+
+def test_a_join_brings_its_table_back_first() -> None:
+    saved = [_friend_table() for _ in range(3)]
+    for index, table in enumerate(saved):
+        table.id = f"table{index}xxxx"
+
+    async def scenario() -> list[str]:
+        archive = Archive(":memory:")
+        archive.put_live([LiveRow(t.id, "0", time.time(), json.dumps(snapshot(t))) for t in saved])
+        lobby = Lobby()
+        keeper = Keeper(archive, lobby)
+        keeper.start()
+        await keeper.ready("table2xxxx")
+        assert "table2xxxx" in lobby.tables
+        while lobby.restoring:
+            await asyncio.sleep(0.01)
+        lobby.freeze()
+        keeper.save_all()
+        return list(lobby.tables)
+
+    assert asyncio.run(scenario())[0] == "table2xxxx"
 
 
 def test_the_saved_state_holds_no_token() -> None:
