@@ -471,6 +471,8 @@ def handle(
     if isinstance(message, Join):
         if limits is not None and not limits.may_guess(connection.address):
             raise TableError("too many tries at tables that do not exist: wait a minute")
+        if message.table in lobby.restoring:
+            raise TableError("this table is still being brought back after a restart: try again in a moment")
         try:
             joining = lobby.get(message.table)
         except NoSuchTable:

@@ -67,8 +67,8 @@ LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""
 UPDATE_INTERVAL = 0.05
 """A connection gets at most one state every this many seconds; changes in between are merged."""
-RESUME_SLICE = 2000
-"""Cards a restored table replays between pauses (a few milliseconds of the server's time)."""
+RESUME_SLICE = 500
+"""Cards a restored table replays between pauses (about 5 ms of the server's time)."""
 
 
 @dataclass
