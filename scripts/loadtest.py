@@ -18,8 +18,10 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import orjson
 import websockets
@@ -74,9 +76,11 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
 
 async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> None:
     async with websockets.connect(url) as creator, websockets.connect(url) as watcher:
-        await creator.send(json.dumps(
+        await creator.send(
+            json.dumps(
                 {"type": "create", "mode": "watch", "pace": "instant", "seed": index, "rules": "standard"}
-            ))
+            )
+        )
         while True:
             message = json.loads(await creator.recv())
             if message["type"] == "joined":
@@ -177,6 +181,8 @@ def main() -> None:
             str(port),
             "--max-tables",
             str(args.tables * 2),
+            "--db",  # a fresh database: tables saved by an earlier run would be restored and play
+            str(Path(tempfile.mkdtemp(prefix="beggar-loadtest-")) / "games.sqlite3"),
         ]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         url = f"ws://127.0.0.1:{port}/ws"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from types import FrameType
 
 import click
 
@@ -62,7 +63,8 @@ def serve_command(
     import uvicorn
 
     from beggar.commands.options import db_path
-    from beggar.web.app import ServerSettings, create_app
+    from beggar.web.app import ServerSettings, create_app, stop_for_restart
+    from beggar.web.archive import DatabaseError
 
     _check_address(host, port)
     settings = ServerSettings(
@@ -75,11 +77,25 @@ def serve_command(
     if db is not None:
         settings.db = db
     app = create_app(settings)
+    try:
+        app.state.archive.open()
+    except DatabaseError as exc:
+        raise click.ClickException(str(exc)) from None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
-    uvicorn.run(
+    config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
     )
+    server = uvicorn.Server(config)
+    uvicorn_exit = server.handle_exit
+
+    def handle_exit(sig: int, frame: FrameType | None) -> None:
+        if not server.should_exit:
+            stop_for_restart(app)  # save every table before uvicorn closes the connections (1012)
+        uvicorn_exit(sig, frame)
+
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
+    server.run()
 
 
 def _check_address(host: str, port: int) -> None:

@@ -35,6 +35,7 @@ from beggar.notation import Deal, DealError, parse_deal
 from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive, ArchiveError, default_path
+from beggar.web.durable import Keeper
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
@@ -91,7 +92,10 @@ class ServerSettings:
     instant_cards: float = 8_000
     """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
     db: str | Path = field(default_factory=default_path)
-    """The SQLite file that keeps finished games for their replay links (``":memory:"``: none kept)."""
+    """The SQLite file that keeps finished games for their replay links and the live tables for a
+    restart (``":memory:"``: nothing outlives the process)."""
+    instance: str = "0"
+    """This process's name among the processes that share ``db``: it restores only its own tables."""
     max_tables_per_address: int = 20
     """Live tables the people at one network address may have created at once."""
     creates_per_minute: float = 30
@@ -253,7 +257,8 @@ async def index(request: Request) -> Response:
     """The one page; a link to a table that is not open is answered 404 (the page says so)."""
     table_id = request.path_params.get("table_id")
     status = 200
-    if table_id is not None and table_id not in request.app.state.lobby.tables:
+    lobby: Lobby = request.app.state.lobby
+    if table_id is not None and table_id not in lobby.tables and table_id not in lobby.restoring:
         status = 404
     return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
 
@@ -357,13 +362,11 @@ async def socket(websocket: WebSocket) -> None:
             try:
                 if text is None:
                     raise ProtocolError("messages are JSON text; binary frames are not read")
+                message = parse_message(text)
+                if isinstance(message, Join) and state.keeper is not None:
+                    await state.keeper.ready(message.table)  # a table still being restored
                 handle(
-                    lobby,
-                    connection,
-                    parse_message(text),
-                    archive=state.archive,
-                    limits=state.limits,
-                    found=state.found,
+                    lobby, connection, message, archive=state.archive, limits=state.limits, found=state.found
                 )
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
@@ -381,6 +384,9 @@ async def socket(websocket: WebSocket) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
+    app.state.loop = asyncio.get_running_loop()
+    if app.state.keeper is not None:
+        app.state.keeper.start()
     janitor = asyncio.create_task(_janitor(lobby))
     # Read the factory's deals once now, so that the first visitor does not wait for them.
     reading = asyncio.create_task(run_in_threadpool(app.state.found.deals))
@@ -389,8 +395,27 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         janitor.cancel()
         await reading
+        _stop_for_restart(app)
         lobby.close_all()
         app.state.archive.close()
+
+
+def stop_for_restart(app: Starlette) -> None:
+    """The server is about to stop (SIGTERM, Ctrl+C): freeze every table and save it, before the
+    connections are closed (with 1012, "service restart": the browsers come back to their seats).
+
+    Safe to call from a signal handler: the work is done on the event loop, ahead of the server's
+    own shutdown.
+    """
+    loop: asyncio.AbstractEventLoop | None = getattr(app.state, "loop", None)
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(_stop_for_restart, app)
+
+
+def _stop_for_restart(app: Starlette) -> None:
+    app.state.lobby.freeze()
+    if app.state.keeper is not None:
+        app.state.keeper.save_all()
 
 
 ROUTES = [
@@ -422,6 +447,12 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
     )
     app.state.archive = Archive(settings.db)
     app.state.found = FoundShelf(settings.finds)
+    app.state.keeper = None
+    if str(settings.db) != ":memory:":
+        archiver = _archiver(app.state.archive)
+        keeper = Keeper(app.state.archive, app.state.lobby, instance=settings.instance, on_game_over=archiver)
+        app.state.lobby.on_open = keeper.watch
+        app.state.keeper = keeper
     app.state.limits = AddressLimits(settings)
     app.state.delays = deque(maxlen=200_000)
     return app
@@ -455,6 +486,8 @@ def handle(
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
         return
+    if lobby.frozen:
+        raise TableError("the server is restarting: you will be back at your table in a moment")
     if isinstance(message, Create):
         if limits is not None and not limits.may_create(connection.address):
             raise TableError("too many new tables from here: wait a minute")
@@ -467,6 +500,8 @@ def handle(
     if isinstance(message, Join):
         if limits is not None and not limits.may_guess(connection.address):
             raise TableError("too many tries at tables that do not exist: wait a minute")
+        if message.table in lobby.restoring:
+            raise TableError("this table is still being brought back after a restart: try again in a moment")
         try:
             joining = lobby.get(message.table)
         except NoSuchTable:
@@ -611,9 +646,9 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
     seat: int | None = None
     token = message.token
     if token:
-        seat = next((i for i, s in enumerate(table.seats) if s.token == token), None)
+        seat = table.seat_of(token)
     if seat is None and table.mode is Mode.FRIENDS:
-        free = next((i for i, s in enumerate(table.seats) if s.human and s.token is None), None)
+        free = next((i for i, s in enumerate(table.seats) if s.human and not s.taken), None)
         if free is not None:
             seat = free
             token = new_token()
@@ -650,4 +685,4 @@ async def _janitor(lobby: Lobby) -> None:
         lobby.close_unwatched()
 
 
-__all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options"]
+__all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options", "stop_for_restart"]
