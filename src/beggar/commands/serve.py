@@ -39,7 +39,33 @@ import click
     "allowed_origins",
     multiple=True,
     help="A web origin (https://cards.example) whose pages may open tables here, besides this host "
-    "(behind a reverse proxy: the public origin). May be given more than once.",
+    "(Host, or X-Forwarded-Host from a reverse proxy). May be given more than once.",
+)
+@click.option(
+    "--root-path",
+    default="",
+    help="The path prefix a reverse proxy serves the table under (/cards), having stripped it "
+    "from each request.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed "
+    "(comma-separated; * for any): the per-address limits then count the real client.",
+)
+@click.option(
+    "--instance",
+    default="0",
+    show_default=True,
+    help="This process's name among several serving the same tables behind one proxy.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds a client has to send a request's line and headers before it is cut off.",
 )
 def serve_command(
     host: str,
@@ -49,27 +75,56 @@ def serve_command(
     instant_cards: float,
     db: str | None,
     allowed_origins: tuple[str, ...],
+    root_path: str,
+    forwarded_allow_ips: str,
+    instance: str,
+    header_timeout: float,
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
 
     from beggar.web.app import ServerSettings, create_app
+    from beggar.web.deadline import deadline_protocol
 
+    root_path = _root_path(root_path)
     _check_address(host, port)
     settings = ServerSettings(
         max_tables=max_tables,
         idle_seconds=idle_minutes * 60,
         instant_cards=instant_cards,
         allowed_origins=allowed_origins,
+        instance=instance,
     )
     if db is not None:
         settings.db = db
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
+    where = f"http://{shown}:{port}/"
+    if root_path:
+        where += f" (behind a proxy that serves it under {root_path}/)"
+    click.echo(f"beggar: the table is at {where} (Ctrl+C stops it)")
     uvicorn.run(
-        app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        root_path=root_path,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+        http=deadline_protocol(header_timeout),
     )
+
+
+def _root_path(text: str) -> str:
+    """``/cards/`` or ``/cards`` as uvicorn wants it (``/cards``; none: ``""``), or a plain error."""
+    text = text.strip()
+    if not text or text == "/":
+        return ""
+    if not text.startswith("/") or any(ch in text for ch in "?#\"' <>") or "//" in text:
+        raise click.BadParameter("a path such as /cards (starting with /)", param_hint="--root-path")
+    return text.rstrip("/")
 
 
 def _check_address(host: str, port: int) -> None:

@@ -1,4 +1,5 @@
 // The WebSocket to the server: messages out, messages in, and coming back after a lost line.
+import { siteUrl } from "./dom.js";
 
 export class Connection {
   /**
@@ -10,13 +11,20 @@ export class Connection {
     this.onLost = onLost;
     this.socket = null;
     this.retry = null;
+    this.tableId = null;
   }
 
-  /** Open a fresh line and send `first` as soon as it is up. */
-  open(first) {
+  /**
+   * Open a fresh line to the table `tableId` and send `first` as soon as it is up. The id is in
+   * the socket's address (`ws/<id>`), so that a proxy in front of several server processes can
+   * send everyone at one table to the process that holds it.
+   */
+  open(first, tableId) {
     this.close();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.tableId = tableId;
+    const url = siteUrl(`ws/${encodeURIComponent(tableId)}`);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(url.href);
     this.socket = socket;
     socket.onopen = () => this.send(first);
     socket.onmessage = (event) => this.onMessage(JSON.parse(event.data));
@@ -31,7 +39,7 @@ export class Connection {
   /** Try again in `delay` ms with `first` (a join with this person's token). */
   reopen(first, delay = 1000) {
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.open(first), delay);
+    this.retry = setTimeout(() => this.open(first, this.tableId), delay);
   }
 
   send(message) {
