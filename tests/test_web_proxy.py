@@ -168,6 +168,35 @@ def test_serve_refuses_a_root_path_that_is_not_a_path() -> None:
     assert result.stderr.count("\n") == 1
 
 
+# -- forwarded headers ---------------------------------------------------------------------------------
+
+
+def _creates(url: str, forwarded_for: str, count: int) -> list[str]:
+    """The replies' types to ``count`` creates on one socket claiming to be from ``forwarded_for``."""
+    replies = []
+    headers = {"x-forwarded-for": forwarded_for}
+    with websockets.sync.client.connect(url, additional_headers=headers) as ws:
+        for _ in range(count):
+            ws.send(json.dumps({"type": "create", "mode": "computer", "pace": "slow"}))
+            while (reply := json.loads(ws.recv(timeout=10)))["type"] not in ("joined", "error"):
+                pass
+            replies.append(reply["type"])
+    return replies
+
+
+def test_the_limits_count_the_client_a_trusted_proxy_names() -> None:
+    # Ten creates at once per address: from the proxy on loopback, each client has its own ten.
+    with beggar_serve("--db", ":memory:") as url:
+        socket_url = url.replace("http://", "ws://") + "/ws"
+        assert _creates(socket_url, "203.0.113.7", 11) == ["joined"] * 10 + ["error"]
+        assert _creates(socket_url, "203.0.113.8", 1) == ["joined"]
+    # A header from anywhere else is not believed: everyone here is the one loopback address.
+    with beggar_serve("--db", ":memory:", "--forwarded-allow-ips", "192.0.2.1") as url:
+        socket_url = url.replace("http://", "ws://") + "/ws"
+        assert _creates(socket_url, "203.0.113.7", 10) == ["joined"] * 10
+        assert _creates(socket_url, "203.0.113.8", 1) == ["error"]
+
+
 # -- nginx in front of two processes, a friend game in Chromium -------------------------------------
 
 
@@ -349,6 +378,12 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: dict[str, Any]) -> Non
         assert host.evaluate("location.href") == link
         guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
+        # The skip link moves the focus to the game without leaving the table (under a <base>,
+        # a plain "#main" would lead to the home page).
+        guest.focus("#skip")
+        guest.keyboard.press("Enter")
+        guest.wait_for_function("document.activeElement.id === 'main'")
+        assert guest.evaluate("location.href") == link
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
         deadline = time.monotonic() + 90
         while not all(each.locator("#end").evaluate("el => el.open") for each in pages):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import re
 import socket
 
 import click
@@ -122,8 +123,11 @@ def _root_path(text: str) -> str:
     text = text.strip()
     if not text or text == "/":
         return ""
-    if not text.startswith("/") or any(ch in text for ch in "?#\"' <>") or "//" in text:
-        raise click.BadParameter("a path such as /cards (starting with /)", param_hint="--root-path")
+    if not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+/?", text):
+        raise click.BadParameter(
+            "a path such as /cards or /games/cards: letters, digits and - _ . ~ between slashes",
+            param_hint="--root-path",
+        )
     return text.rstrip("/")
 
 

@@ -2,6 +2,10 @@
 
 The server is the only authority. Each WebSocket is one person: the creator of a table, a player
 who took a seat with a secret token, or a spectator. A person can act only for their own seat.
+
+The page opens a table's socket at ``/ws/<id>`` (a new table's id comes from ``/api/table-id``):
+that socket serves that one table, so that several processes can share the tables behind a proxy
+that routes by the id. ``/ws`` serves any table of this process.
 """
 
 from __future__ import annotations
