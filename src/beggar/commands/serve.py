@@ -100,10 +100,10 @@ def serve_command(
         settings.db = db
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
-    where = f"http://{shown}:{port}/"
     if root_path:
-        where += f" (behind a proxy that serves it under {root_path}/)"
-    click.echo(f"beggar: the table is at {where} (Ctrl+C stops it)")
+        click.echo(f"beggar: serving http://{shown}:{port}/ for a proxy's {root_path}/ (Ctrl+C stops it)")
+    else:
+        click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
     uvicorn.run(
         app,
         host=host,
