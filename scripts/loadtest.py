@@ -105,11 +105,20 @@ def source_address(url: str, index: int) -> dict[str, object]:
 async def one_table(
     url: str, index: int, stats: Stats, stop: asyncio.Event, context: ssl.SSLContext | None
 ) -> None:
+    try:
+        await play_table(url, index, stats, stop, context)
+    except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+        stats.errors.append(f"table {index} could not open: {exc!r}")
+
+
+async def play_table(
+    url: str, index: int, stats: Stats, stop: asyncio.Event, context: ssl.SSLContext | None
+) -> None:
     table = f"{url.rstrip('/')}/{new_table_id()}"
     source = source_address(url, index)
     async with (
-        websockets.connect(table, ssl=context, **source) as creator,
-        websockets.connect(table, ssl=context, **source) as watcher,
+        websockets.connect(table, ssl=context, open_timeout=60, **source) as creator,
+        websockets.connect(table, ssl=context, open_timeout=60, **source) as watcher,
     ):
         await creator.send(json.dumps(
                 {"type": "create", "mode": "watch", "pace": "instant", "seed": index, "rules": "standard"}
@@ -141,6 +150,11 @@ async def run(url: str, tables: int, seconds: float, warmup: float, context: ssl
         tasks.append(asyncio.create_task(one_table(url, index, stats, stop, context)))
         if index % 50 == 49:
             await asyncio.sleep(0.05)
+    # Measure only once every table plays (through a proxy, with TLS, opening them takes a while).
+    opening = time.monotonic()
+    while stats.tables + len(stats.errors) < tables and time.monotonic() - opening < 120:
+        await asyncio.sleep(0.1)
+    print(f"tables opened in:    {time.monotonic() - opening:.1f} s")
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.monotonic()

@@ -6,25 +6,18 @@ Each test is one defect found by a probe of ``beggar serve`` on loopback.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import select
 import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import websockets.sync.client
+from proxied import beggar_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-import beggar
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
 from beggar.web.app import ServerSettings, create_app
@@ -245,43 +238,6 @@ def test_an_origin_forwarded_by_a_proxy_may_open_a_socket(client: TestClient) ->
 
 
 # -- 9. half-open HTTP requests are timed out ----------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def beggar_serve(*options: str, port: int | None = None) -> Iterator[str]:
-    """``beggar serve`` in a process of its own, as deployed; yields ``http://127.0.0.1:<port>``."""
-    port = port or free_port()
-    source = str(Path(beggar.__file__).resolve().parents[1])  # this checkout's code, not another
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "beggar", "serve", "--port", str(port), *options]
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"{url}/healthz", timeout=5).read()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError(f"beggar serve did not start: {log.read().decode()}") from None
-                    time.sleep(0.1)
-            yield url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import ssl
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,15 +22,13 @@ from typing import Any
 import pytest
 import websockets.exceptions
 import websockets.sync.client
+from proxied import NGINX_CONF, Proxied, beggar_serve, deployed_config, find_nginx, proxied
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.tables import TABLE_ID_LENGTH, is_table_id, new_table_id
-from test_web_hardening import beggar_serve, free_port
 from test_web_protocol import SHORT_SEED, Socket, create
-
-NGINX_CONF = Path(__file__).resolve().parents[1] / "scripts" / "deploy" / "nginx.conf"
 
 
 @pytest.fixture
@@ -206,116 +201,34 @@ def test_the_limits_count_the_client_a_trusted_proxy_names() -> None:
 # -- nginx in front of two processes, a friend game in Chromium -------------------------------------
 
 
-def _nginx() -> str:
-    found = shutil.which("nginx") or next(
-        (path for path in ("/usr/sbin/nginx", "/sbin/nginx") if os.path.exists(path)), None
-    )
-    if found is None or shutil.which("openssl") is None:
+@pytest.fixture(scope="module")
+def proxy() -> Iterator[Proxied]:
+    """nginx on https://127.0.0.1:<port>/cards/, configured as documented, in front of two processes."""
+    if find_nginx() is None:
         if os.environ.get("CI"):
             raise RuntimeError("Debian's nginx and openssl are needed: apt-get install nginx openssl")
         pytest.skip("Debian's nginx (or openssl, for its certificate) is not installed")
-    return found
+    with proxied(2) as running:
+        yield running
 
 
-def deployed_config(listen: int, redirect: int, backends: list[int], cert: Path, key: Path) -> str:
-    """``scripts/deploy/nginx.conf`` with only its ports, addresses and certificate changed."""
-    text = NGINX_CONF.read_text()
-    changes = [
-        ("listen 443 ssl;", f"listen 127.0.0.1:{listen} ssl;"),
-        ("listen 80;", f"listen 127.0.0.1:{redirect};"),
-        ("/etc/letsencrypt/live/cards.example/fullchain.pem", str(cert)),
-        ("/etc/letsencrypt/live/cards.example/privkey.pem", str(key)),
-        ("127.0.0.1:8001", f"127.0.0.1:{backends[0]}"),
-        ("127.0.0.1:8002", f"127.0.0.1:{backends[1]}"),
-    ]
-    for old, new in changes:
-        assert old in text, f"the documented nginx config no longer says {old!r}"
-        text = text.replace(old, new)
-    return text
-
-
-def _main_config(folder: Path, site: Path) -> str:
-    """nginx's own settings for a run as this user, in the foreground, with every file in ``folder``."""
-    temp = [
-        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    ]
-    user = "user root;" if os.geteuid() == 0 else ""  # as root, workers would otherwise be nobody
-    return "\n".join(
-        [
-            "daemon off;",
-            user,
-            "worker_processes 1;",
-            f"pid {folder / 'nginx.pid'};",
-            f"error_log {folder / 'error.log'} warn;",
-            "events { worker_connections 1024; }",
-            "http {",
-            f"  access_log {folder / 'access.log'};",
-            *(f"  {line}" for line in temp),
-            f"  include {site};",
-            "}",
-        ]
-    )
-
-
-@pytest.fixture(scope="module")
-def proxy() -> Iterator[dict[str, Any]]:
-    """nginx on https://127.0.0.1:<port>/cards/ in front of two ``beggar serve`` processes."""
-    nginx = _nginx()
-    with tempfile.TemporaryDirectory() as temp:
-        folder = Path(temp)
-        cert, key = folder / "cert.pem", folder / "key.pem"
-        certificate = [
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=127.0.0.1",
-        ]
-        subprocess.run(
-            ["openssl", *certificate, "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True
-        )
-        database = str(folder / "games.sqlite3")  # both processes keep finished games in one file
-        backends = [free_port(), free_port()]
-        common = ["--root-path", "/cards", "--db", database]
-        with (
-            beggar_serve(*common, "--instance", "a", port=backends[0]) as first,
-            beggar_serve(*common, "--instance", "b", port=backends[1]) as second,
-        ):
-            port, redirect = free_port(), free_port()
-            site = folder / "beggar.conf"
-            site.write_text(deployed_config(port, redirect, backends, cert, key))
-            main = folder / "nginx.conf"
-            main.write_text(_main_config(folder, site))
-            process = subprocess.Popen(
-                [nginx, "-p", str(folder), "-c", str(main), "-e", str(folder / "error.log")],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            url = f"https://127.0.0.1:{port}/cards/"
-            insecure = ssl.create_default_context()
-            insecure.check_hostname = False
-            insecure.verify_mode = ssl.CERT_NONE
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    urllib.request.urlopen(f"{url}healthz", timeout=5, context=insecure).read()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        error_log = (
-                            (folder / "error.log").read_text() if (folder / "error.log").exists() else ""
-                        )
-                        raise RuntimeError(f"nginx did not start: {error_log}") from None
-                    time.sleep(0.1)
-            try:
-                yield {"url": url, "port": port, "backends": [first, second], "ssl": insecure}
-            finally:
-                process.terminate()
-                process.wait(timeout=10)
+def test_the_deployed_config_changes_only_ports_addresses_and_certificate(tmp_path: Path) -> None:
+    documented = NGINX_CONF.read_text()
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    tested = deployed_config(9443, 9080, [9001, 9002, 9003], cert, key)
+    dropped = set(documented.splitlines()) - set(tested.splitlines())
+    assert dropped == {
+        "    listen 80;",
+        "    listen 443 ssl;",
+        "    ssl_certificate /etc/letsencrypt/live/cards.example/fullchain.pem;",
+        "    ssl_certificate_key /etc/letsencrypt/live/cards.example/privkey.pem;",
+        "    server 127.0.0.1:8001;",
+        "    server 127.0.0.1:8002;",
+        "    server 127.0.0.1:8001 max_fails=0;",
+        "    server 127.0.0.1:8002 max_fails=0;",
+    }
+    assert tested.count("server 127.0.0.1:900") == 6  # three processes in each upstream
+    assert "hash $beggar_table consistent;" in tested
 
 
 def _health(backend: str) -> dict[str, Any]:
@@ -323,15 +236,15 @@ def _health(backend: str) -> dict[str, Any]:
     return data
 
 
-def test_tables_are_spread_over_both_processes_and_each_is_reached_by_its_id(proxy: dict[str, Any]) -> None:
-    socket_url = f"wss://127.0.0.1:{proxy['port']}/cards/ws/"
-    origin = {"origin": f"https://127.0.0.1:{proxy['port']}"}
+def test_tables_are_spread_over_both_processes_and_each_is_reached_by_its_id(proxy: Proxied) -> None:
+    socket_url = f"wss://127.0.0.1:{proxy.port}/cards/ws/"
+    origin = {"origin": f"https://127.0.0.1:{proxy.port}"}
     with contextlib.ExitStack() as sockets:
         for _ in range(40):
             table_id = new_table_id()
             ws = sockets.enter_context(
                 websockets.sync.client.connect(
-                    socket_url + table_id, ssl=proxy["ssl"], additional_headers=origin
+                    socket_url + table_id, ssl=proxy.context, additional_headers=origin
                 )
             )
             ws.send(json.dumps({"type": "create", "mode": "friends", "seed": SHORT_SEED}))
@@ -340,29 +253,29 @@ def test_tables_are_spread_over_both_processes_and_each_is_reached_by_its_id(pro
                 assert reply["table"] == table_id and reply["link"] == f"/cards/t/{table_id}"
                 # Another connection with the id reaches the same table: it takes the free seat.
                 with websockets.sync.client.connect(
-                    socket_url + table_id, ssl=proxy["ssl"], additional_headers=origin
+                    socket_url + table_id, ssl=proxy.context, additional_headers=origin
                 ) as friend:
                     friend.send(json.dumps({"type": "join", "table": table_id}))
                     assert json.loads(friend.recv(timeout=10))["seat"] == 1
-            if all(_health(backend)["tables"] for backend in proxy["backends"]):
+            if all(_health(backend)["tables"] for backend in proxy.backends):
                 break
-        counts = [_health(backend)["tables"] for backend in proxy["backends"]]
+        counts = [_health(backend)["tables"] for backend in proxy.backends]
         assert all(counts), f"every table landed on one process: {counts}"
     with pytest.raises(websockets.exceptions.InvalidStatus):
         websockets.sync.client.connect(
             socket_url + new_table_id(),
-            ssl=proxy["ssl"],
+            ssl=proxy.context,
             additional_headers={"origin": "https://evil.example"},
         )
 
 
-def test_two_friends_play_a_game_through_the_proxy(proxy: dict[str, Any]) -> None:
+def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied) -> None:
     from test_web_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, open_settings
 
     playwright_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed")
-    before = sum(_health(backend)["tables"] for backend in proxy["backends"])
+    before = sum(_health(backend)["tables"] for backend in proxy.backends)
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pages, sockets, errors = [], [], []
@@ -374,13 +287,13 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: dict[str, Any]) -> Non
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             pages.append(page)
         host, guest = pages
-        host.goto(proxy["url"])
+        host.goto(proxy.url)
         open_settings(host, seed=str(SHORT_SEED), name="Ann")
         host.click("#play-friend")
         host.wait_for_function("document.querySelector('#share-link').value.includes('/cards/t/')")
         link = host.locator("#share-link").input_value()
         table_id = link.rsplit("/", 1)[1]
-        assert link == f"{proxy['url']}t/{table_id}"
+        assert link == f"{proxy.url}t/{table_id}"
         assert host.evaluate("location.href") == link
         guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
@@ -403,13 +316,13 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: dict[str, Any]) -> Non
         assert host.inner_text("#end-facts") == guest.inner_text("#end-facts")
         assert host.inner_text("#end-facts").startswith("Cards turned\n40")
         # Both pages opened the same table's socket, over TLS, under the prefix.
-        assert set(sockets) == {f"wss://127.0.0.1:{proxy['port']}/cards/ws/{table_id}"}
+        assert set(sockets) == {f"wss://127.0.0.1:{proxy.port}/cards/ws/{table_id}"}
         assert len(sockets) == 2
         # The table lives in exactly one of the two processes.
-        assert sum(_health(backend)["tables"] for backend in proxy["backends"]) == before + 1
+        assert sum(_health(backend)["tables"] for backend in proxy.backends) == before + 1
         # The replay link works under the prefix too, from whichever process answers.
         replay = host.locator("#end-link").input_value()
-        assert replay.startswith(f"{proxy['url']}r/")
+        assert replay.startswith(f"{proxy.url}r/")
         guest.goto(replay)
         guest.wait_for_selector("#replay:not([hidden])")
         guest.wait_for_function("document.querySelector('#scrub').max > 0")
