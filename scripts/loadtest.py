@@ -6,7 +6,14 @@ delay of each update: from the oldest change it carries to its arrival at the br
 
     .venv/bin/python scripts/loadtest.py --tables 500 --seconds 20
 
-Without ``--url`` it starts its own ``beggar serve`` (one process) on a free loopback port.
+Without ``--url`` it starts its own ``beggar serve`` (one process) on a free loopback port. With
+``--url`` it measures a running server, or several behind a proxy, prefix included:
+
+    .venv/bin/python scripts/loadtest.py --url wss://127.0.0.1/cards/ws --insecure
+
+Each table's sockets open at ``<url>/<table id>``, as the page's do, so that a proxy routing by
+table id (scripts/deploy/nginx.conf) sends both to the process that holds the table; the
+server-side figures are then those of every process that answers ``/healthz``.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import argparse
 import asyncio
 import json
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -22,9 +30,12 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
 import websockets
+
+from beggar.web.tables import new_table_id
 
 
 @dataclass
@@ -74,8 +85,43 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
             stats.errors.append(f"connection closed: {exc}")
 
 
-async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> None:
-    async with websockets.connect(url) as creator, websockets.connect(url) as watcher:
+TABLES_PER_ADDRESS = 8
+"""Tables each simulated person opens: within the server's per-address quotas (10 creates at once)."""
+
+
+def source_address(url: str, index: int) -> dict[str, object]:
+    """Where table ``index``'s sockets come from: on loopback, one address per few tables.
+
+    The server limits what one network address may do (20 live tables, 30 new ones a minute), so
+    hundreds of tables from one address would be refused. On loopback every 127.x.y.z is this
+    machine, and a proxy passes the address on (X-Forwarded-For), so each few tables come from
+    an address of their own, as from different people.
+    """
+    host = urlsplit(url).hostname or ""
+    if not (host == "localhost" or host.startswith("127.")):
+        return {}
+    person = index // TABLES_PER_ADDRESS
+    return {"local_addr": (f"127.0.{person // 250 + 1}.{person % 250 + 1}", 0)}
+
+
+async def one_table(
+    url: str, index: int, stats: Stats, stop: asyncio.Event, context: ssl.SSLContext | None
+) -> None:
+    try:
+        await play_table(url, index, stats, stop, context)
+    except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+        stats.errors.append(f"table {index} could not open: {exc!r}")
+
+
+async def play_table(
+    url: str, index: int, stats: Stats, stop: asyncio.Event, context: ssl.SSLContext | None
+) -> None:
+    table = f"{url.rstrip('/')}/{new_table_id()}"
+    source = source_address(url, index)
+    async with (
+        websockets.connect(table, ssl=context, open_timeout=60, **source) as creator,
+        websockets.connect(table, ssl=context, open_timeout=60, **source) as watcher,
+    ):
         await creator.send(
             json.dumps(
                 {"type": "create", "mode": "watch", "pace": "instant", "seed": index, "rules": "standard"}
@@ -100,40 +146,65 @@ async def one_table(url: str, index: int, stats: Stats, stop: asyncio.Event) -> 
         await asyncio.gather(*readers, return_exceptions=True)
 
 
-async def run(url: str, tables: int, seconds: float, warmup: float) -> Stats:
+async def run(url: str, tables: int, seconds: float, warmup: float, context: ssl.SSLContext | None) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
     for index in range(tables):
-        tasks.append(asyncio.create_task(one_table(url, index, stats, stop)))
+        tasks.append(asyncio.create_task(one_table(url, index, stats, stop, context)))
         if index % 50 == 49:
             await asyncio.sleep(0.05)
+    # Measure only once every table plays (through a proxy, with TLS, opening them takes a while).
+    opening = time.monotonic()
+    while stats.tables + len(stats.errors) < tables and time.monotonic() - opening < 120:
+        await asyncio.sleep(0.1)
+    print(f"tables opened in:    {time.monotonic() - opening:.1f} s")
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.monotonic()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.monotonic() - started
+    health = await server_side(url, context)  # while the tables still play
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     stats.delays.sort()
     stats.staleness.sort()
     report(stats, elapsed)
-    await server_side(url)
+    for line in health:
+        print(line)
     return stats
 
 
-async def server_side(url: str) -> None:
-    """The server's own figure: how late updates left it (no load-generator lag included)."""
+async def server_side(url: str, context: ssl.SSLContext | None) -> list[str]:
+    """The servers' own figures: how late updates left them (no load-generator lag included).
+
+    Behind a proxy, ``/healthz`` is answered by any process: it is asked a few times, and each
+    process that answers (by its ``instance`` name) is reported once.
+    """
     import urllib.request
 
-    health = url.replace("ws://", "http://").replace("/ws", "/healthz")
+    scheme, rest = url.split("://", 1)
+    base = rest.rstrip("/").removesuffix("/ws")
+    health = f"{'https' if scheme == 'wss' else 'http'}://{base}/healthz"
     loop = asyncio.get_running_loop()
-    data = await loop.run_in_executor(None, lambda: urllib.request.urlopen(health, timeout=10).read())
-    delay = json.loads(data)["update_delay_ms"]
-    if delay:
-        p50, p99 = delay["p50"], delay["p99"]
-        print(f"server-side delay (oldest change to sent): p50 {p50} ms, p99 {p99} ms")
+    seen: dict[str, dict[str, object]] = {}
+    for _ in range(8):
+        data = await loop.run_in_executor(
+            None, lambda: urllib.request.urlopen(health, timeout=10, context=context).read()
+        )
+        answer = json.loads(data)
+        seen.setdefault(str(answer.get("instance", "0")), answer)
+    lines = []
+    for instance, answer in sorted(seen.items()):
+        delay = answer["update_delay_ms"]
+        if isinstance(delay, dict):
+            p50, p99 = delay["p50"], delay["p99"]
+            lines.append(
+                f"server-side delay (oldest change to sent), process {instance} with "
+                f"{answer['tables']} tables: p50 {p50} ms, p99 {p99} ms"
+            )
+    return lines
 
 
 def report(stats: Stats, elapsed: float) -> None:
@@ -166,8 +237,20 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--url", help="a running server's WebSocket, e.g. ws://127.0.0.1:8000/ws")
+    parser.add_argument(
+        "--url",
+        help="a running server's WebSocket, e.g. ws://127.0.0.1:8000/ws, or a proxy's, prefix "
+        "included: wss://cards.example/cards/ws",
+    )
+    parser.add_argument(
+        "--insecure", action="store_true", help="accept the proxy's self-signed certificate (wss://)"
+    )
     args = parser.parse_args()
+    context = None
+    if args.insecure:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
     server = None
     url = args.url
     if url is None:
@@ -188,7 +271,7 @@ def main() -> None:
         url = f"ws://127.0.0.1:{port}/ws"
         time.sleep(2.5)
     try:
-        asyncio.run(run(url, args.tables, args.seconds, args.warmup))
+        asyncio.run(run(url, args.tables, args.seconds, args.warmup, context))
     finally:
         if server is not None:
             server.terminate()
