@@ -100,8 +100,6 @@ class ServerSettings:
     db: str | Path = field(default_factory=default_path)
     """The SQLite file that keeps finished games for their replay links and the live tables for a
     restart (``":memory:"``: nothing outlives the process)."""
-    instance: str = "0"
-    """This process's name among the processes that share ``db``: it restores only its own tables."""
     max_tables_per_address: int = 20
     """Live tables the people at one network address may have created at once."""
     creates_per_minute: float = 30
@@ -115,8 +113,8 @@ class ServerSettings:
     """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
     server's own host (``Host``, or ``X-Forwarded-Host`` from a reverse proxy)."""
     instance: str = "0"
-    """The name of this server process among several that share the tables (``beggar serve
-    --instance``): each table lives in one of them."""
+    """The name of this server process among several that share the tables and ``db`` (``beggar
+    serve --instance``): each table lives in one of them, and a process restores only its own."""
 
 
 class Bucket:
