@@ -98,7 +98,7 @@ function showFound(found, actions) {
     watch.setAttribute("aria-label", `Watch never-ending deal ${i + 1}`);
     watch.addEventListener("click", () => actions.found(deal.key));
     const replay = el("a", "button secondary", "Replay");
-    replay.href = `/r/${deal.key}`;
+    replay.href = siteUrl(`r/${deal.key}`).href;
     replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
     const buttons = el("div", "row");
     buttons.append(watch, replay);
