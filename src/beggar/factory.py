@@ -259,7 +259,8 @@ class _Unit:
         used up the jacks while it has no queen yet must still find room for four queens, and
         single insertions rarely manage that. The ``total`` band only holds the share of number
         cards (as the issue's prototype did); it lets lineages grow further on the standard deck
-        and less far on the Italian and half decks (see the README).
+        and less far on the Italian and half decks (see the README). Under the ``loose`` band the
+        caps of the moves (:meth:`_caps`) hold the mix and the beam's score steers it.
         """
         if self.args.band == "loose":  # the caps of the moves hold it; the beam prefers the deck's mix
             return form.cards <= self.alphabet.size
@@ -447,9 +448,13 @@ class _Unit:
         beam: list[tuple[CycleForm, str, str]] = []
         taken: dict[str, int] = {}
         mixes: dict[str, int] = {}
+        # Under the loose band the mix is steered by the score; limits by parent and mix hold it back.
+        free = self.args.band == "loose"
         for item in pool:
             form, _, parent = item
-            if taken.get(parent, 0) < CHILDREN_PER_PARENT and mixes.get(form.composition, 0) < PER_MIX:
+            if free or (
+                taken.get(parent, 0) < CHILDREN_PER_PARENT and mixes.get(form.composition, 0) < PER_MIX
+            ):
                 beam.append(item)
                 taken[parent] = taken.get(parent, 0) + 1
                 mixes[form.composition] = mixes.get(form.composition, 0) + 1
