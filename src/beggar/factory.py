@@ -330,10 +330,6 @@ class _Unit:
     def _within_deck(self, form: CycleForm) -> bool:
         return all(c <= t for c, t in zip(form.counts, self.alphabet.deck.values(), strict=True))
 
-    def _distance(self, form: CycleForm) -> int:
-        """How many cards of the wrong kind a cycle of the deck's size holds, at least (``loose``)."""
-        return sum(abs(c - t) for c, t in zip(form.counts, self.alphabet.deck.values(), strict=True)) // 2
-
     def _cycle(self, deal: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         """The positions on a cycle (rows), its size, the cards of each kind it lacks, and how much
         each kind is wanted (kinds below their share of the deck are wanted most)."""
