@@ -124,3 +124,11 @@ def test_rules_the_factory_cannot_write_are_refused(spec: str, message: str) -> 
 def test_a_position_with_more_cards_than_the_deck_is_refused() -> None:
     with pytest.raises(CanonError, match="deck holds 4"):
         Alphabet.of(rules_named("standard")).parse("JJJ/JJ-")
+
+
+def test_a_position_with_more_of_a_kind_than_the_deck_is_refused_unless_asked_for() -> None:
+    alphabet = Alphabet.of(rules_named("court-only:deck=stripped"))
+    with pytest.raises(CanonError, match="the deck holds 4"):
+        alphabet.parse("JJJ-/JJ--")
+    values, lead = alphabet.parse("JJJ-/JJ--", within_deck=False)
+    assert lead == 4 and alphabet.composition(values) == {0: 3, 1: 5, 2: 0, 3: 0}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from beggar.canon import canonical_form
+from beggar.canon import canonical_form, form_of
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.factory import FactoryArgs, FactoryError, alphabet_of, never_ending_deals, run_factory, run_unit
@@ -26,7 +26,7 @@ EASY = "half-deck:pay=J1Q2"
 ITALIAN = "court-only:deck=stripped"
 
 
-@pytest.mark.parametrize("band", ["kind", "total"])
+@pytest.mark.parametrize("band", ["kind", "total", "loose"])
 def test_a_unit_is_a_pure_function_of_its_arguments(band: str) -> None:
     args = FactoryArgs(rules=ITALIAN, seed=3, walkers=1, basin_positions=100, band=band).to_dict()
     first = run_unit(args, 0, 0, {})
@@ -49,6 +49,31 @@ def test_the_factory_grows_italian_cycles_well_past_the_small_ones_it_harvests()
     rules = rules_named(ITALIAN)
     for deal in state["beam"]:  # type: ignore[attr-defined]
         assert find_cycle(deal, rules, first=0, complete=False) is not None
+
+
+def test_the_loose_band_grows_past_the_decks_mix_but_stores_only_positions_of_the_deck() -> None:
+    args = FactoryArgs(rules=ITALIAN, seed=1, walkers=1, basin_positions=100, band="loose").to_dict()
+    alphabet = alphabet_of(ITALIAN)
+    caps = {value: count if value == 0 else -(-count * 5 // 4) for value, count in alphabet.deck.items()}
+    rules = rules_named(ITALIAN)
+    state: dict[str, object] = {}
+    beyond = 0
+    for unit in range(4):
+        result = run_unit(args, 0, unit, state)
+        state = result.state
+        for cycle in result.cycles:  # stored: positions of the deck that the reference engine loops
+            assert all(
+                count <= alphabet.deck[value]
+                for value, count in alphabet.composition(alphabet.parse(cycle.deal)[0]).items()
+            )
+            assert find_cycle(cycle.deal, rules, first=0, complete=False) is not None
+        for deal in state["beam"]:  # type: ignore[attr-defined]
+            values, lead = alphabet.parse(deal, within_deck=False)
+            counts = alphabet.composition(values)
+            assert values.size <= alphabet.size and all(counts[v] <= caps[v] for v in counts)
+            assert form_of(alphabet, values, lead) is not None
+            beyond += any(counts[v] > alphabet.deck[v] for v in counts)
+    assert beyond > 0  # the lineage went past the deck's mix on the way
 
 
 def test_full_deck_cycles_and_the_balanced_deals_that_reach_them(tmp_path: Path) -> None:
@@ -218,8 +243,8 @@ def test_bad_factory_arguments_are_refused_clearly(
 def test_factory_arguments_are_checked() -> None:
     with pytest.raises(FactoryError):
         FactoryArgs(walkers=0)
-    with pytest.raises(FactoryError, match="choose kind or total"):
-        FactoryArgs(band="loose")
+    with pytest.raises(FactoryError, match="choose kind, total or loose"):
+        FactoryArgs(band="wide")
     with pytest.raises(FactoryError, match="two pay ranks"):
         alphabet_of("jack-pays-2")
 

@@ -235,11 +235,13 @@ class Alphabet:
     def size(self) -> int:
         return sum(self.deck.values())
 
-    def parse(self, text: str) -> tuple[U8, int]:
+    def parse(self, text: str, *, within_deck: bool = True) -> tuple[U8, int]:
         """A position ``A/B`` as leader-first pay values and the leader's stack size.
 
         Compact notation may write every card that pays nothing as ``-`` (as the published
         Italian cycles do); other notations go through :func:`beggar.notation.parse_deal`.
+        ``within_deck=False`` accepts more pay cards of a kind than the deck holds (the factory's
+        ``loose`` band grows such cycles on the way to the deck's mix; they are never stored).
         """
         hands = text.strip().split("/")
         if len(hands) != 2:
@@ -255,7 +257,7 @@ class Alphabet:
             lead_size = len(deal.hands[0])
         found = Counter(values)
         for value, count in found.items():
-            if count > self.deck.get(value, 0):
+            if within_deck and count > self.deck.get(value, 0):
                 raise CanonError(
                     f"{text!r}: {count} cards written {self.symbols[value]!r}, "
                     f"but the deck holds {self.deck.get(value, 0)}"

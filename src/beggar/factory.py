@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,7 +63,12 @@ BAND_BASE, BAND_PER_CARD = 1.0, 0.02
 many cards, plus this many per card of the cycle."""
 TOTAL_BAND_BASE, TOTAL_BAND_PER_CARD = 1.0, 0.03
 """How far the number of number cards may stray from its share of the deck (the ``total`` band)."""
-BANDS = ("kind", "total")
+LOOSE = 1.25
+"""Under the ``loose`` band a cycle may hold up to this many times the deck's cards of each pay
+kind (rounded up), and at most the deck's number cards."""
+LOOSE_WANDER = 30
+"""Generations a ``loose`` beam spends among cycles of the deck's size whose mix is still wrong."""
+BANDS = ("kind", "total", "loose")
 CHILDREN_PER_PARENT = 3
 """Children of one parent a beam takes at most (lineages stay diverse)."""
 PER_MIX = 4
@@ -100,7 +106,7 @@ class FactoryArgs:
 
     def __post_init__(self) -> None:
         if self.band not in BANDS:
-            raise FactoryError(f"unknown band {self.band!r}: choose kind or total")
+            raise FactoryError(f"unknown band {self.band!r}: choose kind, total or loose")
         if self.walkers < 1:
             raise FactoryError("a factory needs at least one walker")
         if self.seed < 0:
@@ -241,7 +247,7 @@ class _Unit:
         if form.deal in self.met:
             old, count, first = self.met[form.deal]
             self.met[form.deal] = (old, count + 1, first)
-        elif keep or form.full:
+        elif (keep or form.full) and self._within_deck(form):
             self.met[form.deal] = (form, 1, move)
         if form.full and form.deal not in self.walker.pending and form.deal not in self.walker.walked:
             self.walker.pending.append(form.deal)
@@ -253,8 +259,11 @@ class _Unit:
         used up the jacks while it has no queen yet must still find room for four queens, and
         single insertions rarely manage that. The ``total`` band only holds the share of number
         cards (as the issue's prototype did); it lets lineages grow further on the standard deck
-        and less far on the Italian and half decks (see the README).
+        and less far on the Italian and half decks (see the README). Under the ``loose`` band the
+        caps of the moves (:meth:`_caps`) hold the mix and the beam's score steers it.
         """
+        if self.args.band == "loose":  # the caps of the moves hold it; the beam prefers the deck's mix
+            return form.cards <= self.alphabet.size
         share = form.cards / self.alphabet.size
         if self.args.band == "total":
             zeros = form.counts[0] if 0 in self.alphabet.deck else 0
@@ -298,10 +307,33 @@ class _Unit:
 
     # -- growth -----------------------------------------------------------------------------------
 
+    def _parse(self, deal: str) -> tuple[np.ndarray, int]:
+        """A beam's position (under the ``loose`` band it may hold more of a pay kind than the deck)."""
+        return self.alphabet.parse(deal, within_deck=self.args.band != "loose")
+
+    def _caps(self) -> dict[int, int]:
+        """The most cards of each pay value a cycle of the lineage may hold."""
+        if self.args.band != "loose":
+            return dict(self.alphabet.deck)
+        return {v: (c if v == 0 else math.ceil(LOOSE * c)) for v, c in self.alphabet.deck.items()}
+
+    def _score(self, form: CycleForm) -> int:
+        """What a beam maximises: the cycle's size (``loose``: then the fewest cards of the wrong kind)."""
+        if self.args.band != "loose":
+            return form.cards
+        deck = list(self.alphabet.deck.values())
+        numbers = abs(form.counts[0] - deck[0]) if 0 in self.alphabet.deck else 0
+        kinds = sum(abs(c - t) for c, t in zip(form.counts[1:], deck[1:], strict=True))
+        # More number cards first: a lineage rich in pay cards stops growing (see the README).
+        return form.cards * 4096 - numbers * 64 - kinds
+
+    def _within_deck(self, form: CycleForm) -> bool:
+        return all(c <= t for c, t in zip(form.counts, self.alphabet.deck.values(), strict=True))
+
     def _cycle(self, deal: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         """The positions on a cycle (rows), its size, the cards of each kind it lacks, and how much
         each kind is wanted (kinds below their share of the deck are wanted most)."""
-        values, lead = self.alphabet.parse(deal)
+        values, lead = self._parse(deal)
         if deal not in self.rows_cache:
             found = form_of(self.alphabet, values, lead)
             if found is None:
@@ -311,17 +343,29 @@ class _Unit:
             )
         composition = self.alphabet.composition(values)
         n = int(values.size)
-        missing = np.array([self.alphabet.deck[int(v)] - composition[int(v)] for v in self.kinds], np.int64)
+        caps = self._caps()
+        missing = np.array([caps[int(v)] - composition[int(v)] for v in self.kinds], np.int64)
         weights = np.zeros(self.kinds.size, np.float64)
         for i, v in enumerate(self.kinds):
+            if self.args.band == "loose":  # any kind the caps allow, alike: steering stalls the growth
+                weights[i] = float(missing[i] > 0)
+                continue
             deficit = self.alphabet.deck[int(v)] * (n + 1) / self.alphabet.size - composition[int(v)]
             weights[i] = missing[i] * 2.0 ** min(4.0, max(-4.0, 2.0 * deficit))
         return self.rows_cache[deal], n, missing, weights
 
     def _allocation(self, full: bool, stalled: bool) -> dict[int, int]:
-        """Tries per move for one parent: growing moves by the new in-band children they gave per try."""
+        """Tries per move for one parent: growing moves by the new in-band children they gave per try.
+
+        A cycle of the deck's size only wanders (under the ``loose`` band, recoloring its pay
+        cards towards the deck's mix too).
+        """
+        loose = self.args.band == "loose"
+        if full and loose:
+            return {5: TRIES_PER_PARENT // 4, 6: TRIES_PER_PARENT // 4, 9: TRIES_PER_PARENT // 2}
         if full:
             return {5: TRIES_PER_PARENT // 2, 6: TRIES_PER_PARENT // 2}
+        fixed_kinds = [k for k in growth.FIXED if loose or growth.MOVES[k] != "recolor"]
         fixed = 0.5 if stalled else FIXED_SHARE
         weights = {}
         for kind in growth.GROWING:
@@ -329,8 +373,8 @@ class _Unit:
             weights[kind] = (useful + 1.0) / (tries + 200.0)
         total = sum(weights.values())
         plan = {k: max(8, int(TRIES_PER_PARENT * (1 - fixed) * w / total)) for k, w in weights.items()}
-        for kind in growth.FIXED:
-            plan[kind] = max(8, int(TRIES_PER_PARENT * fixed / len(growth.FIXED)))
+        for kind in fixed_kinds:
+            plan[kind] = max(8, int(TRIES_PER_PARENT * fixed / len(fixed_kinds)))
         return plan
 
     def generation(self) -> None:
@@ -341,11 +385,12 @@ class _Unit:
         full = False
         for parent in walker.beam:
             rows, n, missing, weights = self._cycle(parent)
-            full = full or not missing.any()
+            complete = n >= self.alphabet.size
+            full = full or complete
             width = n + growth.MAX_ADDED + 1
             out = np.zeros((MAX_CHILDREN, width), np.uint8)
             meta = np.zeros((MAX_CHILDREN, growth.META), np.int64)
-            for kind, tries in self._allocation(not missing.any(), walker.stall > PATIENCE // 2).items():
+            for kind, tries in self._allocation(complete, walker.stall > PATIENCE // 2).items():
                 name = growth.MOVES[kind]
                 started = time.process_time()
                 _, count, done = growth.attempts(
@@ -364,7 +409,7 @@ class _Unit:
                     form = rows_met.get(key)
                     if form is None:
                         form = rows_met[key] = self._form(out[i], meta[i])
-                    if form.deal == parent:
+                    if form.deal == parent or form.cards > self.alphabet.size:
                         continue
                     self._note(form, name, False)
                     if form.deal not in children and self._in_band(form):
@@ -389,23 +434,29 @@ class _Unit:
         expanded = set(walker.expanded)
         pool = list(children.values())
         for parent in walker.beam:
-            values, lead = self.alphabet.parse(parent)
+            values, lead = self._parse(parent)
             found = form_of(self.alphabet, values, lead)
             if found is not None and parent not in children:
                 pool.append((found[0], "kept", parent))
-        pool.sort(key=lambda item: (-item[0].cards, item[0].deal in expanded, self._rank(item[0].deal)))
+        pool.sort(
+            key=lambda item: (-self._score(item[0]), item[0].deal in expanded, self._rank(item[0].deal))
+        )
         beam: list[tuple[CycleForm, str, str]] = []
         taken: dict[str, int] = {}
         mixes: dict[str, int] = {}
+        # Under the loose band the mix is steered by the score; limits by parent and mix hold it back.
+        free = self.args.band == "loose"
         for item in pool:
             form, _, parent = item
-            if taken.get(parent, 0) < CHILDREN_PER_PARENT and mixes.get(form.composition, 0) < PER_MIX:
+            if free or (
+                taken.get(parent, 0) < CHILDREN_PER_PARENT and mixes.get(form.composition, 0) < PER_MIX
+            ):
                 beam.append(item)
                 taken[parent] = taken.get(parent, 0) + 1
                 mixes[form.composition] = mixes.get(form.composition, 0) + 1
             if len(beam) == BEAM:
                 break
-        largest = beam[0][0].cards if beam else 0
+        largest = self._score(beam[0][0]) if beam else 0
         if largest > walker.best:
             walker.best = largest
             walker.stall = 0
@@ -415,9 +466,12 @@ class _Unit:
             walker.wander += 1
         walker.beam = [form.deal for form, _, _ in beam]
         for form, move, _ in beam:
-            if move != "kept" and form.deal not in self.met:  # counted once, when it was found
-                self.met[form.deal] = (form, 1, move)
-        if walker.stall > PATIENCE or walker.wander > WANDER:
+            if move != "kept" and form.deal not in self.met and self._within_deck(form):
+                self.met[form.deal] = (form, 1, move)  # counted once, when it was found
+        # Under the loose band a beam of the deck's size with the mix still wrong walks longer.
+        mixing = self.args.band == "loose" and bool(beam) and not beam[0][0].full
+        patience, wander = (LOOSE_WANDER, LOOSE_WANDER) if mixing and full else (PATIENCE, WANDER)
+        if walker.stall > patience or walker.wander > wander:
             walker.beam = []
 
     def restart(self) -> None:
@@ -426,7 +480,7 @@ class _Unit:
         seeds = [form for form in self.harvest() if self._in_band(form)]
         seeds.sort(key=lambda form: (-form.cards, self._rank(form.deal)))
         walker.beam = [form.deal for form in seeds[:BEAM]]
-        walker.best = max((form.cards for form in seeds[:BEAM]), default=0)
+        walker.best = max((self._score(form) for form in seeds[:BEAM]), default=0)
         walker.stall = 0
         walker.wander = 0
         walker.restarts += 1

@@ -17,8 +17,9 @@ the alternation is kept); ``run`` two to four cards in a row in one stack. The
 fixed-size moves ``swap`` (two cards of different value change places), ``shift`` (one card
 moves anywhere, perhaps to the other stack) and ``exchange`` (a number card becomes a pay card
 the deck still has: the cycle then misses a number card instead) wander among cycles of one size
-and repair the composition. ``one+repair`` inserts one card and then swaps or shifts a card at
-random, to mend a cycle that the insertion alone would break.
+and repair the composition; ``recolor`` (a pay card becomes a pay card of another kind that
+``missing`` allows) moves the mix of pay cards at a fixed size. ``one+repair`` inserts one card
+and then swaps or shifts a card at random, to mend a cycle that the insertion alone would break.
 
 Every child is played by the kernel (through :func:`beggar.canon.canonical`), so the game's rules
 live in one place.
@@ -31,11 +32,11 @@ import numpy as np
 
 from beggar.canon import canonical
 
-MOVES = ("one", "pair", "block", "twin", "run", "swap", "shift", "exchange", "one+repair")
+MOVES = ("one", "pair", "block", "twin", "run", "swap", "shift", "exchange", "one+repair", "recolor")
 """Move kinds, by index."""
 GROWING = (0, 1, 2, 3, 4, 8)
 """Moves that add cards."""
-FIXED = (5, 6, 7)
+FIXED = (5, 6, 7, 9)
 """Moves that keep the number of cards."""
 MAX_ADDED = 5
 """The most cards one move adds (a king's block under a scale that pays at most 4)."""
@@ -330,6 +331,25 @@ def _make_child(
         _join(a, la, b, lb, child)
         state, la = _fixed(kind, child, n, la, state)
         return state, (n if la > 0 else -1), la, 0
+    elif kind == 9:
+        _join(a, la, b, lb, child)
+        # a pay card becomes a pay card of another kind that ``missing`` allows
+        for _ in range(32):
+            state, i = _below(state, n)
+            if child[i] != 0:
+                old = 0
+                for v in range(kinds.size):
+                    if kinds[v] == child[i]:
+                        old = v
+                saved = missing[old]
+                missing[old] = 0  # its own kind would be no change
+                state, v = _pick_missing(state, missing, weights, kinds, True)
+                missing[old] = saved
+                if v < 0:
+                    return state, -1, 0, 0
+                child[i] = kinds[v]
+                return state, n, la, 0
+        return state, -1, 0, 0
     else:
         _join(a, la, b, lb, child)
         # kind 7: a number card becomes a pay card the deck still has

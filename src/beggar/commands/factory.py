@@ -31,10 +31,13 @@ from beggar.rules import Rules
 )
 @click.option(
     "--band",
-    type=click.Choice(["kind", "total"]),
+    type=click.Choice(["kind", "total", "loose"]),
     default="kind",
     show_default=True,
-    help="Hold each kind of pay card near its share of the deck, or only the share of number cards.",
+    help=(
+        "Hold each kind of pay card near its share of the deck, or only the share of number cards, "
+        "or (loose) let each pay kind exceed the deck by a quarter and recolor at the deck's size."
+    ),
 )
 @click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
