@@ -104,7 +104,8 @@ def checked(rules_spec: str, deal: str) -> FoundDeal | None:
         return None
     if cycle is None:
         return None
-    return FoundDeal(found_key(rules_spec, deal), deal, rules, cycle)
+    # Shown as the rules read it: ``-`` for every card that pays nothing (a king under J1Q2).
+    return FoundDeal(found_key(rules_spec, deal), parsed.compact(rules), rules, cycle)
 
 
 def load_found(path: str | Path, limit: int = FOUND_LIMIT) -> list[FoundDeal]:
