@@ -289,16 +289,19 @@ async def replay_data(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """Liveness, the number of tables, and how late recent updates left the server."""
+    """Liveness, the number of tables, how late recent updates left the server, and the rate the
+    instant tables may turn cards at now (it falls while the server is busy)."""
     delays: deque[float] = request.app.state.delays
+    lobby: Lobby = request.app.state.lobby
     recent = sorted(delays)
     pick = (lambda q: round(recent[min(len(recent) - 1, int(q * len(recent)))] * 1000, 1)) if recent else None
     return JSONResponse(
         {
             "ok": True,
-            "tables": len(request.app.state.lobby.tables),
+            "tables": len(lobby.tables),
             "updates": len(recent),
             "update_delay_ms": None if pick is None else {"p50": pick(0.5), "p99": pick(0.99)},
+            "instant_cards_per_s": round(lobby.budget.rate),
         }
     )
 

@@ -8,7 +8,6 @@ A :class:`Lobby` holds every live table, bounds their number and closes idle one
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import random
 import secrets
@@ -132,6 +131,12 @@ class Table:
     """The replay id of the game just finished, once archived."""
     _view: tuple[int, dict[str, Any]] | None = None
     _view_json: tuple[int, bytes] | None = None
+    _faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Each card's :func:`card_json`, by the card object's id (the engine moves the same objects)."""
+    _prompts: tuple[int, dict[int | None, tuple[str, str]]] = field(
+        default_factory=lambda: (-1, {}), repr=False
+    )
+    """(version, seat -> (prompt, notice)): what each person is told, worked out once per change."""
 
     def __post_init__(self) -> None:
         self._start_game(self.deal)
@@ -148,6 +153,7 @@ class Table:
         self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
         self.narrator = Narrator(self.rules, self.names)
         self.history = [self.game.hand_sizes]
+        self._faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
         self.new_game_asked.clear()
@@ -273,7 +279,7 @@ class Table:
             if isinstance(event, CardTurned):
                 self.last_card = {
                     "seat": event.player,
-                    "card": card_json(event.card, self.rules),
+                    "card": self.face(event.card),
                     "number": event.number,
                     "value": event.value,
                 }
@@ -371,6 +377,28 @@ class Table:
 
     # -- what people see ----------------------------------------------------------------------
 
+    def face(self, card: Card) -> dict[str, Any]:
+        """:func:`card_json` under this table's rules, made once per card of the deal.
+
+        The views of an instant table show the same cards over and over; the card objects stay
+        the same through a game, so their id finds them (the card itself is kept to be sure).
+        """
+        known = self._faces.get(id(card))
+        if known is None or known[0] is not card:
+            known = self._faces[id(card)] = (card, card_json(card, self.rules))
+        return known[1]
+
+    def told(self, seat: int | None) -> tuple[str, str]:
+        """(:func:`prompt`, :func:`notice`) for ``seat``, worked out once per change of the table."""
+        version, told = self._prompts
+        if version != self.version:
+            told = {}
+            self._prompts = (self.version, told)
+        said = told.get(seat)
+        if said is None:
+            said = told[seat] = (prompt(self, seat), notice(self, seat))
+        return said
+
     def view(self) -> dict[str, Any]:
         """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
         if self._view is None or self._view[0] != self.version:
@@ -400,7 +428,7 @@ class Table:
                 "out": game.out[index],
             }
             if reveal:
-                entry["stack"] = [card_json(card, self.rules) for card in game.stacks[index]]
+                entry["stack"] = [self.face(card) for card in game.stacks[index]]
             seats.append(entry)
         view: dict[str, Any] = {
             "type": "state",
@@ -409,7 +437,7 @@ class Table:
             "version": self.version,
             "at": self.changed_at,
             "seats": seats,
-            "pile": [card_json(card, self.rules) for card in game.pile],
+            "pile": [self.face(card) for card in game.pile],
             "to_play": None if record else game.to_play,
             "owed": game.owed,
             "challenge": game.challenge,
@@ -461,7 +489,8 @@ def personal(
     browser already has the others. ``history_start`` says where the points sent begin. The
     rules, which never change at a table, come with a connection's ``first`` state only.
     """
-    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
+    said, asked = table.told(seat)
+    mine: dict[str, Any] = {"you": seat, "prompt": said, "notice": asked}
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     mine["log"] = log[skip:]
@@ -579,23 +608,84 @@ class LobbySettings:
     time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
 
 
+INSTANT_BATCH = 8
+"""Cards an instant table turns each time it wakes: one state then carries several cards, so the
+server spends its time turning cards rather than waking tables and sending a state per card."""
+LAG_HIGH = 0.020
+"""Event-loop lag (seconds) above which instant tables are slowed: people's updates come first."""
+LAG_LOW = 0.008
+"""Lag below which instant tables may speed up again, up to their ceiling."""
+
+
 class CardBudget:
-    """A token bucket shared by every instant-pace table."""
+    """A token bucket shared by every instant-pace table, whose rate follows the server's load.
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.tokens = rate / 20
+    Instant tables play with the time the server has to spare. While any instant table plays, a
+    watcher measures how late the event loop runs a timer (its lag): the longer the queue of work
+    before it, the longer every person's update waits too. Above :data:`LAG_HIGH` the rate falls
+    by a fifth each time; below :data:`LAG_LOW` it climbs back, at most to ``ceiling``. A fixed
+    rate cannot be right: what one card costs depends on the machine and on what else it runs.
+    """
+
+    WATCH_INTERVAL = 0.05
+    """Seconds between two measures of the lag."""
+
+    def __init__(self, ceiling: float) -> None:
+        self.ceiling = ceiling
+        self.floor = min(ceiling, 100.0)
+        """Instant tables always turn at least this many cards a second between them."""
+        self.rate = ceiling
+        self.tokens = self._burst()
         self.stamp = time.monotonic()
+        self.lag = 0.0
+        """The last lag measured (seconds)."""
+        self._asked = 0.0
+        self._watcher: asyncio.Task[None] | None = None
 
-    async def take(self) -> None:
+    def _burst(self) -> float:
+        """Cards that may be turned at once: a hundredth of a second's worth, a batch at least."""
+        return max(float(INSTANT_BATCH), self.rate / 100)
+
+    async def take(self, most: int = 1) -> int:
+        """Wait until cards may be turned; return how many (from 1 to ``most``)."""
+        self._asked = time.monotonic()
+        if self._watcher is None:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
         while True:
             now = time.monotonic()
-            self.tokens = min(self.rate / 20, self.tokens + (now - self.stamp) * self.rate)
+            self.tokens = min(self._burst(), self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
             if self.tokens >= 1:
-                self.tokens -= 1
-                return
+                granted = min(most, int(self.tokens))
+                self.tokens -= granted
+                return granted
             await asyncio.sleep((1 - self.tokens) / self.rate)
+
+    def give_back(self, cards: int) -> None:
+        """Cards taken but not turned (the game ended, or was paused, within the batch)."""
+        self.tokens += cards
+
+    def adjust(self, lag: float) -> None:
+        """Follow one measure of the event loop's lag (seconds)."""
+        self.lag = lag
+        if lag > LAG_HIGH:
+            self.rate = max(self.floor, self.rate * 0.8)
+        elif lag < LAG_LOW:
+            self.rate = min(self.ceiling, self.rate * 1.05)
+
+    async def _watch(self) -> None:
+        """Measure the lag while instant tables play; stop a while after the last one asked."""
+        try:
+            while time.monotonic() - self._asked < 5:
+                start = time.monotonic()
+                await asyncio.sleep(self.WATCH_INTERVAL)
+                self.adjust(max(0.0, time.monotonic() - start - self.WATCH_INTERVAL))
+        finally:
+            self._watcher = None
+
+    def stop(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
 
 
 class Lobby:
@@ -698,6 +788,7 @@ class Lobby:
     def close_all(self) -> None:
         for table_id in list(self.tables):
             self.close(table_id)
+        self.budget.stop()
 
     def _new_id(self) -> str:
         while True:
@@ -738,11 +829,15 @@ async def drive(table: Table, budget: CardBudget) -> None:
                 table.step()
                 table.changed()
             continue
-        # Instant: one card at a time from the shared budget, so that hundreds of instant tables
-        # share the server fairly and leave it time to send.
-        await budget.take()
-        if table.waiting_for_machine() and table.pace is Pace.INSTANT:
+        # Instant: a batch of cards at a time from the shared budget, so that hundreds of instant
+        # tables share the server fairly and leave it time to send; one change for the batch.
+        granted = await budget.take(INSTANT_BATCH)
+        turned = 0
+        while turned < granted and table.pace is Pace.INSTANT and table.waiting_for_machine():
             table.step()
+            turned += 1
+        budget.give_back(granted - turned)
+        if turned:
             table.changed()
         await asyncio.sleep(0)
 
@@ -754,8 +849,15 @@ def _time_to_limit(table: Table) -> float | None:
 
 
 async def _wait(table: Table, timeout: float | None) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(table.wake.wait(), timeout)
+    """Until the table changes, or ``timeout`` seconds (a timer that wakes it; no task per wait)."""
+    if timeout is None:
+        await table.wake.wait()
+        return
+    timer = asyncio.get_running_loop().call_later(timeout, table.wake.set)
+    try:
+        await table.wake.wait()
+    finally:
+        timer.cancel()
 
 
 __all__ = [
