@@ -37,6 +37,8 @@ import orjson
 import websockets
 
 PACES = ("instant", "fast", "normal", "slow")
+OPENING = 20
+"""Tables being opened at once."""
 
 
 @dataclass
@@ -115,34 +117,53 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
             stats.errors.append(f"connection closed: {exc}")
 
 
-async def one_table(url: str, index: int, pace: str, stats: Stats, stop: asyncio.Event) -> None:
+async def open_table(
+    url: str, index: int, pace: str, stats: Stats
+) -> tuple[websockets.ClientConnection, websockets.ClientConnection] | None:
+    """Create table ``index`` and sit a spectator at it; None (an error noted) if that fails."""
     local = (source_address(index), 0)
+    creator = await websockets.connect(url, local_addr=local, max_size=2**22)
     try:
-        async with (
-            websockets.connect(url, local_addr=local, max_size=2**22) as creator,
-            websockets.connect(url, local_addr=local, max_size=2**22) as watcher,
-        ):
-            create = {"type": "create", "mode": "watch", "pace": pace, "seed": index, "rules": "standard"}
-            await creator.send(json.dumps(create))
-            while True:
-                message = json.loads(await creator.recv())
-                if message["type"] == "joined":
-                    break
-                if message["type"] == "error":
-                    stats.errors.append(message["message"])
-                    return
-            await watcher.send(json.dumps({"type": "join", "table": message["table"]}))
-            stats.tables += 1
-            readers = [
-                asyncio.create_task(reader(creator, stats, True, stop)),
-                asyncio.create_task(reader(watcher, stats, False, stop)),
-            ]
-            await stop.wait()
-            for task in readers:
-                task.cancel()
-            await asyncio.gather(*readers, return_exceptions=True)
+        create = {"type": "create", "mode": "watch", "pace": pace, "seed": index, "rules": "standard"}
+        await creator.send(json.dumps(create))
+        while True:
+            message = json.loads(await creator.recv())
+            if message["type"] == "joined":
+                break
+            if message["type"] == "error":
+                stats.errors.append(message["message"])
+                await creator.close()
+                return None
+        watcher = await websockets.connect(url, local_addr=local, max_size=2**22)
+    except BaseException:
+        await creator.close()
+        raise
+    await watcher.send(json.dumps({"type": "join", "table": message["table"]}))
+    return creator, watcher
+
+
+async def one_table(
+    url: str, index: int, pace: str, stats: Stats, stop: asyncio.Event, opening: asyncio.Semaphore
+) -> None:
+    try:
+        async with opening:  # a few tables open at a time, as people arrive
+            pair = await open_table(url, index, pace, stats)
     except (OSError, websockets.WebSocketException) as exc:
         stats.errors.append(f"connection failed: {exc}")
+        return
+    if pair is None:
+        return
+    stats.tables += 1
+    creator, watcher = pair
+    readers = [
+        asyncio.create_task(reader(creator, stats, True, stop)),
+        asyncio.create_task(reader(watcher, stats, False, stop)),
+    ]
+    await stop.wait()
+    for task in readers:
+        task.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    await asyncio.gather(creator.close(), watcher.close(), return_exceptions=True)
 
 
 def cpu_seconds(pid: int | None) -> float | None:
@@ -161,11 +182,8 @@ async def run(
 ) -> tuple[Stats, float, float | None, float]:
     stats = Stats()
     stop = asyncio.Event()
-    tasks = []
-    for index in range(tables):
-        tasks.append(asyncio.create_task(one_table(url, index, pace, stats, stop)))
-        if index % 50 == 49:
-            await asyncio.sleep(0.05)
+    opening = asyncio.Semaphore(OPENING)
+    tasks = [asyncio.create_task(one_table(url, i, pace, stats, stop, opening)) for i in range(tables)]
     # Measure once every table is open (or has failed to open), after a warm-up.
     deadline = time.monotonic() + 120
     while stats.tables + len(stats.errors) < tables and time.monotonic() < deadline:
