@@ -307,7 +307,7 @@ def measure(args: argparse.Namespace) -> Result:
             server, url = start_server(args.tables, Path(scratch) / "games.sqlite3", args.serve_arg)
         try:
             stats, elapsed, cpu, client = asyncio.run(
-                run(url, args.tables, args.seconds, args.warmup, args.pace, server and server.pid)
+                run(url, args.tables, args.seconds, args.warmup, args.pace, server.pid if server else None)
             )
             return summarize(stats, elapsed, args.pace, server_side(url), cpu, client)
         finally:
