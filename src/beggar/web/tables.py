@@ -129,7 +129,6 @@ class Table:
     """Called once when a game ends (the server archives it for its replay link)."""
     replay: str | None = None
     """The replay id of the game just finished, once archived."""
-    _view: tuple[int, dict[str, Any]] | None = None
     _view_json: tuple[int, bytes] | None = None
     _faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Each card's :func:`card_json`, by the card object's id (the engine moves the same objects)."""
@@ -401,14 +400,17 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
-        if self._view is None or self._view[0] != self.version:
-            self._view = (self.version, self._build_view())
-        return self._view[1]
+        return self._build_view()
 
     def view_json(self) -> bytes:
-        """:meth:`view` as JSON, encoded once for everyone at the table."""
+        """:meth:`view` as JSON, encoded once per change for everyone at the table.
+
+        Only the encoded view is kept: a view's dictionaries, kept until the next change, would
+        outlive the garbage collector's young generation at every table, and make its every
+        collection slower (see :func:`beggar.web.app.tune_garbage_collector`).
+        """
         if self._view_json is None or self._view_json[0] != self.version:
-            self._view_json = (self.version, orjson.dumps(self.view()))
+            self._view_json = (self.version, orjson.dumps(self._build_view()))
         return self._view_json[1]
 
     def _build_view(self) -> dict[str, Any]:
