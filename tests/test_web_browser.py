@@ -212,6 +212,11 @@ def test_a_famous_game_is_watched_with_a_chart_of_both_stacks(server: str, page:
     page.click("#end-close")
     assert page.locator("#chart polyline").count() == 2
     assert "66 tricks" in page.inner_text("#chart-caption")
+    # Where the cycle starts and one period are marked (issue 10), as in the replay.
+    assert page.locator("#chart .cycle-start").count() == 1
+    assert "starts after trick 4 (card 34), repeats every 62 tricks (440 cards)" in page.inner_text(
+        "#chart-legend"
+    )
 
 
 def test_the_table_fits_a_phone_screen(server: str, browser: Any) -> None:

@@ -155,7 +155,7 @@ def test_a_player_coming_back_with_their_token_gets_their_seat_and_the_whole_sta
 
 
 def test_a_flood_of_messages_is_throttled_and_then_cut_off() -> None:
-    app = create_app(ServerSettings(rate=1, burst=5, flood_limit=20))
+    app = create_app(ServerSettings(rate=1, burst=5, flood_limit=20, db=":memory:"))
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         me = Socket(ws)
         for _ in range(5):
@@ -171,7 +171,7 @@ def test_a_flood_of_messages_is_throttled_and_then_cut_off() -> None:
 
 
 def test_the_number_of_tables_is_bounded() -> None:
-    app = create_app(ServerSettings(max_tables=1))
+    app = create_app(ServerSettings(max_tables=1, db=":memory:"))
     with (
         TestClient(app) as client,
         client.websocket_connect("/ws") as ws_a,
@@ -185,7 +185,7 @@ def test_the_number_of_tables_is_bounded() -> None:
 
 def test_tables_nobody_touches_are_closed() -> None:
     with (
-        TestClient(create_app(ServerSettings(idle_seconds=0.05))) as client,
+        TestClient(create_app(ServerSettings(idle_seconds=0.05, db=":memory:"))) as client,
         client.websocket_connect("/ws") as ws,
     ):
         joined = create(Socket(ws), mode="friends")

@@ -227,8 +227,11 @@ def campaign_id(args: dict[str, Any]) -> str:
 class Store:
     """The SQLite database of campaigns, walkers' states and finds."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(path)
+        if read_only:
+            self._open_read_only()
+            return
         if self.path != ":memory:":
             folder = Path(self.path).parent
             if not folder.is_dir():
@@ -243,6 +246,22 @@ class Store:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use {self.path} as a database: {exc}") from None
+
+    def _open_read_only(self) -> None:
+        """Open an existing database to read it only: nothing is created, migrated or written.
+
+        A reader (the browser table listing the factory's deals) may run while a search or the
+        factory writes the same file; SQLite's WAL mode lets both go on.
+        """
+        if not Path(self.path).is_file():
+            raise StoreError(f"no database at {self.path}")
+        try:
+            self.db = sqlite3.connect(
+                Path(self.path).resolve().as_uri() + "?mode=ro", uri=True, timeout=30, isolation_level=None
+            )
+            self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read {self.path} as a database: {exc}") from None
 
     def _migrate(self) -> None:
         """Bring a database written by an earlier version up to this schema."""

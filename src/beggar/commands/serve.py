@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from types import FrameType
 
 import click
 
@@ -35,6 +36,13 @@ import click
     help="SQLite file for finished games' replay links [default: ~/.local/share/beggar/games.sqlite3].",
 )
 @click.option(
+    "--finds",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="The store of beggar factory and beggar search, read only: its never-ending deals are listed "
+    "with the famous games (default: $BEGGAR_DB, or beggar.db here; a missing file lists none).",
+)
+@click.option(
     "--allowed-origin",
     "allowed_origins",
     multiple=True,
@@ -48,12 +56,15 @@ def serve_command(
     idle_minutes: float,
     instant_cards: float,
     db: str | None,
+    finds: str | None,
     allowed_origins: tuple[str, ...],
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
 
-    from beggar.web.app import ServerSettings, create_app
+    from beggar.commands.options import db_path
+    from beggar.web.app import ServerSettings, create_app, stop_for_restart
+    from beggar.web.archive import DatabaseError
 
     _check_address(host, port)
     settings = ServerSettings(
@@ -61,15 +72,30 @@ def serve_command(
         idle_seconds=idle_minutes * 60,
         instant_cards=instant_cards,
         allowed_origins=allowed_origins,
+        finds=db_path(finds),
     )
     if db is not None:
         settings.db = db
     app = create_app(settings)
+    try:
+        app.state.archive.open()
+    except DatabaseError as exc:
+        raise click.ClickException(str(exc)) from None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
-    uvicorn.run(
+    config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
     )
+    server = uvicorn.Server(config)
+    uvicorn_exit = server.handle_exit
+
+    def handle_exit(sig: int, frame: FrameType | None) -> None:
+        if not server.should_exit:
+            stop_for_restart(app)  # save every table before uvicorn closes the connections (1012)
+        uvicorn_exit(sig, frame)
+
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
+    server.run()
 
 
 def _check_address(host: str, port: int) -> None:

@@ -12,13 +12,14 @@ import mimetypes
 import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -30,10 +31,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from beggar.engine import GameError
 from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
-from beggar.notation import DealError
-from beggar.records import ALL_GAMES
+from beggar.notation import Deal, DealError, parse_deal
+from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive, ArchiveError, default_path
+from beggar.web.durable import Keeper
+from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import (
@@ -50,7 +53,7 @@ from beggar.web.protocol import (
     Turn,
     parse_message,
 )
-from beggar.web.replay import replay_famous, replay_saved
+from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.tables import (
     UPDATE_INTERVAL,
     Lobby,
@@ -89,13 +92,19 @@ class ServerSettings:
     instant_cards: float = 8_000
     """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
     db: str | Path = field(default_factory=default_path)
-    """The SQLite file that keeps finished games for their replay links (``":memory:"``: none kept)."""
+    """The SQLite file that keeps finished games for their replay links and the live tables for a
+    restart (``":memory:"``: nothing outlives the process)."""
+    instance: str = "0"
+    """This process's name among the processes that share ``db``: it restores only its own tables."""
     max_tables_per_address: int = 20
     """Live tables the people at one network address may have created at once."""
     creates_per_minute: float = 30
     """Tables one network address may create a minute (a burst of ten at once)."""
     failed_joins_per_minute: float = 20
     """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
+    finds: str | Path | None = None
+    """The cycle factory's SQLite store, read (never written) for the never-ending deals it found;
+    None, or a file that is not there: none listed."""
     allowed_origins: tuple[str, ...] = ()
     """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
     server's own host; behind a reverse proxy, the public origin."""
@@ -248,7 +257,8 @@ async def index(request: Request) -> Response:
     """The one page; a link to a table that is not open is answered 404 (the page says so)."""
     table_id = request.path_params.get("table_id")
     status = 200
-    if table_id is not None and table_id not in request.app.state.lobby.tables:
+    lobby: Lobby = request.app.state.lobby
+    if table_id is not None and table_id not in lobby.tables and table_id not in lobby.restoring:
         status = 404
     return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
 
@@ -257,7 +267,10 @@ async def replay_page(request: Request) -> Response:
     """A replay link; the page fetches the replay from ``/api/replay/<id>`` (404: none such)."""
     game_id = request.path_params["game_id"]
     status = 200
-    if not game_id.startswith("famous-"):
+    if game_id.startswith("found-"):
+        if await run_in_threadpool(request.app.state.found.get, game_id) is None:
+            status = 404
+    elif not game_id.startswith("famous-"):
         try:
             request.app.state.archive.load(game_id)
         except ArchiveError:
@@ -266,12 +279,20 @@ async def replay_page(request: Request) -> Response:
 
 
 async def options(request: Request) -> Response:
-    return JSONResponse(site_options())
+    # Reading the factory's store plays its deals through the engine: off the event loop.
+    found = await run_in_threadpool(request.app.state.found.deals)
+    return JSONResponse(site_options(found))
 
 
 async def replay_data(request: Request) -> Response:
-    """Every frame of a finished game (``/api/replay/<id>``) or a famous one (``famous-<n>``)."""
+    """Every frame of a finished game (``/api/replay/<id>``), a famous one (``famous-<n>``) or a
+    never-ending deal found here (``found-<key>``)."""
     game_id = request.path_params["game_id"]
+    if game_id.startswith("found-"):
+        found = await run_in_threadpool(request.app.state.found.get, game_id)
+        if found is None:
+            return JSONResponse({"error": "There is no such never-ending deal here."}, status_code=404)
+        return JSONResponse(await run_in_threadpool(replay_found, found))
     if game_id.startswith("famous-"):
         index = game_id.removeprefix("famous-")
         if not index.isdigit() or not 0 <= int(index) < len(ALL_GAMES):
@@ -344,7 +365,12 @@ async def socket(websocket: WebSocket) -> None:
             try:
                 if text is None:
                     raise ProtocolError("messages are JSON text; binary frames are not read")
-                handle(lobby, connection, parse_message(text), archive=state.archive, limits=state.limits)
+                message = parse_message(text)
+                if isinstance(message, Join) and state.keeper is not None:
+                    await state.keeper.ready(message.table)  # a table still being restored
+                handle(
+                    lobby, connection, message, archive=state.archive, limits=state.limits, found=state.found
+                )
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
             except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
@@ -361,13 +387,38 @@ async def socket(websocket: WebSocket) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
+    app.state.loop = asyncio.get_running_loop()
+    if app.state.keeper is not None:
+        app.state.keeper.start()
     janitor = asyncio.create_task(_janitor(lobby))
+    # Read the factory's deals once now, so that the first visitor does not wait for them.
+    reading = asyncio.create_task(run_in_threadpool(app.state.found.deals))
     try:
         yield
     finally:
         janitor.cancel()
+        await reading
+        _stop_for_restart(app)
         lobby.close_all()
         app.state.archive.close()
+
+
+def stop_for_restart(app: Starlette) -> None:
+    """The server is about to stop (SIGTERM, Ctrl+C): freeze every table and save it, before the
+    connections are closed (with 1012, "service restart": the browsers come back to their seats).
+
+    Safe to call from a signal handler: the work is done on the event loop, ahead of the server's
+    own shutdown.
+    """
+    loop: asyncio.AbstractEventLoop | None = getattr(app.state, "loop", None)
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(_stop_for_restart, app)
+
+
+def _stop_for_restart(app: Starlette) -> None:
+    app.state.lobby.freeze()
+    if app.state.keeper is not None:
+        app.state.keeper.save_all()
 
 
 ROUTES = [
@@ -398,18 +449,29 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         )
     )
     app.state.archive = Archive(settings.db)
+    app.state.found = FoundShelf(settings.finds)
+    app.state.keeper = None
+    if str(settings.db) != ":memory:":
+        archiver = _archiver(app.state.archive)
+        keeper = Keeper(app.state.archive, app.state.lobby, instance=settings.instance, on_game_over=archiver)
+        app.state.lobby.on_open = keeper.watch
+        app.state.keeper = keeper
     app.state.limits = AddressLimits(settings)
     app.state.delays = deque(maxlen=200_000)
     return app
 
 
-def site_options() -> dict[str, Any]:
-    """What the home page offers: rule presets, lessons, famous games, paces, the default rules."""
+def site_options(found: Sequence[FoundDeal] = ()) -> dict[str, Any]:
+    """What the home page offers: rule presets, lessons, famous games, paces, the default rules.
+
+    ``found``: the never-ending deals the cycle factory found (listed after the famous games).
+    """
     return {
         "presets": preset_entries(),
         "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
         "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],
+        "found": [deal.to_json() for deal in found],
         "paces": [str(pace) for pace in Pace],
     }
 
@@ -421,21 +483,28 @@ def handle(
     *,
     archive: Archive | None = None,
     limits: AddressLimits | None = None,
+    found: FoundShelf | None = None,
 ) -> None:
-    """Act on one checked message from ``connection``."""
+    """Act on one checked message from ``connection``; ``found``: the never-ending deals found here."""
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
         return
+    if lobby.frozen:
+        raise TableError("the server is restarting: you will be back at your table in a moment")
     if isinstance(message, Create):
         if limits is not None and not limits.may_create(connection.address):
             raise TableError("too many new tables from here: wait a minute")
         previous, seated = connection.table, connection.seat is not None
-        _create(lobby, connection, message, archive)  # a connection sits at one table: it left that one
+        _create(
+            lobby, connection, message, archive, found
+        )  # a connection sits at one table: it left that one
         _close_if_abandoned(lobby, previous, seated)
         return
     if isinstance(message, Join):
         if limits is not None and not limits.may_guess(connection.address):
             raise TableError("too many tries at tables that do not exist: wait a minute")
+        if message.table in lobby.restoring:
+            raise TableError("this table is still being brought back after a restart: try again in a moment")
         try:
             joining = lobby.get(message.table)
         except NoSuchTable:
@@ -485,7 +554,13 @@ def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:
     return save
 
 
-def _create(lobby: Lobby, connection: Connection, message: Create, archive: Archive | None) -> None:
+def _create(
+    lobby: Lobby,
+    connection: Connection,
+    message: Create,
+    archive: Archive | None,
+    found: FoundShelf | None = None,
+) -> None:
     default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
     rules = rules_named(message.rules or default)
     if message.players is not None and message.players != rules.players:
@@ -493,8 +568,8 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
         rules = rules_named(":".join([*kept, f"players={message.players}"]))
     mode = message.mode
     lesson_ = None
-    famous = None
-    deal: str | None = message.deal or None
+    famous: PublishedGame | FoundDeal | None = None
+    deal: Deal | str | None = message.deal or None
     if mode is Mode.LESSON:
         if message.lesson is None:
             raise ProtocolError("a lesson table needs the lesson's number")
@@ -503,6 +578,12 @@ def _create(lobby: Lobby, connection: Connection, message: Create, archive: Arch
             raise TableError(f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}")
         rules = lesson_.rules
         deal = lesson_.deal
+    elif mode is Mode.FAMOUS and message.found is not None:
+        famous = found.known(message.found) if found is not None else None
+        if famous is None:
+            raise TableError("there is no such never-ending deal here: reload the famous games")
+        rules = famous.rules
+        deal = parse_deal(famous.deal, rules.deck, rules=rules)
     elif mode is Mode.FAMOUS:
         if message.famous is None or not 0 <= message.famous < len(ALL_GAMES):
             raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}")
@@ -568,9 +649,9 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
     seat: int | None = None
     token = message.token
     if token:
-        seat = next((i for i, s in enumerate(table.seats) if s.token == token), None)
+        seat = table.seat_of(token)
     if seat is None and table.mode is Mode.FRIENDS:
-        free = next((i for i, s in enumerate(table.seats) if s.human and s.token is None), None)
+        free = next((i for i, s in enumerate(table.seats) if s.human and not s.taken), None)
         if free is not None:
             seat = free
             token = new_token()
@@ -607,4 +688,4 @@ async def _janitor(lobby: Lobby) -> None:
         lobby.close_unwatched()
 
 
-__all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options"]
+__all__ = ["ROUTES", "ServerSettings", "create_app", "handle", "site_options", "stop_for_restart"]

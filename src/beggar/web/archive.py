@@ -1,12 +1,14 @@
-"""Finished games, kept on the server so that a short link replays them exactly.
+"""The server's database: finished games for their replay links, and the live tables of a restart.
 
 A game is stored as the reference engine saves it (:meth:`beggar.engine.Game.to_dict`: the deal,
 the rules, who led, how many cards were turned and why it stopped) with the seats' names. That is
 enough to replay it card for card; the link itself carries only a short random id, so it reveals
 nothing the players could not see.
 
-The database is one SQLite file. Its schema is versioned (``PRAGMA user_version``) so that later
-tables (live tables, for a server that restarts) can be added beside ``games``.
+The database is one SQLite file. Its schema is versioned (``PRAGMA user_version``): version 1 held
+``games`` only; version 2 adds ``live_tables``, one row per open table, which
+:mod:`beggar.web.durable` writes and reads (this module stores the rows; that one knows what they
+mean). Opening a version-1 file migrates it in place.
 
 >>> archive = Archive(":memory:")
 >>> from beggar.engine import Game
@@ -23,14 +25,17 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from beggar.engine import Game
 
-SCHEMA_VERSION = 1
-_SCHEMA = """
+SCHEMA_VERSION = 2
+_MIGRATIONS = {
+    # to version 1 (from an empty file)
+    1: """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,          -- the short id in /r/<id>
     finished REAL NOT NULL,       -- Unix time the game ended
@@ -39,12 +44,39 @@ CREATE TABLE IF NOT EXISTS games (
     names TEXT NOT NULL,          -- JSON list of seat names
     game TEXT NOT NULL            -- JSON of Game.to_dict(): deal, rules, first, turned, stopped
 );
-"""
+""",
+    # to version 2: live tables survive a restart; old games are pruned by age
+    2: """
+CREATE TABLE IF NOT EXISTS live_tables (
+    id TEXT PRIMARY KEY,          -- the table id in /t/<id>
+    instance TEXT NOT NULL,       -- the server process that owns the table (ServerSettings.instance)
+    saved REAL NOT NULL,          -- Unix time of the last write
+    state TEXT NOT NULL           -- JSON of the table's state (beggar.web.durable)
+);
+CREATE INDEX IF NOT EXISTS live_tables_instance ON live_tables (instance);
+CREATE INDEX IF NOT EXISTS games_finished ON games (finished);
+""",
+}
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 class ArchiveError(LookupError):
     """A replay that is not in the archive."""
+
+
+class DatabaseError(RuntimeError):
+    """A database file this server cannot use (written by a newer version, or not SQLite)."""
+
+
+@dataclass(frozen=True)
+class LiveRow:
+    """One open table as stored: its id, the process that owns it, when it was saved, its state."""
+
+    id: str
+    instance: str
+    saved: float
+    state: str
+    """JSON text; :mod:`beggar.web.durable` reads and writes it."""
 
 
 @dataclass(frozen=True)
@@ -72,15 +104,25 @@ class Archive:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, check_same_thread=False)
-            # Write-ahead logging without a sync per commit: saving a game costs the event loop
-            # microseconds, and a crash loses at most the last few replays, never the file.
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.commit()
+            try:
+                # Write-ahead logging without a sync per commit: saving a game costs the event loop
+                # microseconds, and a crash loses at most the last few writes, never the file.
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+                _migrate(db, self.path)
+            except sqlite3.DatabaseError as exc:
+                db.close()
+                raise DatabaseError(f"{self.path} cannot be used as the server's database: {exc}") from None
+            except DatabaseError:
+                db.close()
+                raise
             self._db = db
         return self._db
+
+    def open(self) -> None:
+        """Open (and if needed create or migrate) the file now, so that a bad one is reported at start."""
+        with self._lock:
+            self._connect()
 
     def save(self, game: Game, names: list[str], *, mode: str, table_id: str | None = None) -> str:
         """Store a finished game; return its short id."""
@@ -112,11 +154,86 @@ class Archive:
             raise ArchiveError("this replay does not exist")
         return SavedGame(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]))
 
+    # -- live tables ----------------------------------------------------------------------------
+
+    def put_live(self, rows: Sequence[LiveRow], gone: Sequence[str] = ()) -> None:
+        """Write ``rows`` (replacing earlier rows of the same tables) and delete the tables ``gone``,
+        in one transaction."""
+        with self._lock:
+            db = self._connect()
+            with db:
+                db.executemany(
+                    "INSERT OR REPLACE INTO live_tables (id, instance, saved, state) VALUES (?, ?, ?, ?)",
+                    [(row.id, row.instance, row.saved, row.state) for row in rows],
+                )
+                db.executemany("DELETE FROM live_tables WHERE id = ?", [(table_id,) for table_id in gone])
+
+    def live_rows(self, instance: str) -> list[LiveRow]:
+        """The stored open tables owned by ``instance``."""
+        with self._lock:
+            rows = (
+                self._connect()
+                .execute("SELECT id, instance, saved, state FROM live_tables WHERE instance = ?", (instance,))
+                .fetchall()
+            )
+        return [LiveRow(*row) for row in rows]
+
+    def live_ids(self, instance: str) -> set[str]:
+        with self._lock:
+            rows = self._connect().execute("SELECT id FROM live_tables WHERE instance = ?", (instance,))
+            return {row[0] for row in rows}
+
+    def prune(
+        self,
+        *,
+        games_before: float,
+        games_max: int,
+        live_before: float,
+        keep_instance: str,
+        gone: Sequence[str] = (),
+    ) -> tuple[int, int]:
+        """Delete games finished before ``games_before`` or beyond the newest ``games_max``; live
+        rows of processes other than ``keep_instance`` not saved since ``live_before``; and the
+        live rows ``gone``. Return how many games and how many rows of other processes went."""
+        with self._lock:
+            db = self._connect()
+            with db:
+                games = db.execute("DELETE FROM games WHERE finished < ?", (games_before,)).rowcount
+                games += db.execute(
+                    "DELETE FROM games WHERE id IN "
+                    "(SELECT id FROM games ORDER BY finished DESC LIMIT -1 OFFSET ?)",
+                    (games_max,),
+                ).rowcount
+                live = db.execute(
+                    "DELETE FROM live_tables WHERE saved < ? AND instance != ?", (live_before, keep_instance)
+                ).rowcount
+                db.executemany(
+                    "DELETE FROM live_tables WHERE id = ? AND instance = ?",
+                    [(table_id, keep_instance) for table_id in gone],
+                )
+            # Give the write-ahead log's pages back, so that the files stay the size of their rows.
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return games, live
+
     def close(self) -> None:
         with self._lock:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+def _migrate(db: sqlite3.Connection, path: str) -> None:
+    """Bring the file's schema up to :data:`SCHEMA_VERSION`, one version at a time."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise DatabaseError(
+            f"{path} was written by a newer beggar (database version {version}; this one reads up to "
+            f"{SCHEMA_VERSION}): upgrade beggar, or give serve another --db"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        db.executescript(_MIGRATIONS[target])
+        db.execute(f"PRAGMA user_version = {target}")
+        db.commit()
 
 
 def default_path() -> Path:

@@ -43,6 +43,8 @@ class Create:
     pace: Pace = Pace.NORMAL
     lesson: int | None = None
     famous: int | None = None
+    found: str | None = None
+    """A never-ending deal found here, by its key (``found-…``), for a famous-games table."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ def parse_message(text: str | bytes) -> Message:
             pace=fields.choice("pace", Pace, default=Pace.NORMAL),
             lesson=fields.integer("lesson", 1, 99),
             famous=fields.integer("famous", 0, 999),
+            found=fields.text("found", 32) or None,
         )
     elif kind == "join":
         table = fields.text("table", 16)

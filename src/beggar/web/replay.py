@@ -19,7 +19,8 @@ from beggar.notation import parse_deal
 from beggar.records import PublishedGame
 from beggar.rules import STANDARD, Rules
 from beggar.web.faces import dress
-from beggar.web.presets import rules_entry
+from beggar.web.never_ending import FoundDeal, cycle_json, published_cycle
+from beggar.web.presets import rules_entry, table_rules_title
 from beggar.web.tables import card_json
 
 
@@ -74,9 +75,23 @@ def replay_saved(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 
 def replay_famous(published: PublishedGame) -> dict[str, Any]:
-    """A famous game with real faces (see :mod:`beggar.web.faces`), first hand leading."""
+    """A famous game with real faces (see :mod:`beggar.web.faces`), first hand leading.
+
+    A never-ending one says where its cycle starts and its period (``cycle``), for the chart.
+    """
     deal = dress(parse_deal(published.deal, STANDARD.deck))
     names = ["A", "B"]
     result = replay(Game(deal, STANDARD, first=0), names)
     result["title"] = f"{published.finder} {published.year}"
+    result["cycle"] = published_cycle(published) if published.cycle_tricks is not None else None
+    return result
+
+
+def replay_found(found: FoundDeal) -> dict[str, Any]:
+    """A never-ending deal the cycle factory found, with real faces, played to its first repeat."""
+    deal = dress(parse_deal(found.deal, found.rules.deck, rules=found.rules), found.rules)
+    names = ["A", "B"]
+    result = replay(Game(deal, found.rules, first=0), names)
+    result["title"] = f"a never-ending deal found here ({table_rules_title(found.rules.name)})"
+    result["cycle"] = cycle_json(found.cycle)
     return result

@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import hashlib
+import hmac
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, Outcome, PileTaken, Reason, Status
+from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason, Status
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator, ending
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.faces import dress
+from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
 
 
@@ -64,14 +67,17 @@ LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""
 UPDATE_INTERVAL = 0.05
 """A connection gets at most one state every this many seconds; changes in between are merged."""
+RESUME_SLICE = 500
+"""Cards a restored table replays between pauses (about 5 ms of the server's time)."""
 
 
 @dataclass
 class Seat:
     name: str
     human: bool
-    token: str | None = None
-    """The secret that holds a human seat; None until someone takes it."""
+    token_hash: str | None = None
+    """The hash (:func:`token_hash`) of the secret that holds a human seat; None until someone takes
+    it. Only the person's browser keeps the secret itself: neither memory nor the database does."""
     connections: int = 0
     automatic: bool = False
     """A human seat whose cards are turned for them ("watch both players")."""
@@ -79,6 +85,14 @@ class Seat:
     @property
     def plays_itself(self) -> bool:
         return not self.human or self.automatic
+
+    @property
+    def taken(self) -> bool:
+        return self.token_hash is not None
+
+    def held_by(self, token: str) -> bool:
+        """Is ``token`` the secret that holds this seat?"""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
 
 
 Listener = Callable[["Table"], None]
@@ -96,7 +110,8 @@ class Table:
     pace: Pace = Pace.NORMAL
     seed: int | None = None
     lesson: Lesson | None = None
-    famous: PublishedGame | None = None
+    famous: PublishedGame | FoundDeal | None = None
+    """A famous game: a published one, or a never-ending deal found here."""
     bound_to_connection: bool = False
     """Close the table when its creator disconnects (a game against the computer)."""
     owner: str = ""
@@ -129,6 +144,9 @@ class Table:
     """Called once when a game ends (the server archives it for its replay link)."""
     replay: str | None = None
     """The replay id of the game just finished, once archived."""
+    on_change: Callable[[Table], None] | None = None
+    """Called on every change, like the listeners, but not counted as someone watching: the
+    server's keeper (:mod:`beggar.web.durable`), which decides what is worth saving."""
     _view_json: tuple[int, bytes] | None = None
     _faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Each card's :func:`card_json`, by the card object's id (the engine moves the same objects)."""
@@ -144,7 +162,7 @@ class Table:
 
     def _start_game(self, deal: Deal, *, redeal: bool = False) -> None:
         if self.famous is not None and not self.rules.number_ranks_pay:
-            deal = dress(deal)  # real faces for a compact deal; the game is the same (faces.py)
+            deal = dress(deal, self.rules)  # real faces for a compact deal; the game is the same (faces.py)
         self.deal = deal
         lead_seed = None if self.seed is None else self.seed + self.games_played
         first = 0 if self.lesson is not None or self.famous is not None else None
@@ -212,19 +230,19 @@ class Table:
 
     def seated_people(self) -> list[int]:
         """Seats held by a person (not the computer, not empty)."""
-        return [i for i, seat in enumerate(self.seats) if seat.human and seat.token is not None]
+        return [i for i, seat in enumerate(self.seats) if seat.human and seat.taken]
 
     def waiting_for(self) -> list[str]:
         """At a friend table: the names of seats still waiting for their person."""
         if self.mode is not Mode.FRIENDS:
             return []
-        return [seat.name for seat in self.seats if seat.human and seat.token is None]
+        return [seat.name for seat in self.seats if seat.human and not seat.taken]
 
     def take_seat(self, seat: int, token: str, name: str | None = None, *, announce: bool = True) -> None:
         """A person sits down at a free seat, held from now on by ``token``."""
-        if self.seats[seat].token is not None:
+        if self.seats[seat].taken:
             raise TableError("that seat is taken")
-        self.seats[seat].token = token
+        self.seats[seat].token_hash = token_hash(token)
         if name:
             self.rename_seat(seat, name)
         if announce:
@@ -274,6 +292,16 @@ class Table:
         events = self.game.step()
         sentence = self.narrator.tell(events)
         note = self.lesson.note(self.game.cards) if self.lesson else ""
+        self._note(events)
+        self.say(sentence, note)
+        if self.game.over and self.lesson is not None and self.lesson.outro:
+            self.say(self.lesson.outro)
+        if self.game.over:
+            self._after_game()
+        return events
+
+    def _note(self, events: list[Event]) -> None:
+        """Remember the last card and the last trick taken, and chart the hands after each trick."""
         for event in events:
             if isinstance(event, CardTurned):
                 self.last_card = {
@@ -285,12 +313,33 @@ class Table:
             elif isinstance(event, PileTaken):
                 self.last_take = {"seat": event.player, "count": len(event.cards), "trick": event.trick}
                 self.history.append(self.game.hand_sizes)
-        self.say(sentence, note)
-        if self.game.over and self.lesson is not None and self.lesson.outro:
-            self.say(self.lesson.outro)
-        if self.game.over:
-            self._after_game()
-        return events
+
+    def resume(self, first: int, turned: int, stopped: Reason | None = None) -> Iterator[None]:
+        """Play this table's deal again through the engine to where a saved table stood: led by
+        ``first``, ``turned`` cards turned, then stopped for ``stopped`` if it was.
+
+        Nothing is said and no game over is reported: the saved log and replay link stand. The
+        replay pauses (yields) every :data:`RESUME_SLICE` cards, so that a long game does not hold
+        up the server. :class:`GameError` if the saved game cannot be where it says.
+        """
+        if turned < 0:
+            raise GameError("bad saved game: a negative number of cards turned")
+        self.game = Game(self.deal, self.rules, first=first, complete=False)
+        self.history = [self.game.hand_sizes]
+        self.last_card = None
+        self.last_take = None
+        while self.game.cards < turned:
+            if self.game.over:
+                raise GameError(f"bad saved game: it ends after {self.game.cards} cards, not {turned}")
+            self._note(self.game.step())
+            if self.game.cards % RESUME_SLICE == 0:
+                yield
+        if stopped is not None and not self.game.over:
+            self.game.stop(stopped)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` holds, if any."""
+        return next((i for i, seat in enumerate(self.seats) if seat.held_by(token)), None)
 
     def turn(self, seat: int) -> None:
         """A person turns their top card."""
@@ -373,6 +422,8 @@ class Table:
         self.wake.set()
         for listener in list(self.listeners):
             listener(self)
+        if self.on_change is not None:
+            self.on_change(self)
 
     # -- what people see ----------------------------------------------------------------------
 
@@ -423,7 +474,7 @@ class Table:
             entry: dict[str, Any] = {
                 "name": seat.name,
                 "human": seat.human,
-                "taken": seat.token is not None,
+                "taken": seat.taken,
                 "connected": seat.connections > 0,
                 "automatic": seat.automatic,
                 "cards": len(game.stacks[index]),
@@ -574,14 +625,19 @@ def card_json(card: Card, rules: Rules) -> dict[str, Any]:
     }
 
 
-def famous_json(game: PublishedGame) -> dict[str, Any]:
+def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
+    """A famous game for the browser; a never-ending one with where its cycle starts and its period."""
+    if isinstance(game, FoundDeal):
+        return {"title": "A never-ending deal found here", **game.to_json()}
     return {
+        "title": f"{game.finder} {game.year}",
         "finder": game.finder,
         "year": game.year,
         "deal": game.deal,
         "cards": game.cards,
         "tricks": game.tricks,
         "cycle_tricks": game.cycle_tricks,
+        "cycle": published_cycle(game) if game.cycle_tricks is not None else None,
         "note": game.note,
     }
 
@@ -690,6 +746,10 @@ class CardBudget:
             self._watcher.cancel()
 
 
+RESTORE_GRACE = 120.0
+"""Seconds a table restored after a restart waits for its people before it counts as unwatched."""
+
+
 class Lobby:
     """Every live table, bounded in number."""
 
@@ -698,6 +758,13 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self.budget = CardBudget(self.settings.instant_cards)
+        self.restoring: set[str] = set()
+        """Ids of saved tables still being restored after a restart: taken, and counted."""
+        self._grace: dict[str, float] = {}
+        self.frozen = False
+        """The server is stopping: no card is turned and no table opens or closes any more."""
+        self.on_open: Callable[[Table], None] | None = None
+        """Called with every table opened (the server's keeper, :mod:`beggar.web.durable`)."""
 
     def open(
         self,
@@ -709,20 +776,22 @@ class Lobby:
         seed: int | None = None,
         pace: Pace = Pace.NORMAL,
         lesson: Lesson | None = None,
-        famous: PublishedGame | None = None,
+        famous: PublishedGame | FoundDeal | None = None,
         bound_to_connection: bool = False,
         on_game_over: Callable[[Table], None] | None = None,
         owner: str = "",
     ) -> Table:
         check_live_rules(rules)
+        if self.frozen:
+            raise TableError("the server is restarting: try again in a moment")
         if owner and self.owned_by(owner) >= self.settings.max_tables_per_address:
             raise TableError(
                 f"you already have {self.settings.max_tables_per_address} tables open: "
                 "close one, or wait until one closes"
             )
-        if len(self.tables) >= self.settings.max_tables:
+        if len(self.tables) + len(self.restoring) >= self.settings.max_tables:
             self.close_idle()
-            if len(self.tables) >= self.settings.max_tables:
+            if len(self.tables) + len(self.restoring) >= self.settings.max_tables:
                 raise TableError("the server has as many tables as it can hold: try again in a few minutes")
         if isinstance(deal, str):
             deal = parse_deal(deal, rules.deck, complete=lesson is None)
@@ -744,7 +813,27 @@ class Lobby:
         )
         self.tables[table.id] = table
         self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))
+        if self.on_open is not None:
+            self.on_open(table)
         return table
+
+    def adopt(self, table: Table) -> None:
+        """Take back a table restored after a restart; its people have :data:`RESTORE_GRACE`
+        seconds to come back before it counts as unwatched."""
+        self.restoring.discard(table.id)
+        if self.frozen or table.id in self.tables:
+            return
+        self.tables[table.id] = table
+        self._grace[table.id] = time.monotonic() + RESTORE_GRACE
+        self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))
+        table.changed()
+
+    def freeze(self) -> None:
+        """Stop every table where it stands, for a restart: no card is turned any more, and
+        nothing opens or closes (people leaving as the server stops do not close their tables)."""
+        self.frozen = True
+        for task in self._drivers.values():
+            task.cancel()
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -753,7 +842,10 @@ class Lobby:
         return table
 
     def close(self, table_id: str) -> None:
+        if self.frozen:
+            return
         table = self.tables.pop(table_id, None)
+        self._grace.pop(table_id, None)
         if table is None:
             return
         table.closed = True
@@ -780,22 +872,28 @@ class Lobby:
         A table where every seat plays itself (a watched game, a famous game) is only worth its
         cards while someone looks at it.
         """
+        now = time.monotonic()
         unwatched = [
-            t.id for t in self.tables.values() if not t.listeners and all(s.plays_itself for s in t.seats)
+            t.id
+            for t in self.tables.values()
+            if not t.listeners and all(s.plays_itself for s in t.seats) and self._grace.get(t.id, 0) < now
         ]
         for table_id in unwatched:
             self.close(table_id)
         return len(unwatched)
 
     def close_all(self) -> None:
+        """Close every table (a frozen lobby only stops their drivers)."""
         for table_id in list(self.tables):
             self.close(table_id)
+        for task in self._drivers.values():
+            task.cancel()
         self.budget.stop()
 
     def _new_id(self) -> str:
         while True:
             table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
-            if table_id not in self.tables:
+            if table_id not in self.tables and table_id not in self.restoring:
                 return table_id
 
 
@@ -811,6 +909,12 @@ def check_live_rules(rules: Rules) -> None:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a seat's secret. Tokens are 144 random bits, so a plain SHA-256
+    suffices: nobody can search for a token whose hash matches."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 async def drive(table: Table, budget: CardBudget) -> None:

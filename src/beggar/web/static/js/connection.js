@@ -2,14 +2,15 @@
 
 export class Connection {
   /**
-   * `onMessage(message)` gets every message; `onLost()` is called when the line drops by itself
-   * (not when this side closes it).
+   * `onMessage(message)` gets every message; `onLost(code)` is called with the close code when the
+   * line drops by itself (not when this side closes it): 1012 means the server is restarting.
    */
   constructor(onMessage, onLost) {
     this.onMessage = onMessage;
     this.onLost = onLost;
     this.socket = null;
     this.retry = null;
+    this.failures = 0;
   }
 
   /** Open a fresh line and send `first` as soon as it is up. */
@@ -18,20 +19,29 @@ export class Connection {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws`);
     this.socket = socket;
-    socket.onopen = () => this.send(first);
+    socket.onopen = () => {
+      this.failures = 0;
+      this.send(first);
+    };
     socket.onmessage = (event) => this.onMessage(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (socket === this.socket) {
         this.socket = null;
-        this.onLost();
+        this.onLost(event.code);
       }
     };
   }
 
-  /** Try again in `delay` ms with `first` (a join with this person's token). */
-  reopen(first, delay = 1000) {
+  /**
+   * Try again with `first` (a join with this person's token) after a pause that doubles with each
+   * failed try, from about half a second up to about ten, and varies a little: a restarted server
+   * is not met by every browser at the same instant.
+   */
+  reopen(first) {
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.open(first), delay);
+    const pause = Math.min(10000, 500 * 2 ** this.failures) * (0.75 + Math.random() / 2);
+    this.failures += 1;
+    this.retry = setTimeout(() => this.open(first), pause);
   }
 
   send(message) {

@@ -50,8 +50,9 @@ export function setupHome(options, actions) {
   famous.replaceChildren();
   for (const game of options.famous) {
     const item = el("li");
-    const text = game.cycle_tricks
-      ? `Never ends: a cycle of ${game.cycle_tricks} tricks.`
+    const text = game.cycle
+      ? `Never ends: after ${game.cycle.pre_period_tricks} tricks (${game.cycle.pre_period_cards} cards) it enters `
+        + `a cycle of ${game.cycle.period_tricks} tricks (${game.cycle.period_cards} cards).`
       : `${game.cards.toLocaleString("en")} cards, ${game.tricks.toLocaleString("en")} tricks.`;
     const buttons = el("div", "row");
     const watch = el("button", "", "Watch");
@@ -64,6 +65,7 @@ export function setupHome(options, actions) {
     item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
+  showFound(options.found || [], actions);
   const table = el("table", "presets");
   const head = table.createTHead().insertRow();
   for (const text of ["Table", "What it is", "Settings"]) head.append(el("th", "", text));
@@ -75,6 +77,37 @@ export function setupHome(options, actions) {
     row.insertCell().textContent = Object.entries(preset.settings).map(([k, v]) => `${k}: ${v}`).join("; ");
   }
   $("preset-table").replaceChildren(table);
+}
+
+/** The never-ending deals the server's cycle factory found: each is watched or replayed like a
+ * famous game. */
+function showFound(found, actions) {
+  const list = $("found-list");
+  list.replaceChildren();
+  $("found-group").hidden = !found.length;
+  const count = (n, word) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+  found.forEach((deal, i) => {
+    const cycle = deal.cycle;
+    const item = el("li");
+    const start = cycle.pre_period_tricks === 0
+      ? "The deal itself is on its cycle"
+      : `After ${count(cycle.pre_period_tricks, "trick")} (${count(cycle.pre_period_cards, "card")}) it enters its cycle`;
+    const text = `${deal.rules_title}, ${deal.cards} cards. ${start}, which repeats every `
+      + `${count(cycle.period_tricks, "trick")} (${count(cycle.period_cards, "card")}).`;
+    const watch = el("button", "", "Watch");
+    watch.setAttribute("aria-label", `Watch never-ending deal ${i + 1}`);
+    watch.addEventListener("click", () => actions.found(deal.key));
+    const replay = el("a", "button secondary", "Replay");
+    replay.href = `/r/${deal.key}`;
+    replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
+    const buttons = el("div", "row");
+    buttons.append(watch, replay);
+    const rules = el("p", "hint");
+    rules.append("Rules: ", el("code", "", deal.rules));
+    item.append(el("h2", "", `${i + 1}. A cycle of ${count(cycle.period_tricks, "trick")}`), el("p", "", text),
+      el("code", "deal", deal.deal), rules, buttons);
+    list.append(item);
+  });
 }
 
 /** What the home page's settings ask for, for a table of this mode. */

@@ -17,7 +17,7 @@ class App {
     this.sound = new Sound();
     this.table = new TableView(this.sound);
     this.replay = new ReplayView();
-    this.connection = new Connection((message) => this.receive(message), () => this.lost());
+    this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.errorTimer = null;
   }
 
@@ -110,9 +110,12 @@ class App {
       + "closes when its player leaves.");
   }
 
-  lost() {
-    if (this.me.mode === "friends" && this.me.table) {
-      $("prompt").textContent = "Connection lost: reconnecting…";
+  /** The line dropped: go back to the table (it survives a server restart), or say it has ended. */
+  lost(code) {
+    if (this.me.table && (this.me.mode === "friends" || this.me.token)) {
+      $("prompt").textContent = code === 1012
+        ? "The server is restarting: back in a moment…"
+        : "Connection lost: reconnecting…";
       this.connection.reopen({ type: "join", table: this.me.table, token: this.me.token });
     } else if (this.me.table) {
       this.showError("The connection to the table was lost; the game has ended.");
@@ -243,6 +246,7 @@ class App {
       setupHome(this.options, {
         lesson: (number) => this.create("lesson", { lesson: number }),
         famous: (index) => this.create("famous", { famous: index, pace: "fast" }),
+        found: (key) => this.create("famous", { found: key, pace: "fast" }),
       });
     } catch {
       this.showError("Could not reach the server. Reload the page to try again.");

@@ -9,11 +9,16 @@ const SEATED_MODES = ["computer", "friends"];
 /** The title of a table: its lesson, famous game, or who sits at it. */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
-  if (s.famous) return `${s.famous.finder} ${s.famous.year}`;
+  if (s.famous) return s.famous.title;
   const names = s.seats.map((seat) => seat.name).join(" · ");
   if (s.mode === "friends") return `Table ${s.table}: ${names}`;
   if (s.mode === "watch") return `Watching ${names}`;
   return names;
+}
+
+/** Where a never-ending famous game's cycle starts and its period (from the server), or null. */
+function famousCycle(s) {
+  return (s.famous && s.famous.cycle) || null;
 }
 
 /** The rules in one line: "Practice table: pay J1 Q2 K3 A4, ...". */
@@ -283,7 +288,7 @@ export class TableView {
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((seat) => seat.name);
-    drawChart($("chart"), $("chart-legend"), this.chartPoints, names);
+    drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
     $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
   }
 
@@ -325,7 +330,7 @@ export class TableView {
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !this.player;
     if (this.chartPoints.length > 1) {
-      drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name));
+      drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
     $("end-chart-box").hidden = this.chartPoints.length <= 1;
     if (first && !dialog.open) dialog.showModal();

@@ -1,0 +1,123 @@
+"""Never-ending deals found by the cycle factory, in the famous-games viewer, in Debian's Chromium:
+listed with the famous games, opened in the replay viewer, the cycle's start and one period marked
+on the chart (issue 10)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from beggar.records import ALL_GAMES, NEVER_ENDING
+from beggar.web.app import ServerSettings, create_app
+from test_web_browser import _free_port, browser, page
+from test_web_never_ending import EASY, EASY_DEALS, factory_row, store_rows
+from test_web_play import _axe
+
+__all__ = ["browser", "page"]  # the fixtures, shared with test_web_browser
+
+W, L, R = 600, 40, 10
+"""The chart's width and margins (chart.js): trick ``t`` of ``n`` is drawn at ``L + t / n * (W - L - R)``."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    finds = tmp_path_factory.mktemp("factory") / "beggar.db"
+    store_rows(
+        finds, [factory_row("standard", NEVER_ENDING.deal), *(factory_row(EASY, d) for d in EASY_DEALS)]
+    )
+    port = _free_port()
+    settings = ServerSettings(db=":memory:", finds=finds)
+    instance = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+def x_of(trick: int, tricks: int) -> float:
+    return L + trick / tricks * (W - L - R)
+
+
+def test_a_never_ending_deal_found_here_opens_with_its_cycle_marked_on_the_chart(
+    server: str, page: Any
+) -> None:
+    page.goto(f"{server}/#famous")
+    page.wait_for_selector("#found-group:not([hidden])")
+    items = page.locator("#found-list li")
+    assert items.count() == 3
+    assert "A cycle of 62 tricks" in items.nth(0).inner_text()
+    second = items.nth(1).inner_text()
+    assert "After 2 tricks (7 cards) it enters its cycle, which repeats every 50 tricks (352 cards)" in second
+    assert EASY_DEALS[0] in second and EASY in second
+    page.click("a[aria-label='Replay never-ending deal 2']")
+    page.wait_for_selector("#replay:not([hidden]) #replay-chart .cycle-start", state="attached")
+    assert "/r/found-" in page.url
+    assert "never-ending deal found here" in page.inner_text("#replay-title")
+    legend = page.inner_text("#replay-legend")
+    assert "Cycle: starts after trick 2 (card 7), repeats every 50 tricks (352 cards)" in legend
+    # The game stops at its first repeat, one period after the cycle starts: trick 52 of 52.
+    start = float(page.get_attribute("#replay-chart .cycle-start", "x1") or "nan")
+    assert start == pytest.approx(x_of(2, 52), abs=0.01)
+    shade = page.locator("#replay-chart .cycle rect")
+    right = float(shade.get_attribute("x") or "nan") + float(shade.get_attribute("width") or "nan")
+    assert right == pytest.approx(x_of(52, 52), abs=0.01)
+    page.click("#replay-end")
+    assert "Card 359 of 359, trick 52" in page.inner_text("#replay-where")
+
+
+def test_the_2024_deal_has_the_same_marking(server: str, page: Any) -> None:
+    page.goto(f"{server}/r/famous-{ALL_GAMES.index(NEVER_ENDING)}")
+    page.wait_for_selector("#replay-chart .cycle-start", state="attached")
+    legend = page.inner_text("#replay-legend")
+    assert "Cycle: starts after trick 4 (card 34), repeats every 62 tricks (440 cards)" in legend
+    start = float(page.get_attribute("#replay-chart .cycle-start", "x1") or "nan")
+    assert start == pytest.approx(x_of(4, 66), abs=0.01)
+    page.goto(f"{server}/r/famous-0")  # a record game that ends has no cycle
+    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    assert page.locator("#replay-chart .cycle").count() == 0
+    assert "Cycle" not in page.inner_text("#replay-legend")
+
+
+def test_the_found_deals_fit_a_phone_and_pass_the_accessibility_audit(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.goto(f"{server}/#famous")
+    phone.wait_for_selector("#found-list li")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    problems = {"famous": _axe(phone)}
+    phone.tap("a[aria-label='Replay never-ending deal 1']")
+    phone.wait_for_selector("#replay-chart .cycle-start", state="attached")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    problems["replay"] = _axe(phone)
+    context.close()
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_a_never_ending_deal_found_here_is_watched_with_its_cycle_on_the_live_chart(
+    server: str, page: Any
+) -> None:
+    page.goto(f"{server}/#famous")
+    page.click("button[aria-label='Watch never-ending deal 2']")
+    page.wait_for_selector("#table:not([hidden])")
+    page.select_option("#pace", "instant")
+    page.wait_for_selector("#end[open]", timeout=60_000)
+    assert "this position was already seen after card 7 (trick 2)" in page.inner_text("#end-sentence")
+    page.click("#end-close")
+    assert page.locator("#chart .cycle-start").count() == 1
+    assert "starts after trick 2 (card 7), repeats every 50 tricks (352 cards)" in page.inner_text(
+        "#chart-legend"
+    )
+    assert "52 tricks" in page.inner_text("#chart-caption")
