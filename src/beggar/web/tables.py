@@ -150,10 +150,6 @@ class Table:
     _view_json: tuple[int, bytes] | None = None
     _faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Each card's :func:`card_json`, by the card object's id (the engine moves the same objects)."""
-    _prompts: tuple[int, dict[int | None, tuple[str, str]]] = field(
-        default_factory=lambda: (-1, {}), repr=False
-    )
-    """(version, seat -> (prompt, notice)): what each person is told, worked out once per change."""
 
     def __post_init__(self) -> None:
         self._start_game(self.deal)
@@ -438,17 +434,6 @@ class Table:
             known = self._faces[id(card)] = (card, card_json(card, self.rules))
         return known[1]
 
-    def told(self, seat: int | None) -> tuple[str, str]:
-        """(:func:`prompt`, :func:`notice`) for ``seat``, worked out once per change of the table."""
-        version, told = self._prompts
-        if version != self.version:
-            told = {}
-            self._prompts = (self.version, told)
-        said = told.get(seat)
-        if said is None:
-            said = told[seat] = (prompt(self, seat), notice(self, seat))
-        return said
-
     def view(self) -> dict[str, Any]:
         """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
         return self._build_view()
@@ -542,8 +527,7 @@ def personal(
     browser already has the others. ``history_start`` says where the points sent begin. The
     rules, which never change at a table, come with a connection's ``first`` state only.
     """
-    said, asked = table.told(seat)
-    mine: dict[str, Any] = {"you": seat, "prompt": said, "notice": asked}
+    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     mine["log"] = log[skip:]
@@ -742,8 +726,10 @@ class CardBudget:
             self._watcher = None
 
     def stop(self) -> None:
+        """Stop watching the loop (the server is stopping)."""
         if self._watcher is not None:
             self._watcher.cancel()
+            self._watcher = None
 
 
 RESTORE_GRACE = 120.0
