@@ -14,6 +14,7 @@ import hmac
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -683,25 +684,64 @@ class CardBudget:
         """The last lag measured (seconds)."""
         self._asked = 0.0
         self._watcher: asyncio.Task[None] | None = None
+        self._queue: deque[tuple[asyncio.Future[int], int]] = deque()
+        """Tables waiting for cards, first come first served, and how many each would turn."""
+        self._timer: asyncio.TimerHandle | None = None
 
     def _burst(self) -> float:
         """Cards that may be turned at once: a hundredth of a second's worth, a batch at least."""
         return max(float(INSTANT_BATCH), self.rate / 100)
 
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self._burst(), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
     async def take(self, most: int = 1) -> int:
-        """Wait until cards may be turned; return how many (from 1 to ``most``)."""
+        """Wait until cards may be turned; return how many (from 1 to ``most``).
+
+        Tables that must wait queue up and are served in turn by one timer: hundreds of waiting
+        tables cost nothing until their cards come (they do not each wake up to look).
+        """
         self._asked = time.monotonic()
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
-        while True:
-            now = time.monotonic()
-            self.tokens = min(self._burst(), self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
+        if not self._queue:
+            self._refill()
             if self.tokens >= 1:
                 granted = min(most, int(self.tokens))
                 self.tokens -= granted
                 return granted
-            await asyncio.sleep((1 - self.tokens) / self.rate)
+        waiting: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append((waiting, most))
+        self._serve_later()
+        return await waiting
+
+    def _batch(self, most: int) -> int:
+        """The cards a waiting table waits for: its whole batch (as much as the bucket holds)."""
+        return max(1, min(most, int(self._burst())))
+
+    def _serve_later(self) -> None:
+        if self._timer is None and self._queue:
+            wait = max(0.0, (self._batch(self._queue[0][1]) - self.tokens) / self.rate)
+            self._timer = asyncio.get_running_loop().call_later(wait, self._serve)
+
+    def _serve(self) -> None:
+        """Give whole batches, while there are cards, to the tables first in the queue."""
+        self._timer = None
+        self._refill()
+        while self._queue:
+            waiting, most = self._queue[0]
+            if waiting.done():
+                self._queue.popleft()  # its table closed meanwhile
+                continue
+            batch = self._batch(most)
+            if self.tokens < batch:
+                break
+            self._queue.popleft()
+            self.tokens -= batch
+            waiting.set_result(batch)
+        self._serve_later()
 
     def give_back(self, cards: int) -> None:
         """Cards taken but not turned (the game ended, or was paused, within the batch)."""
@@ -726,10 +766,13 @@ class CardBudget:
             self._watcher = None
 
     def stop(self) -> None:
-        """Stop watching the loop (the server is stopping)."""
+        """Stop watching the loop and serving the queue (the server is stopping)."""
         if self._watcher is not None:
             self._watcher.cancel()
             self._watcher = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 RESTORE_GRACE = 120.0
