@@ -60,9 +60,9 @@ def spread(values: Sequence[float | None], digits: int = 1) -> str:
 def table(points: dict[int, list[Result]], pace: str) -> str:
     header = (
         "| tables | runs | p99 delay, ms | p50 delay, ms | server-side p99, ms | updates/s | cards/s "
-        "| server CPU | errors |"
+        "| server CPU | load client CPU | errors |"
     )
-    lines = [header, "|" + "---|" * 9]
+    lines = [header, "|" + "---|" * 10]
     for tables, results in sorted(points.items()):
         opened = min(r.tables for r in results)
         shown = f"{tables:,}" if opened == tables else f"{tables:,} ({opened:,} opened)"
@@ -75,6 +75,7 @@ def table(points: dict[int, list[Result]], pace: str) -> str:
             spread([r.updates_per_s for r in results], 0),
             spread([r.cards_per_s for r in results], 0),
             spread([None if r.server_cpu is None else 100 * r.server_cpu for r in results], 0) + " %",
+            spread([100 * r.client_cpu for r in results], 0) + " %",
             str(sum(r.errors for r in results)),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -138,7 +139,8 @@ def main() -> None:
     print(table(points, args.pace))
     print()
     print("Figures are medians with (lowest–highest) over the runs; delays from the oldest change")
-    print("an update carries to its arrival at the load client, which shares the machine.")
+    print("an update carries to its arrival at the load client, which shares the machine (the")
+    print("server-side p99 leaves the client out); CPU in per cent of one core.")
     keeping = [n for n, results in points.items() if statistics.median(r.p99 for r in results) < args.target]
     if args.pace != "instant":
         best = max(keeping, default=None)
