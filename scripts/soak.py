@@ -571,6 +571,19 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def traceback_kinds(log: str) -> Counter[str]:
+    """The exceptions of the tracebacks in a log: each block's last line, up to its colon."""
+    kinds: Counter[str] = Counter()
+    inside = False
+    for text in log.splitlines():
+        if text.startswith("Traceback"):
+            inside = True
+        elif inside and text and not text.startswith(" "):
+            kinds[text.split(":", 1)[0]] += 1
+            inside = False
+    return kinds
+
+
 def summary(
     rows: list[Minute], soak: Soak, up: bool, tracebacks: int | None, args: argparse.Namespace
 ) -> bool:
@@ -648,9 +661,12 @@ def main() -> None:
             if server is not None:
                 server.terminate()
                 server.wait(timeout=30)
-        tracebacks = log.read_text(errors="replace").count("Traceback") if server is not None else None
-        if tracebacks:
-            print(log.read_text(errors="replace")[-3000:])
+        kinds = traceback_kinds(log.read_text(errors="replace")) if server is not None else None
+        tracebacks = None if kinds is None else sum(kinds.values())
+        if kinds:
+            print("tracebacks in the server's log, by their exception:")
+            for kind, count in kinds.most_common():
+                print(f"  {count} x {kind}")
         ok = summary(rows, soak, up, tracebacks, args)
     sys.exit(0 if ok else 1)
 
