@@ -13,7 +13,15 @@ table's two connections come from their own loopback address (127.1.x.y), as two
 own computers would, so the server's per-address limits on new tables apply as they do in use.
 
 Without ``--url`` it starts its own ``beggar serve`` (one process) on a free loopback port, with a
-throw-away replay database. ``--json`` prints one line of figures for ``scripts/capacity.py``.
+throw-away database. With ``--url`` it measures a running server, or several behind a proxy,
+prefix included:
+
+    .venv/bin/python scripts/loadtest.py --url wss://127.0.0.1/cards/ws --insecure
+
+Each table's sockets open at ``<url>/<table id>``, as the page's do, so that a proxy routing by
+table id (scripts/deploy/nginx.conf) sends both to the process that holds the table; the
+server-side figures are then the worst of every process that answers ``/healthz``.
+``--json`` prints one line of figures for ``scripts/capacity.py``.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import asyncio
 import json
 import os
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -32,9 +41,12 @@ import urllib.request
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import websockets
+
+from beggar.web.tables import new_table_id
 
 PACES = ("instant", "fast", "normal", "slow")
 OPENING = 20
@@ -78,9 +90,17 @@ class Result:
     first_error: str | None
 
 
-def source_address(index: int) -> str:
-    """A loopback address of its own for table ``index``: 127.1.0.1, 127.1.0.2, ..."""
-    return f"127.1.{index // 250}.{index % 250 + 1}"
+def source_address(url: str, index: int) -> dict[str, Any]:
+    """Where table ``index``'s sockets come from: on loopback, an address of its own (127.1.x.y).
+
+    The server limits what one network address may do (20 live tables, 30 new ones a minute); on
+    loopback every 127.x.y.z is this machine, and a proxy passes the address on (X-Forwarded-For),
+    so each table comes from its own address, as from different people.
+    """
+    host = urlsplit(url).hostname or ""
+    if not (host == "localhost" or host.startswith("127.")):
+        return {}
+    return {"local_addr": (f"127.1.{index // 250}.{index % 250 + 1}", 0)}
 
 
 async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, stop: asyncio.Event) -> None:
@@ -118,11 +138,12 @@ async def reader(ws: websockets.ClientConnection, stats: Stats, creator: bool, s
 
 
 async def open_table(
-    url: str, index: int, pace: str, stats: Stats
+    url: str, index: int, pace: str, stats: Stats, context: ssl.SSLContext | None
 ) -> tuple[websockets.ClientConnection, websockets.ClientConnection] | None:
     """Create table ``index`` and sit a spectator at it; None (an error noted) if that fails."""
-    local = (source_address(index), 0)
-    creator = await websockets.connect(url, local_addr=local, max_size=2**22)
+    table = f"{url.rstrip('/')}/{new_table_id()}"
+    options = {"ssl": context, "open_timeout": 60, "max_size": 2**22, **source_address(url, index)}
+    creator = await websockets.connect(table, **options)
     try:
         create = {"type": "create", "mode": "watch", "pace": pace, "seed": index, "rules": "standard"}
         await creator.send(json.dumps(create))
@@ -134,7 +155,7 @@ async def open_table(
                 stats.errors.append(message["message"])
                 await creator.close()
                 return None
-        watcher = await websockets.connect(url, local_addr=local, max_size=2**22)
+        watcher = await websockets.connect(table, **options)
     except BaseException:
         await creator.close()
         raise
@@ -143,13 +164,19 @@ async def open_table(
 
 
 async def one_table(
-    url: str, index: int, pace: str, stats: Stats, stop: asyncio.Event, opening: asyncio.Semaphore
+    url: str,
+    index: int,
+    pace: str,
+    stats: Stats,
+    stop: asyncio.Event,
+    opening: asyncio.Semaphore,
+    context: ssl.SSLContext | None,
 ) -> None:
     try:
         async with opening:  # a few tables open at a time, as people arrive
-            pair = await open_table(url, index, pace, stats)
-    except (OSError, websockets.WebSocketException) as exc:
-        stats.errors.append(f"connection failed: {exc}")
+            pair = await open_table(url, index, pace, stats, context)
+    except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+        stats.errors.append(f"table {index} could not open: {exc!r}")
         return
     if pair is None:
         return
@@ -178,16 +205,25 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 async def run(
-    url: str, tables: int, seconds: float, warmup: float, pace: str, server_pid: int | None
+    url: str,
+    tables: int,
+    seconds: float,
+    warmup: float,
+    pace: str,
+    server_pid: int | None,
+    context: ssl.SSLContext | None = None,
 ) -> tuple[Stats, float, float | None, float]:
     stats = Stats()
     stop = asyncio.Event()
     opening = asyncio.Semaphore(OPENING)
-    tasks = [asyncio.create_task(one_table(url, i, pace, stats, stop, opening)) for i in range(tables)]
+    tasks = [
+        asyncio.create_task(one_table(url, i, pace, stats, stop, opening, context)) for i in range(tables)
+    ]
     # Measure once every table is open (or has failed to open), after a warm-up.
-    deadline = time.monotonic() + 120
-    while stats.tables + len(stats.errors) < tables and time.monotonic() < deadline:
+    started_opening = time.monotonic()
+    while stats.tables + len(stats.errors) < tables and time.monotonic() - started_opening < 180:
         await asyncio.sleep(0.1)
+    print(f"tables opened in:    {time.monotonic() - started_opening:.1f} s", file=sys.stderr)
     await asyncio.sleep(warmup)
     stats.measuring = True
     cpu_before = cpu_seconds(server_pid)
@@ -206,12 +242,26 @@ async def run(
     return stats, elapsed, cpu, client
 
 
-def server_side(url: str) -> dict[str, float] | None:
-    """The server's own figure: how late updates left it (no load-generator lag included)."""
-    health = url.replace("ws://", "http://").replace("/ws", "/healthz")
-    data = urllib.request.urlopen(health, timeout=10).read()
-    delay: dict[str, float] | None = json.loads(data)["update_delay_ms"]
-    return delay
+def server_side(url: str, context: ssl.SSLContext | None = None) -> dict[str, float] | None:
+    """The servers' own figures: how late updates left them (no load-generator lag included).
+
+    Behind a proxy, ``/healthz`` is answered by any process: it is asked a few times, and the
+    worst p50 and p99 of the processes that answer (by their ``instance`` name) are kept.
+    """
+    scheme, rest = url.split("://", 1)
+    base = rest.rstrip("/").removesuffix("/ws")
+    health = f"{'https' if scheme == 'wss' else 'http'}://{base}/healthz"
+    seen: dict[str, dict[str, float]] = {}
+    for _ in range(8):
+        answer = json.loads(urllib.request.urlopen(health, timeout=10, context=context).read())
+        if isinstance(answer.get("update_delay_ms"), dict):
+            seen.setdefault(str(answer.get("instance", "0")), answer["update_delay_ms"])
+    if not seen:
+        return None
+    if len(seen) > 1:
+        for instance, delay in sorted(seen.items()):
+            print(f"server-side delay, process {instance}: p50 {delay['p50']} ms, p99 {delay['p99']} ms")
+    return {q: max(delay[q] for delay in seen.values()) for q in ("p50", "p99")}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -302,14 +352,27 @@ def start_server(tables: int, db: Path, extra: list[str]) -> tuple[subprocess.Po
 def measure(args: argparse.Namespace) -> Result:
     server = None
     url = args.url
+    context = None
+    if args.insecure:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
     with tempfile.TemporaryDirectory() as scratch:
         if url is None:
             server, url = start_server(args.tables, Path(scratch) / "games.sqlite3", args.serve_arg)
         try:
             stats, elapsed, cpu, client = asyncio.run(
-                run(url, args.tables, args.seconds, args.warmup, args.pace, server.pid if server else None)
+                run(
+                    url,
+                    args.tables,
+                    args.seconds,
+                    args.warmup,
+                    args.pace,
+                    server.pid if server else None,
+                    context,
+                )
             )
-            return summarize(stats, elapsed, args.pace, server_side(url), cpu, client)
+            return summarize(stats, elapsed, args.pace, server_side(url, context), cpu, client)
         finally:
             if server is not None:
                 server.terminate()
@@ -322,7 +385,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--pace", choices=PACES, default="instant", help="the tables' pace")
-    parser.add_argument("--url", help="a running server's WebSocket, e.g. ws://127.0.0.1:8000/ws")
+    parser.add_argument(
+        "--url",
+        help="a running server's WebSocket, e.g. ws://127.0.0.1:8000/ws, or a proxy's, prefix "
+        "included: wss://cards.example/cards/ws",
+    )
+    parser.add_argument(
+        "--insecure", action="store_true", help="accept the proxy's self-signed certificate (wss://)"
+    )
     parser.add_argument(
         "--serve-arg",
         action="append",

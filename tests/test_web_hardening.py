@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
+import socket
+import time
 from collections.abc import Iterator
 
 import pytest
+import websockets.sync.client
+from proxied import beggar_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -216,3 +221,82 @@ def test_an_allowed_origin_behind_a_proxy_may_open_a_socket() -> None:
         client.websocket_connect("/ws", headers={"origin": "https://cards.example"}) as ws,
     ):
         create(Socket(ws), mode="computer", pace="slow")
+
+
+def test_an_origin_forwarded_by_a_proxy_may_open_a_socket(client: TestClient) -> None:
+    # Behind a proxy that rewrites Host, the page's own host arrives as X-Forwarded-Host.
+    headers = {"origin": "https://cards.example", "x-forwarded-host": "cards.example"}
+    with client.websocket_connect("/ws", headers=headers) as ws:
+        create(Socket(ws), mode="computer", pace="slow")
+    headers = {"origin": "https://evil.example", "x-forwarded-host": "cards.example"}
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect("/ws", headers=headers) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008
+
+
+# -- 9. half-open HTTP requests are timed out ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, int]]:
+    with beggar_serve("--header-timeout", "1", "--db", ":memory:") as url:
+        yield "127.0.0.1", int(url.rsplit(":", 1)[1])
+
+
+def _closed_within(raw: socket.socket, seconds: float, trickle: bytes = b"") -> float:
+    """Seconds until the server closes ``raw`` (sending ``trickle`` over and over, a byte at a
+    time, meanwhile)."""
+    started = time.monotonic()
+    sent = 0
+    while time.monotonic() - started < seconds:
+        readable, _, _ = select.select([raw], [], [], 0.2)
+        if readable:
+            try:
+                if raw.recv(4096) == b"":
+                    return time.monotonic() - started
+            except ConnectionResetError:
+                return time.monotonic() - started
+            continue
+        if trickle:
+            try:
+                raw.sendall(trickle[sent % len(trickle) :][:1])
+            except (BrokenPipeError, ConnectionResetError):
+                return time.monotonic() - started
+            sent += 1
+    raise AssertionError(f"the server kept a half-open request for {seconds} seconds")
+
+
+def test_a_half_open_request_line_is_cut_off(served: tuple[str, int]) -> None:
+    with socket.create_connection(served) as raw:
+        raw.sendall(b"GET / HTT")
+        assert _closed_within(raw, 6) < 3
+
+
+def test_a_request_head_sent_a_byte_at_a_time_is_cut_off(served: tuple[str, int]) -> None:
+    with socket.create_connection(served) as raw:
+        raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        assert _closed_within(raw, 6, trickle=b"X-Slow: yes\r\n") < 3
+
+
+def test_a_half_open_second_request_on_a_kept_connection_is_cut_off(served: tuple[str, int]) -> None:
+    with socket.create_connection(served) as raw:
+        raw.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        raw.settimeout(5)
+        answer = b""
+        while b"}" not in answer:
+            answer += raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200")
+        raw.settimeout(None)
+        raw.sendall(b"GET /healthz HTTP/1.1\r\nHo")
+        assert _closed_within(raw, 6) < 3
+
+
+def test_a_websocket_outlives_the_deadline_for_request_heads(served: tuple[str, int]) -> None:
+    host, port = served
+    with websockets.sync.client.connect(f"ws://{host}:{port}/ws") as ws:
+        time.sleep(2)
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}

@@ -275,7 +275,7 @@ def test_serve_reads_the_store_that_factory_and_search_write_unless_told_another
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     served: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, **_: served.append(server.config.app))
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("BEGGAR_DB", raising=False)
     assert run(["serve", "--port", "0", "--db", ":memory:"]) == 0

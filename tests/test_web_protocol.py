@@ -301,7 +301,7 @@ def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> No
     assert client.get("/").status_code == 200
     assert client.get("/t/abcdef").status_code == 404  # no such table: the page says so
     page = client.get("/").text
-    assert '<script type="module" src="/static/js/main.js">' in page
+    assert '<base href="/">' in page and '<script type="module" src="static/js/main.js">' in page
     for module in ("main", "connection", "table", "cards", "chart", "replay", "home", "dom", "sound"):
         assert client.get(f"/static/js/{module}.js").status_code == 200
     assert client.get("/static/cards/HQ.svg").headers["content-type"].startswith("image/svg")

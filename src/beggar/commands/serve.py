@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import re
 import socket
 from types import FrameType
 
@@ -47,7 +48,33 @@ import click
     "allowed_origins",
     multiple=True,
     help="A web origin (https://cards.example) whose pages may open tables here, besides this host "
-    "(behind a reverse proxy: the public origin). May be given more than once.",
+    "(Host, or X-Forwarded-Host from a reverse proxy). May be given more than once.",
+)
+@click.option(
+    "--root-path",
+    default="",
+    help="The path prefix a reverse proxy serves the table under (/cards), having stripped it "
+    "from each request.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed "
+    "(comma-separated; * for any): the per-address limits then count the real client.",
+)
+@click.option(
+    "--instance",
+    default="0",
+    show_default=True,
+    help="This process's name among several serving the same tables behind one proxy.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds a client has to send a request's line and headers before it is cut off.",
 )
 def serve_command(
     host: str,
@@ -58,6 +85,10 @@ def serve_command(
     db: str | None,
     finds: str | None,
     allowed_origins: tuple[str, ...],
+    root_path: str,
+    forwarded_allow_ips: str,
+    instance: str,
+    header_timeout: float,
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
@@ -65,7 +96,9 @@ def serve_command(
     from beggar.commands.options import db_path
     from beggar.web.app import ServerSettings, create_app, stop_for_restart, tune_garbage_collector
     from beggar.web.archive import DatabaseError
+    from beggar.web.deadline import deadline_protocol
 
+    root_path = _root_path(root_path)
     _check_address(host, port)
     settings = ServerSettings(
         max_tables=max_tables,
@@ -73,6 +106,7 @@ def serve_command(
         instant_cards=instant_cards,
         allowed_origins=allowed_origins,
         finds=db_path(finds),
+        instance=instance,
     )
     if db is not None:
         settings.db = db
@@ -82,9 +116,21 @@ def serve_command(
     except DatabaseError as exc:
         raise click.ClickException(str(exc)) from None
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
+    if root_path:
+        click.echo(f"beggar: serving http://{shown}:{port}/ for a proxy's {root_path}/ (Ctrl+C stops it)")
+    else:
+        click.echo(f"beggar: the table is at http://{shown}:{port}/ (Ctrl+C stops it)")
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        root_path=root_path,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+        http=deadline_protocol(header_timeout),
     )
     server = uvicorn.Server(config)
     uvicorn_exit = server.handle_exit
@@ -97,6 +143,19 @@ def serve_command(
     server.handle_exit = handle_exit  # type: ignore[method-assign]
     tune_garbage_collector()
     server.run()
+
+
+def _root_path(text: str) -> str:
+    """``/cards/`` or ``/cards`` as uvicorn wants it (``/cards``; none: ``""``), or a plain error."""
+    text = text.strip()
+    if not text or text == "/":
+        return ""
+    if not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+/?", text):
+        raise click.BadParameter(
+            "a path such as /cards or /games/cards: letters, digits and - _ . ~ between slashes",
+            param_hint="--root-path",
+        )
+    return text.rstrip("/")
 
 
 def _check_address(host: str, port: int) -> None:

@@ -2,6 +2,10 @@
 
 The server is the only authority. Each WebSocket is one person: the creator of a table, a player
 who took a seat with a secret token, or a spectator. A person can act only for their own seat.
+
+The page opens a table's socket at ``/ws/<id>`` (a new table's id comes from ``/api/table-id``):
+that socket serves that one table, so that several processes can share the tables behind a proxy
+that routes by the id. ``/ws`` serves any table of this process.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import html
 import mimetypes
 import sqlite3
 import time
@@ -24,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -66,6 +71,7 @@ from beggar.web.tables import (
     Table,
     TableError,
     famous_json,
+    new_table_id,
     new_token,
     personal,
     state_message,
@@ -95,8 +101,6 @@ class ServerSettings:
     db: str | Path = field(default_factory=default_path)
     """The SQLite file that keeps finished games for their replay links and the live tables for a
     restart (``":memory:"``: nothing outlives the process)."""
-    instance: str = "0"
-    """This process's name among the processes that share ``db``: it restores only its own tables."""
     max_tables_per_address: int = 20
     """Live tables the people at one network address may have created at once."""
     creates_per_minute: float = 30
@@ -108,7 +112,10 @@ class ServerSettings:
     None, or a file that is not there: none listed."""
     allowed_origins: tuple[str, ...] = ()
     """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
-    server's own host; behind a reverse proxy, the public origin."""
+    server's own host (``Host``, or ``X-Forwarded-Host`` from a reverse proxy)."""
+    instance: str = "0"
+    """The name of this server process among several that share the tables and ``db`` (``beggar
+    serve --instance``): each table lives in one of them, and a process restores only its own."""
 
 
 class Bucket:
@@ -166,6 +173,11 @@ class Connection:
     def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
         self.websocket = websocket
         self.address = websocket.client.host if websocket.client else ""
+        self.root = str(websocket.scope.get("root_path", "")).rstrip("/")
+        """Where a reverse proxy mounts this server (``--root-path``): links start with it."""
+        self.route: str | None = websocket.path_params.get("table_id")
+        """The table id in the socket's URL (``/ws/<id>``): the one table this connection may
+        open or join, since a proxy may have routed it by that id to the process holding it."""
         self.delays = delays
         """Where the server notes how long each update waited, from its oldest change to being sent."""
         self.table: Table | None = None
@@ -266,6 +278,15 @@ class Connection:
         return table
 
 
+def page(request: Request, status: int = 200) -> Response:
+    """The one page, its ``<base>`` set to where a reverse proxy mounts this server
+    (``--root-path``): every URL in the page and its scripts is relative to that."""
+    root = html.escape(str(request.scope.get("root_path", "")).rstrip("/"), quote=True)
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    text = text.replace('<base href="/">', f'<base href="{root}/">', 1)
+    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
 async def index(request: Request) -> Response:
     """The one page; a link to a table that is not open is answered 404 (the page says so)."""
     table_id = request.path_params.get("table_id")
@@ -273,7 +294,7 @@ async def index(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     if table_id is not None and table_id not in lobby.tables and table_id not in lobby.restoring:
         status = 404
-    return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
+    return page(request, status)
 
 
 async def replay_page(request: Request) -> Response:
@@ -288,13 +309,22 @@ async def replay_page(request: Request) -> Response:
             request.app.state.archive.load(game_id)
         except ArchiveError:
             status = 404
-    return FileResponse(STATIC / "index.html", status_code=status, headers={"Cache-Control": "no-cache"})
+    return page(request, status)
 
 
 async def options(request: Request) -> Response:
     # Reading the factory's store plays its deals through the engine: off the event loop.
     found = await run_in_threadpool(request.app.state.found.deals)
     return JSONResponse(site_options(found))
+
+
+async def table_id(request: Request) -> Response:
+    """A fresh id for a table about to be created (any process may answer).
+
+    The page opens the new table's socket at ``/ws/<id>``, so that a reverse proxy routing by
+    table id sends its creator, and later everyone with its link, to the same process.
+    """
+    return JSONResponse({"table": new_table_id()}, headers={"Cache-Control": "no-store"})
 
 
 async def replay_data(request: Request) -> Response:
@@ -332,6 +362,7 @@ async def health(request: Request) -> Response:
     return JSONResponse(
         {
             "ok": True,
+            "instance": request.app.state.settings.instance,
             "tables": len(lobby.tables),
             "updates": len(recent),
             "update_delay_ms": None if pick is None else {"p50": pick(0.5), "p99": pick(0.99)},
@@ -341,14 +372,22 @@ async def health(request: Request) -> Response:
 
 
 def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
-    """Pages of other sites may not open a player's socket (the browser always says its origin)."""
+    """Pages of other sites may not open a player's socket (the browser always says its origin).
+
+    The page's own host is the ``Host`` header or, behind a reverse proxy, ``X-Forwarded-Host``:
+    a page cannot set either header on a WebSocket, so trusting the forwarded one lets no other
+    site in.
+    """
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser: it could claim any origin anyway
-    host = websocket.headers.get("host", "")
     if origin in settings.allowed_origins:
         return True
-    return origin.split("://", 1)[-1] == host
+    hosts = {websocket.headers.get("host", "")}
+    forwarded = websocket.headers.get("x-forwarded-host")
+    if forwarded:
+        hosts.add(forwarded.split(",", 1)[0].strip())  # the first proxy saw what the browser sent
+    return origin.split("://", 1)[-1] in hosts
 
 
 async def socket(websocket: WebSocket) -> None:
@@ -439,9 +478,11 @@ ROUTES = [
     Route("/t/{table_id}", index),
     Route("/r/{game_id}", replay_page),
     Route("/api/options", options),
+    Route("/api/table-id", table_id),
     Route("/api/replay/{game_id}", replay_data),
     Route("/healthz", health),
     WebSocketRoute("/ws", socket),
+    WebSocketRoute("/ws/{table_id}", socket),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -533,6 +574,11 @@ def handle(
         _close_if_abandoned(lobby, previous, seated)
         return
     if isinstance(message, Join):
+        if connection.route is not None and message.table != connection.route:
+            raise ProtocolError(
+                f"this connection is for table {connection.route}: join that one, "
+                "or open /ws/<id> of the other"
+            )
         if limits is not None and not limits.may_guess(connection.address):
             raise TableError("too many tries at tables that do not exist: wait a minute")
         if message.table in lobby.restoring:
@@ -636,6 +682,7 @@ def _create(
         bound_to_connection=bound,
         on_game_over=_archiver(archive),
         owner=connection.address,
+        table_id=connection.route,
     )
     seat = 0 if seats[0].human else None
     token = None
@@ -645,7 +692,13 @@ def _create(
         if mode is Mode.LESSON:
             table.take_seat(1, token, announce=False)
     connection.send(
-        {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
+        {
+            "type": "joined",
+            "table": table.id,
+            "seat": seat,
+            "token": token,
+            "link": f"{connection.root}/t/{table.id}",
+        }
     )
     connection.sit(table, seat)
 
@@ -691,7 +744,13 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
     if seat is None:
         token = None
     connection.send(
-        {"type": "joined", "table": table.id, "seat": seat, "token": token, "link": f"/t/{table.id}"}
+        {
+            "type": "joined",
+            "table": table.id,
+            "seat": seat,
+            "token": token,
+            "link": f"{connection.root}/t/{table.id}",
+        }
     )
     connection.sit(table, seat)
 

@@ -635,6 +635,17 @@ TABLE_ID_LENGTH = 10
 one among a thousand live tables takes about 10^12 tries (and failed joins are throttled), while a
 link stays short enough to read aloud."""
 
+
+def new_table_id() -> str:
+    """A fresh random table id (:data:`TABLE_ID_LENGTH` characters that cannot be misread)."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+
+
+def is_table_id(text: str) -> bool:
+    """Is ``text`` shaped like a table id (whether or not such a table is open)?"""
+    return len(text) == TABLE_ID_LENGTH and all(ch in _ID_ALPHABET for ch in text)
+
+
 LIVE_LIMITS = {"max_cards": 1_000_000, "max_tricks": 100_000, "time_limit": 24 * 3600.0}
 """The largest limits a live table accepts: beyond any real game, but a table cannot run for ever."""
 
@@ -809,10 +820,18 @@ class Lobby:
         bound_to_connection: bool = False,
         on_game_over: Callable[[Table], None] | None = None,
         owner: str = "",
+        table_id: str | None = None,
     ) -> Table:
+        """Open a table; ``table_id`` is the id it must have (when several processes share the
+        tables, the id that routes to this one), else a fresh one is drawn."""
         check_live_rules(rules)
         if self.frozen:
             raise TableError("the server is restarting: try again in a moment")
+        if table_id is not None:
+            if not is_table_id(table_id):
+                raise TableError(f"a table id is {TABLE_ID_LENGTH} of the letters and digits {_ID_ALPHABET}")
+            if table_id in self.tables or table_id in self.restoring:
+                raise TableError("a table with this id is open already: start again for a new one")
         if owner and self.owned_by(owner) >= self.settings.max_tables_per_address:
             raise TableError(
                 f"you already have {self.settings.max_tables_per_address} tables open: "
@@ -827,7 +846,7 @@ class Lobby:
         if deal is None:
             deal = random_deal(rules, seed if seed is not None else random.SystemRandom().randrange(2**32))
         table = Table(
-            id=self._new_id(),
+            id=table_id or self._new_id(),
             mode=mode,
             rules=rules,
             seats=seats,
@@ -921,7 +940,7 @@ class Lobby:
 
     def _new_id(self) -> str:
         while True:
-            table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+            table_id = new_table_id()
             if table_id not in self.tables and table_id not in self.restoring:
                 return table_id
 
@@ -1005,6 +1024,8 @@ __all__ = [
     "Table",
     "TableError",
     "card_json",
+    "is_table_id",
+    "new_table_id",
     "new_token",
     "notice",
     "personal",

@@ -1,5 +1,5 @@
 // Drawing cards. The server says what every card pays ("pays"); nothing here knows the rules.
-import { el } from "./dom.js";
+import { el, siteUrl } from "./dom.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SUIT_NAMES = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
@@ -29,7 +29,7 @@ export function cardElement(card, { mini = false } = {}) {
   }
   if (!mini && card.rank && card.suit) {
     const face = el("img", "face");
-    face.src = `/static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`;
+    face.src = siteUrl(`static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`).href;
     face.alt = "";
     face.draggable = false;
     node.append(face);

@@ -1,4 +1,5 @@
 // The WebSocket to the server: messages out, messages in, and coming back after a lost line.
+import { siteUrl } from "./dom.js";
 
 export class Connection {
   /**
@@ -11,13 +12,20 @@ export class Connection {
     this.socket = null;
     this.retry = null;
     this.failures = 0;
+    this.tableId = null;
   }
 
-  /** Open a fresh line and send `first` as soon as it is up. */
-  open(first) {
+  /**
+   * Open a fresh line to the table `tableId` and send `first` as soon as it is up. The id is in
+   * the socket's address (`ws/<id>`), so that a proxy in front of several server processes can
+   * send everyone at one table to the process that holds it.
+   */
+  open(first, tableId) {
     this.close();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.tableId = tableId;
+    const url = siteUrl(`ws/${encodeURIComponent(tableId)}`);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(url.href);
     this.socket = socket;
     socket.onopen = () => {
       this.failures = 0;
@@ -41,7 +49,7 @@ export class Connection {
     clearTimeout(this.retry);
     const pause = Math.min(10000, 500 * 2 ** this.failures) * (0.75 + Math.random() / 2);
     this.failures += 1;
-    this.retry = setTimeout(() => this.open(first), pause);
+    this.retry = setTimeout(() => this.open(first, this.tableId), pause);
   }
 
   send(message) {

@@ -3,6 +3,13 @@
 /** The element with this id. */
 export const $ = (id) => document.getElementById(id);
 
+/**
+ * The address of `path` ("t/k7m2x9qbtf", "ws/k7m2x9qbtf") on this site. The site's root is the
+ * page's `<base>`, which the server sets to wherever a reverse proxy mounts it, so no URL is ever
+ * built from the host's root.
+ */
+export const siteUrl = (path) => new URL(path, document.baseURI);
+
 /** A new element with a class name and text. */
 export function el(tag, className = "", text = "") {
   const node = document.createElement(tag);

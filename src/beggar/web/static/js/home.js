@@ -1,5 +1,5 @@
 // The home page, the lessons, the famous games and the rules page, filled from /api/options.
-import { $, el } from "./dom.js";
+import { $, el, siteUrl } from "./dom.js";
 
 function fillSelect(select, values, chosen) {
   select.replaceChildren();
@@ -59,7 +59,7 @@ export function setupHome(options, actions) {
     watch.setAttribute("aria-label", `Watch ${game.finder} ${game.year}`);
     watch.addEventListener("click", () => actions.famous(game.index));
     const replay = el("a", "button secondary", "Replay");
-    replay.href = `/r/famous-${game.index}`;
+    replay.href = siteUrl(`r/famous-${game.index}`).href;
     replay.setAttribute("aria-label", `Replay ${game.finder} ${game.year}`);
     buttons.append(watch, replay);
     item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
@@ -98,7 +98,7 @@ function showFound(found, actions) {
     watch.setAttribute("aria-label", `Watch never-ending deal ${i + 1}`);
     watch.addEventListener("click", () => actions.found(deal.key));
     const replay = el("a", "button secondary", "Replay");
-    replay.href = `/r/${deal.key}`;
+    replay.href = siteUrl(`r/${deal.key}`).href;
     replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
     const buttons = el("div", "row");
     buttons.append(watch, replay);

@@ -1,6 +1,6 @@
 // The browser side of the table. It holds no game logic: it sends what the person does and draws
 // what the server sends back. Everything lives in one App object; modules hold no mutable state.
-import { $ } from "./dom.js";
+import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
@@ -27,13 +27,20 @@ class App {
     if (name !== "replay") this.replay.stop();
   }
 
+  /** Where this page is under the site's root: "t/k7m2x9qbtf", "r/famous-0", "" (home). */
+  static here() {
+    const root = siteUrl("").pathname;
+    return location.pathname.startsWith(root) ? location.pathname.slice(root.length) : location.pathname;
+  }
+
   route() {
-    const table = location.pathname.match(/^\/t\/([a-z0-9]+)$/);
+    const here = App.here();
+    const table = here.match(/^t\/([a-z0-9]+)$/);
     if (table) {
       this.join(table[1]);
       return;
     }
-    const replay = location.pathname.match(/^\/r\/([a-z0-9-]+)$/);
+    const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
       this.leave(false);
       this.openReplay(replay[1]);
@@ -82,8 +89,8 @@ class App {
       $("table").focus();
     } else if (message.type === "state") {
       this.me.mode = message.mode;
-      if (message.mode === "friends" && location.pathname !== `/t/${message.table}`) {
-        history.replaceState(null, "", `/t/${message.table}`);
+      if (message.mode === "friends" && App.here() !== `t/${message.table}`) {
+        history.replaceState(null, "", siteUrl(`t/${message.table}`).href);
       }
       if (message.closed) {
         this.closeTable();
@@ -120,16 +127,27 @@ class App {
     } else if (this.me.table) {
       this.showError("The connection to the table was lost; the game has ended.");
       this.me = { table: null, seat: null, token: null, mode: null };
-      history.replaceState(null, "", "/#home");
+      history.replaceState(null, "", siteUrl("#home").href);
       this.showPage("home");
     }
   }
 
-  create(mode, extra = {}) {
-    this.me = { table: null, seat: null, token: null, mode };
+  /** A new table: the server first names it, so that its socket can go where the table will live. */
+  async create(mode, extra = {}) {
+    const me = { table: null, seat: null, token: null, mode };
+    this.me = me;
     const base = mode === "lesson" || mode === "famous" ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
     if (mode === "friends") base.humans = Number($("opt-humans").value);
-    this.connection.open({ type: "create", mode, ...base, ...extra });
+    let tableId;
+    try {
+      const response = await fetch(siteUrl("api/table-id"), { cache: "no-store" });
+      tableId = (await response.json()).table;
+    } catch {
+      this.showError("Could not reach the server. Try again in a moment.");
+      return;
+    }
+    if (this.me !== me) return; // the person went elsewhere meanwhile
+    this.connection.open({ type: "create", mode, ...base, ...extra }, tableId);
   }
 
   join(tableId) {
@@ -141,7 +159,7 @@ class App {
     if (name) message.name = name;
     this.table.reset();
     this.showPage("table");
-    this.connection.open(message);
+    this.connection.open(message, tableId);
   }
 
   leave(goHome = true) {
@@ -151,7 +169,7 @@ class App {
     this.table.reset();
     if ($("end").open) $("end").close();
     if (goHome) {
-      history.pushState(null, "", "/#home");
+      history.pushState(null, "", siteUrl("#home").href);
       this.showPage("home");
     }
   }
@@ -170,6 +188,11 @@ class App {
     const control = (id, action) => $(id).addEventListener("click", (event) => {
       action();
       this.refocus(event);
+    });
+    // A base address makes "#main" point at the home page: the skip link moves the focus itself.
+    $("skip").addEventListener("click", (event) => {
+      event.preventDefault();
+      $("main").focus();
     });
     $("play-computer").addEventListener("click", () => this.create("computer"));
     $("play-friend").addEventListener("click", () => this.create("friends"));
@@ -241,7 +264,7 @@ class App {
     $("opt-name").value = localStorage.getItem("beggar-name") || "";
     $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", $("opt-name").value.trim()));
     try {
-      const response = await fetch("/api/options");
+      const response = await fetch(siteUrl("api/options"));
       this.options = await response.json();
       setupHome(this.options, {
         lesson: (number) => this.create("lesson", { lesson: number }),

@@ -1,6 +1,6 @@
 // The replay viewer: the server sends every frame of a finished game; this only draws them.
 // Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
-import { $, el, plural } from "./dom.js";
+import { $, el, plural, siteUrl } from "./dom.js";
 import { backElement, cardElement } from "./cards.js";
 import { drawChart } from "./chart.js";
 
@@ -18,7 +18,7 @@ export class ReplayView {
   async load(id) {
     this.stop();
     this.data = null;
-    const response = await fetch(`/api/replay/${encodeURIComponent(id)}`);
+    const response = await fetch(siteUrl(`api/replay/${encodeURIComponent(id)}`));
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || "This replay does not exist.");
     this.data = data;

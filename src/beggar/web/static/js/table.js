@@ -1,6 +1,6 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { $, el, plural, reducedMotion } from "./dom.js";
+import { $, el, plural, reducedMotion, siteUrl } from "./dom.js";
 import { backElement, cardElement, cardName } from "./cards.js";
 import { drawChart } from "./chart.js";
 
@@ -80,7 +80,7 @@ export class TableView {
     $("share-text").textContent = s.waiting_for.length > 1
       ? "Send this link to your friends; the game starts when everyone is here."
       : "Send this link to your friend; the game starts when they arrive.";
-    if (!$("share").hidden) $("share-link").value = `${location.origin}/t/${s.table}`;
+    if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
     this.drawSeats(s);
     this.drawPile(s, previous, newGame);
@@ -125,7 +125,7 @@ export class TableView {
     if (over) {
       $("over-sentence").textContent = s.over.sentence;
       $("over-replay").hidden = !s.over.replay;
-      if (s.over.replay) $("over-replay").href = `/r/${s.over.replay}`;
+      if (s.over.replay) $("over-replay").href = siteUrl(`r/${s.over.replay}`).href;
     }
     let counts = `${plural(s.cards, "card")} turned, ${plural(s.tricks, "trick")}.`;
     if (s.reshuffles) counts += ` Deal ${s.reshuffles + 1} of this sitting.`;
@@ -324,8 +324,8 @@ export class TableView {
     const replay = $("end-replay");
     replay.hidden = !s.over.replay;
     if (s.over.replay) {
-      replay.href = `/r/${s.over.replay}`;
-      $("end-link").value = `${location.origin}/r/${s.over.replay}`;
+      replay.href = siteUrl(`r/${s.over.replay}`).href;
+      $("end-link").value = replay.href;
     }
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !this.player;
