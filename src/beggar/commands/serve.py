@@ -94,7 +94,7 @@ def serve_command(
     import uvicorn
 
     from beggar.commands.options import db_path
-    from beggar.web.app import ServerSettings, create_app, stop_for_restart
+    from beggar.web.app import ServerSettings, create_app, stop_for_restart, tune_garbage_collector
     from beggar.web.archive import DatabaseError
     from beggar.web.deadline import deadline_protocol
 
@@ -141,6 +141,7 @@ def serve_command(
         uvicorn_exit(sig, frame)
 
     server.handle_exit = handle_exit  # type: ignore[method-assign]
+    tune_garbage_collector()
     server.run()
 
 

@@ -8,13 +8,13 @@ A :class:`Lobby` holds every live table, bounds their number and closes idle one
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import hashlib
 import hmac
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,8 +148,9 @@ class Table:
     on_change: Callable[[Table], None] | None = None
     """Called on every change, like the listeners, but not counted as someone watching: the
     server's keeper (:mod:`beggar.web.durable`), which decides what is worth saving."""
-    _view: tuple[int, dict[str, Any]] | None = None
     _view_json: tuple[int, bytes] | None = None
+    _faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Each card's :func:`card_json`, by the card object's id (the engine moves the same objects)."""
 
     def __post_init__(self) -> None:
         self._start_game(self.deal)
@@ -166,6 +167,7 @@ class Table:
         self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
         self.narrator = Narrator(self.rules, self.names)
         self.history = [self.game.hand_sizes]
+        self._faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
         self.new_game_asked.clear()
@@ -301,7 +303,7 @@ class Table:
             if isinstance(event, CardTurned):
                 self.last_card = {
                     "seat": event.player,
-                    "card": card_json(event.card, self.rules),
+                    "card": self.face(event.card),
                     "number": event.number,
                     "value": event.value,
                 }
@@ -422,16 +424,30 @@ class Table:
 
     # -- what people see ----------------------------------------------------------------------
 
+    def face(self, card: Card) -> dict[str, Any]:
+        """:func:`card_json` under this table's rules, made once per card of the deal.
+
+        The views of an instant table show the same cards over and over; the card objects stay
+        the same through a game, so their id finds them (the card itself is kept to be sure).
+        """
+        known = self._faces.get(id(card))
+        if known is None or known[0] is not card:
+            known = self._faces[id(card)] = (card, card_json(card, self.rules))
+        return known[1]
+
     def view(self) -> dict[str, Any]:
         """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
-        if self._view is None or self._view[0] != self.version:
-            self._view = (self.version, self._build_view())
-        return self._view[1]
+        return self._build_view()
 
     def view_json(self) -> bytes:
-        """:meth:`view` as JSON, encoded once for everyone at the table."""
+        """:meth:`view` as JSON, encoded once per change for everyone at the table.
+
+        Only the encoded view is kept: a view's dictionaries, kept until the next change, would
+        outlive the garbage collector's young generation at every table, and make its every
+        collection slower (see :func:`beggar.web.app.tune_garbage_collector`).
+        """
         if self._view_json is None or self._view_json[0] != self.version:
-            self._view_json = (self.version, orjson.dumps(self.view()))
+            self._view_json = (self.version, orjson.dumps(self._build_view()))
         return self._view_json[1]
 
     def _build_view(self) -> dict[str, Any]:
@@ -451,7 +467,7 @@ class Table:
                 "out": game.out[index],
             }
             if reveal:
-                entry["stack"] = [card_json(card, self.rules) for card in game.stacks[index]]
+                entry["stack"] = [self.face(card) for card in game.stacks[index]]
             seats.append(entry)
         view: dict[str, Any] = {
             "type": "state",
@@ -460,7 +476,7 @@ class Table:
             "version": self.version,
             "at": self.changed_at,
             "seats": seats,
-            "pile": [card_json(card, self.rules) for card in game.pile],
+            "pile": [self.face(card) for card in game.pile],
             "to_play": None if record else game.to_play,
             "owed": game.owed,
             "challenge": game.challenge,
@@ -646,23 +662,128 @@ class LobbySettings:
     time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
 
 
+INSTANT_BATCH = 8
+"""Cards an instant table turns each time it wakes: one state then carries several cards, so the
+server spends its time turning cards rather than waking tables and sending a state per card."""
+LAG_HIGH = 0.020
+"""Event-loop lag (seconds) above which instant tables are slowed: people's updates come first."""
+LAG_LOW = 0.008
+"""Lag below which instant tables may speed up again, up to their ceiling."""
+
+
 class CardBudget:
-    """A token bucket shared by every instant-pace table."""
+    """A token bucket shared by every instant-pace table, whose rate follows the server's load.
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.tokens = rate / 20
+    Instant tables play with the time the server has to spare. While any instant table plays, a
+    watcher measures how late the event loop runs a timer (its lag): the longer the queue of work
+    before it, the longer every person's update waits too. Above :data:`LAG_HIGH` the rate falls
+    by a fifth each time; below :data:`LAG_LOW` it climbs back, at most to ``ceiling``. A fixed
+    rate cannot be right: what one card costs depends on the machine and on what else it runs.
+    """
+
+    WATCH_INTERVAL = 0.05
+    """Seconds between two measures of the lag."""
+
+    def __init__(self, ceiling: float) -> None:
+        self.ceiling = ceiling
+        self.floor = min(ceiling, 100.0)
+        """Instant tables always turn at least this many cards a second between them."""
+        self.rate = ceiling
+        self.tokens = self._burst()
         self.stamp = time.monotonic()
+        self.lag = 0.0
+        """The last lag measured (seconds)."""
+        self._asked = 0.0
+        self._watcher: asyncio.Task[None] | None = None
+        self._queue: deque[tuple[asyncio.Future[int], int]] = deque()
+        """Tables waiting for cards, first come first served, and how many each would turn."""
+        self._timer: asyncio.TimerHandle | None = None
 
-    async def take(self) -> None:
-        while True:
-            now = time.monotonic()
-            self.tokens = min(self.rate / 20, self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
+    def _burst(self) -> float:
+        """Cards that may be turned at once: a hundredth of a second's worth, a batch at least."""
+        return max(float(INSTANT_BATCH), self.rate / 100)
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self._burst(), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    async def take(self, most: int = 1) -> int:
+        """Wait until cards may be turned; return how many (from 1 to ``most``).
+
+        Tables that must wait queue up and are served in turn by one timer: hundreds of waiting
+        tables cost nothing until their cards come (they do not each wake up to look).
+        """
+        self._asked = time.monotonic()
+        if self._watcher is None:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
+        if not self._queue:
+            self._refill()
             if self.tokens >= 1:
-                self.tokens -= 1
-                return
-            await asyncio.sleep((1 - self.tokens) / self.rate)
+                granted = min(most, int(self.tokens))
+                self.tokens -= granted
+                return granted
+        waiting: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append((waiting, most))
+        self._serve_later()
+        return await waiting
+
+    def _batch(self, most: int) -> int:
+        """The cards a waiting table waits for: its whole batch (as much as the bucket holds)."""
+        return max(1, min(most, int(self._burst())))
+
+    def _serve_later(self) -> None:
+        if self._timer is None and self._queue:
+            wait = max(0.0, (self._batch(self._queue[0][1]) - self.tokens) / self.rate)
+            self._timer = asyncio.get_running_loop().call_later(wait, self._serve)
+
+    def _serve(self) -> None:
+        """Give whole batches, while there are cards, to the tables first in the queue."""
+        self._timer = None
+        self._refill()
+        while self._queue:
+            waiting, most = self._queue[0]
+            if waiting.done():
+                self._queue.popleft()  # its table closed meanwhile
+                continue
+            batch = self._batch(most)
+            if self.tokens < batch:
+                break
+            self._queue.popleft()
+            self.tokens -= batch
+            waiting.set_result(batch)
+        self._serve_later()
+
+    def give_back(self, cards: int) -> None:
+        """Cards taken but not turned (the game ended, or was paused, within the batch)."""
+        self.tokens += cards
+
+    def adjust(self, lag: float) -> None:
+        """Follow one measure of the event loop's lag (seconds)."""
+        self.lag = lag
+        if lag > LAG_HIGH:
+            self.rate = max(self.floor, self.rate * 0.8)
+        elif lag < LAG_LOW:
+            self.rate = min(self.ceiling, self.rate * 1.05)
+
+    async def _watch(self) -> None:
+        """Measure the lag while instant tables play; stop a while after the last one asked."""
+        try:
+            while time.monotonic() - self._asked < 5:
+                start = time.monotonic()
+                await asyncio.sleep(self.WATCH_INTERVAL)
+                self.adjust(max(0.0, time.monotonic() - start - self.WATCH_INTERVAL))
+        finally:
+            self._watcher = None
+
+    def stop(self) -> None:
+        """Stop watching the loop and serving the queue (the server is stopping)."""
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 RESTORE_GRACE = 120.0
@@ -815,6 +936,7 @@ class Lobby:
             self.close(table_id)
         for task in self._drivers.values():
             task.cancel()
+        self.budget.stop()
 
     def _new_id(self) -> str:
         while True:
@@ -861,11 +983,15 @@ async def drive(table: Table, budget: CardBudget) -> None:
                 table.step()
                 table.changed()
             continue
-        # Instant: one card at a time from the shared budget, so that hundreds of instant tables
-        # share the server fairly and leave it time to send.
-        await budget.take()
-        if table.waiting_for_machine() and table.pace is Pace.INSTANT:
+        # Instant: a batch of cards at a time from the shared budget, so that hundreds of instant
+        # tables share the server fairly and leave it time to send; one change for the batch.
+        granted = await budget.take(INSTANT_BATCH)
+        turned = 0
+        while turned < granted and table.pace is Pace.INSTANT and table.waiting_for_machine():
             table.step()
+            turned += 1
+        budget.give_back(granted - turned)
+        if turned:
             table.changed()
         await asyncio.sleep(0)
 
@@ -877,8 +1003,15 @@ def _time_to_limit(table: Table) -> float | None:
 
 
 async def _wait(table: Table, timeout: float | None) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(table.wake.wait(), timeout)
+    """Until the table changes, or ``timeout`` seconds (a timer that wakes it; no task per wait)."""
+    if timeout is None:
+        await table.wake.wait()
+        return
+    timer = asyncio.get_running_loop().call_later(timeout, table.wake.set)
+    try:
+        await table.wake.wait()
+    finally:
+        timer.cancel()
 
 
 __all__ = [

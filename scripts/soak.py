@@ -1,0 +1,675 @@
+"""Soak test of the browser table (run by hand; not a test): a realistic mix, hostile clients too.
+
+Starts ``beggar serve`` (one process, default limits, a throw-away replay database) and for
+``--minutes`` keeps up, on loopback:
+
+* friend tables: two people who turn their cards by hand (about a card a second between them),
+  a spectator each; a sitting lasts one to three minutes, then everyone leaves and a new table opens;
+* tables against the computer at normal pace, the person turning their own cards;
+* instant tables, both seats automatic, a spectator each, a new game as soon as one ends;
+* hostile clients: fuzzed and malformed messages (bad JSON, invalid UTF-8, deep nesting, huge
+  frames, wrong fields), binary frames, message floods, joins of guessed table ids, slow readers
+  that never read (their own instant tables, and spectators at the friend tables), connections
+  dropped mid-handshake or without a goodbye, and HTTP requests left half-sent.
+
+Every honest table comes from its own loopback address (127.2.x.y), as people at their own
+computers; the hostile clients share a few (127.3.0.x), so the server's per-address limits meet them.
+
+Every minute, and at the end, it prints the server's memory (VmRSS), live tables, open sockets,
+the p99 delay of the honest clients' updates (from the oldest change an update carries to its
+arrival), their errors, what the hostile clients did, and whether the server is still up.
+
+    .venv/bin/python scripts/soak.py                 # 30 minutes
+    .venv/bin/python scripts/soak.py --minutes 2     # a short check that it all works
+
+Exit status 0 when the server stayed up, answered every honest client without an error and
+logged no traceback; 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import websockets
+
+HOSTILE_ADDRESSES = [f"127.3.0.{i}" for i in range(1, 5)]
+ID_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+@dataclass
+class Window:
+    """What the honest clients saw during one reporting period."""
+
+    delays: list[float] = field(default_factory=list)
+    """Update delays at the tables people play (friends, the computer), in seconds."""
+    instant: list[float] = field(default_factory=list)
+    """Update delays at the instant tables."""
+    updates: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Soak:
+    """Shared state of one soak: the stop signal, the current window, counters."""
+
+    url: str
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    window: Window = field(default_factory=Window)
+    total: Window = field(default_factory=Window)
+    hostile: Counter[str] = field(default_factory=Counter)
+    honest: Counter[str] = field(default_factory=Counter)
+    friend_tables: list[str] = field(default_factory=list)
+    """Ids of open friend tables (a leaked link a hostile spectator may use)."""
+    next_address: int = 0
+
+    def address(self) -> str:
+        """A fresh loopback address for one honest person: 127.2.x.y."""
+        self.next_address += 1
+        n = self.next_address % 60_000
+        return f"127.2.{n // 250}.{n % 250 + 1}"
+
+    def error(self, text: str) -> None:
+        self.window.errors.append(text)
+        self.total.errors.append(text)
+
+    def delay(self, seconds: float, instant: bool) -> None:
+        for window in (self.window, self.total):
+            (window.instant if instant else window.delays).append(seconds)
+
+
+# -- honest clients ---------------------------------------------------------------------------------
+
+
+class Person:
+    """One honest browser: reads every state, notes its delay, and checks that no stack is shown."""
+
+    def __init__(self, soak: Soak, ws: websockets.ClientConnection, role: str) -> None:
+        self.soak, self.ws, self.role = soak, ws, role
+        self.state: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.changed = asyncio.Event()
+
+    @classmethod
+    async def connect(cls, soak: Soak, role: str) -> Person:
+        local = (soak.address(), 0)
+        ws = await websockets.connect(soak.url, local_addr=local, max_size=2**22, open_timeout=30)
+        return cls(soak, ws, role)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def until_joined(self) -> dict[str, Any]:
+        while True:
+            message = orjson.loads(await asyncio.wait_for(self.ws.recv(), 30))
+            if message["type"] == "joined":
+                self.seat = message["seat"]
+                return dict(message)
+            if message["type"] == "error":
+                raise RuntimeError(f"{self.role}: {message['message']}")
+
+    async def read(self) -> None:
+        """Read until the connection closes; a close the soak did not ask for is an error."""
+        try:
+            async for text in self.ws:
+                message = orjson.loads(text)
+                kind = message["type"]
+                if kind == "error":
+                    self.soak.error(f"{self.role}: {message['message']}")
+                elif kind == "state":
+                    self._state(message)
+        except websockets.ConnectionClosed as exc:
+            if not self.soak.stop.is_set():  # the soak cancels this before it closes a connection
+                self.soak.error(f"{self.role}: closed by the server ({exc})")
+
+    def _state(self, message: dict[str, Any]) -> None:
+        now = time.time()
+        self.soak.window.updates += 1
+        self.soak.total.updates += 1
+        if message.get("since"):
+            self.soak.delay(now - message["since"], self.role.startswith("instant"))
+        if any("stack" in seat for seat in message["seats"]):
+            self.soak.error(f"{self.role}: a face-down stack was sent")
+        self.state = message
+        self.changed.set()
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def turning(person: Person, think: tuple[float, float], turns: bool = True) -> None:
+    """Turn this person's card whenever it is their turn (``turns``), after thinking a moment;
+    agree to new games."""
+    asked = -1
+    while True:
+        await person.changed.wait()
+        person.changed.clear()
+        state = person.state
+        if state is None:
+            continue
+        if state["over"] is not None:
+            if asked != state["games_played"]:
+                asked = state["games_played"]
+                await asyncio.sleep(random.uniform(*think))
+                await person.send({"type": "new-game"})
+            continue
+        if turns and state["to_play"] == person.seat and not state["waiting_for"] and not state["paused"]:
+            version = state["version"]
+            await asyncio.sleep(random.uniform(*think))
+            if person.state is not None and person.state["version"] == version:
+                await person.send({"type": "turn"})
+
+
+async def sitting(soak: Soak, people: list[Person], tasks: list[Awaitable[None]], lifetime: float) -> None:
+    """Run a table's people for ``lifetime`` seconds (or until the soak stops), then leave."""
+    running = [asyncio.ensure_future(task) for task in tasks]
+    running += [asyncio.ensure_future(person.read()) for person in people]
+    stopping = asyncio.ensure_future(soak.stop.wait())
+    await asyncio.wait([stopping, *running], timeout=lifetime, return_when=asyncio.FIRST_COMPLETED)
+    for task in [*running, stopping]:
+        task.cancel()
+    await asyncio.gather(*running, stopping, return_exceptions=True)
+    await asyncio.gather(*(person.close() for person in people), return_exceptions=True)
+
+
+async def honest(soak: Soak, kind: str, play: Callable[[Soak], Awaitable[None]]) -> None:
+    """Open tables of one kind one after another until the soak stops; count failures as errors."""
+    await asyncio.sleep(random.uniform(0, 10))  # people do not all arrive at once
+    while not soak.stop.is_set():
+        try:
+            await play(soak)
+            soak.honest[kind] += 1
+        except (OSError, RuntimeError, TimeoutError, websockets.WebSocketException) as exc:
+            if not soak.stop.is_set():
+                soak.error(f"{kind}: {type(exc).__name__}: {exc}")
+                await asyncio.sleep(1)
+
+
+async def friend_table(soak: Soak) -> None:
+    ann = await Person.connect(soak, "friend")
+    people = [ann]
+    try:
+        await ann.send({"type": "create", "mode": "friends", "humans": 2, "name": "Ann", "pace": "normal"})
+        table = (await ann.until_joined())["table"]
+        bea = await Person.connect(soak, "friend")
+        people.append(bea)
+        await bea.send({"type": "join", "table": table, "name": "Bea"})
+        await bea.until_joined()
+        spectator = await Person.connect(soak, "friend spectator")
+        people.append(spectator)
+        await spectator.send({"type": "join", "table": table})
+        await spectator.until_joined()
+    except BaseException:
+        await asyncio.gather(*(person.close() for person in people), return_exceptions=True)
+        raise
+    soak.friend_tables.append(table)
+    try:
+        think = (0.5, 1.5)
+        await sitting(soak, people, [turning(ann, think), turning(bea, think)], random.uniform(60, 180))
+    finally:
+        soak.friend_tables.remove(table)
+
+
+async def computer_table(soak: Soak) -> None:
+    me = await Person.connect(soak, "computer")
+    try:
+        await me.send({"type": "create", "mode": "computer", "pace": "normal"})
+        await me.until_joined()
+    except BaseException:
+        await me.close()
+        raise
+    await sitting(soak, [me], [turning(me, (0.4, 1.2))], random.uniform(60, 180))
+
+
+async def instant_table(soak: Soak) -> None:
+    creator = await Person.connect(soak, "instant")
+    people = [creator]
+    try:
+        await creator.send({"type": "create", "mode": "watch", "pace": "instant", "rules": "standard"})
+        table = (await creator.until_joined())["table"]
+        spectator = await Person.connect(soak, "instant spectator")
+        people.append(spectator)
+        await spectator.send({"type": "join", "table": table})
+        await spectator.until_joined()
+    except BaseException:
+        await asyncio.gather(*(person.close() for person in people), return_exceptions=True)
+        raise
+    await sitting(soak, people, [turning(creator, (0.0, 0.2), turns=False)], random.uniform(60, 180))
+
+
+# -- hostile clients --------------------------------------------------------------------------------
+
+
+async def hostile_connect(soak: Soak, **options: Any) -> websockets.ClientConnection:
+    local = (random.choice(HOSTILE_ADDRESSES), 0)
+    return await websockets.connect(soak.url, local_addr=local, open_timeout=30, **options)
+
+
+async def drain(ws: websockets.ClientConnection) -> None:
+    with _quietly():
+        async for _ in ws:
+            pass
+
+
+class _quietly:
+    """Swallow what a hostile client's connection may end with."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> bool:
+        return kind is not None and issubclass(kind, (OSError, websockets.WebSocketException, TimeoutError))
+
+
+def fuzzed() -> tuple[str | bytes, bool]:
+    """One malformed message: (payload, sent as a text frame)."""
+    kind = random.randrange(10)
+    if kind == 0:
+        return "".join(random.choices(string.printable, k=random.randint(1, 300))), True
+    if kind == 1:
+        return bytes(random.randrange(256) for _ in range(random.randint(1, 200))), True  # invalid UTF-8
+    if kind == 2:
+        depth = random.choice([100, 1000, 2000])
+        return "[" * depth + "]" * depth, True
+    if kind == 3:
+        return json.dumps({"type": "create", "mode": "watch", "name": "x" * random.randint(0, 9000)}), True
+    if kind == 4:
+        return "x" * random.choice([4097, 60_000, 200_000]), True  # too large; the last over the frame limit
+    if kind == 5:
+        junk: list[Any] = [None, True, -1, 2**70, 1e308, "", "💥" * 50, [], {}, {"a": [1, {"b": 2}]}]
+        keys = ["type", "mode", "rules", "players", "humans", "seed", "deal", "pace", "table", "token", "on"]
+        return json.dumps({key: random.choice(junk) for key in random.sample(keys, 4)}), True
+    if kind == 6:
+        return json.dumps(
+            {"type": random.choice(["turn", "pace", "pause", "watch", "new-game", "leave"])}
+        ), True
+    if kind == 7:
+        spec = random.choice(
+            [
+                "standard:max-cards=" + "9" * 150,
+                "standard:time-limit=1e199",
+                "standard:players=8:players=2",
+                "nonsense:::",
+                "standard:repeat=off",
+            ]
+        )
+        return json.dumps({"type": "create", "mode": "watch", "rules": spec, "pace": "instant"}), True
+    if kind == 8:
+        return json.dumps({"type": "create", "mode": "friends", "deal": "AK/QJ" * 100}), True
+    return bytes(random.randrange(256) for _ in range(random.randint(1, 500))), False  # a binary frame
+
+
+async def fuzzer(soak: Soak) -> None:
+    """Malformed messages at about 15 a second, within the rate limit, so they are all read."""
+    while not soak.stop.is_set():
+        with _quietly():
+            ws = await hostile_connect(soak, max_size=2**22)
+            reading = asyncio.ensure_future(drain(ws))
+            try:
+                for _ in range(random.randint(50, 500)):
+                    payload, text = fuzzed()
+                    await ws.send(payload, text=text)
+                    soak.hostile["fuzzed messages"] += 1
+                    await asyncio.sleep(random.uniform(0.03, 0.1))
+            finally:
+                reading.cancel()
+                await ws.close()
+        soak.hostile["fuzzer connections"] += 1
+        await asyncio.sleep(0.5)
+
+
+async def flooder(soak: Soak) -> None:
+    """Messages as fast as the socket takes them, binary and text, until the server closes it."""
+    while not soak.stop.is_set():
+        with _quietly():
+            ws = await hostile_connect(soak, max_size=2**22)
+            reading = asyncio.ensure_future(drain(ws))
+            try:
+                for n in range(5000):
+                    await ws.send(b"\x00" * 64 if n % 2 else '{"type":"ping"}')
+                    soak.hostile["flood messages"] += 1
+                    if n % 100 == 0:
+                        await asyncio.sleep(0)
+            finally:
+                reading.cancel()
+                await ws.close()
+        soak.hostile["flood connections"] += 1
+        await asyncio.sleep(2)
+
+
+async def guesser(soak: Soak) -> None:
+    """Joins of made-up table ids, as fast as the server answers them."""
+    while not soak.stop.is_set():
+        with _quietly():
+            ws = await hostile_connect(soak)
+            for _ in range(200):
+                table = "".join(random.choices(ID_LETTERS, k=random.choice([8, 10, 16])))
+                await ws.send(json.dumps({"type": "join", "table": table}))
+                reply = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+                soak.hostile["guessed joins"] += 1
+                if reply["type"] == "joined":
+                    soak.error(f"a guessed table id was joined: {table}")
+            await ws.close()
+        await asyncio.sleep(0.2)
+
+
+async def slow_reader(soak: Soak) -> None:
+    """A browser that never reads: of its own instant table, or a spectator at someone's table."""
+    while not soak.stop.is_set():
+        with _quietly():
+            # max_queue=1: the client stops reading from the socket, so the server's sends back up.
+            ws = await hostile_connect(soak, max_queue=1)
+            if soak.friend_tables and random.random() < 0.5:
+                await ws.send(json.dumps({"type": "join", "table": random.choice(soak.friend_tables)}))
+                soak.hostile["slow spectators"] += 1
+            else:
+                create = {"type": "create", "mode": "watch", "pace": "instant", "rules": "standard"}
+                await ws.send(json.dumps(create))
+                soak.hostile["slow instant tables"] += 1
+            with _quietly():
+                await asyncio.wait_for(soak.stop.wait(), random.uniform(30, 120))
+            ws.transport.abort()  # gone without a goodbye
+        await asyncio.sleep(1)
+
+
+async def dropper(soak: Soak) -> None:
+    """Connections opened and dropped: mid-handshake, right after a create, or mid-request."""
+    host, port = soak.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    while not soak.stop.is_set():
+        kind = random.randrange(3)
+        with _quietly():
+            if kind == 0:
+                ws = await hostile_connect(soak)
+                await ws.send(json.dumps({"type": "create", "mode": "computer", "pace": "fast"}))
+                await asyncio.sleep(random.uniform(0, 0.5))
+                ws.transport.abort()
+            else:
+                _, writer = await asyncio.open_connection(
+                    host, int(port), local_addr=(random.choice(HOSTILE_ADDRESSES), 0)
+                )
+                request = (
+                    f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                )
+                writer.write(request.encode()[: random.randint(5, len(request))])
+                await writer.drain()
+                await asyncio.sleep(random.uniform(0, 0.3))
+                writer.transport.abort()
+            soak.hostile["dropped connections"] += 1
+        await asyncio.sleep(random.uniform(0.05, 0.3))
+
+
+async def half_open(soak: Soak) -> None:
+    """An HTTP request left half-sent and held open, as a slowloris would."""
+    host, port = soak.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    while not soak.stop.is_set():
+        with _quietly():
+            reader, writer = await asyncio.open_connection(
+                host, int(port), local_addr=(random.choice(HOSTILE_ADDRESSES), 0)
+            )
+            writer.write(f"GET / HTTP/1.1\r\nHost: {host}\r\nX-Slow: ".encode())
+            await writer.drain()
+            soak.hostile["half-sent requests"] += 1
+            with _quietly():
+                await asyncio.wait_for(reader.read(1), 60)  # the server may time it out
+            writer.transport.abort()
+        await asyncio.sleep(1)
+
+
+# -- the server and the report ---------------------------------------------------------------------
+
+
+def rss_mb(pid: int | None) -> float | None:
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def sockets(pid: int | None) -> int | None:
+    """Open sockets of the server process (its connections, half-open ones included)."""
+    if pid is None:
+        return None
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return None
+    count = 0
+    for fd in fds:
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:
+            continue
+    return count
+
+
+def health(url: str) -> dict[str, Any] | None:
+    try:
+        data = urllib.request.urlopen(url.replace("ws://", "http://").replace("/ws", "/healthz"), timeout=10)
+        result: dict[str, Any] = json.loads(data.read())
+        return result
+    except (OSError, ValueError):
+        return None
+
+
+def p99(values: list[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000, 1)
+
+
+@dataclass
+class Minute:
+    minute: float
+    rss_mb: float | None
+    tables: int | None
+    sockets: int | None
+    updates: int
+    p99_ms: float | None
+    instant_p99_ms: float | None
+    errors: int
+    instant_rate: int | None
+    up: bool
+
+
+def line(m: Minute) -> str:
+    def shown(value: object, unit: str = "") -> str:
+        return "–" if value is None else f"{value}{unit}"
+
+    rss = "–" if m.rss_mb is None else f"{m.rss_mb:.1f} MB"
+    return (
+        f"| {m.minute:g} | {rss} | {shown(m.tables)} | {shown(m.sockets)} | {m.updates:,} "
+        f"| {shown(m.p99_ms, ' ms')} | {shown(m.instant_p99_ms, ' ms')} | {m.errors} "
+        f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} |"
+    )
+
+
+HEADER = (
+    "| minute | server RSS | tables | sockets | honest updates | p99, people's tables "
+    "| p99, instant tables | honest errors | instant cards/s | up |\n" + "|---" * 10 + "|"
+)
+
+
+async def reporter(soak: Soak, pid: int | None, every: float, started: float, rows: list[Minute]) -> None:
+    print(HEADER, flush=True)
+    while not soak.stop.is_set():
+        with _quietly():
+            await asyncio.wait_for(soak.stop.wait(), every)
+        window, soak.window = soak.window, Window()
+        loop = asyncio.get_running_loop()
+        status = await loop.run_in_executor(None, health, soak.url)
+        row = Minute(
+            minute=round((time.monotonic() - started) / 60, 1),
+            rss_mb=rss_mb(pid),
+            tables=None if status is None else status["tables"],
+            sockets=sockets(pid),
+            updates=window.updates,
+            p99_ms=p99(window.delays),
+            instant_p99_ms=p99(window.instant),
+            errors=len(window.errors),
+            instant_rate=None if status is None else status.get("instant_cards_per_s"),
+            up=status is not None,
+        )
+        rows.append(row)
+        print(line(row), flush=True)
+        for text in Counter(window.errors).most_common(3):
+            print(f"    error x{text[1]}: {text[0]}", flush=True)
+
+
+async def soak_for(soak: Soak, args: argparse.Namespace, pid: int | None) -> list[Minute]:
+    started = time.monotonic()
+    rows: list[Minute] = []
+    tasks = [asyncio.ensure_future(reporter(soak, pid, args.report_every, started, rows))]
+    mix: list[tuple[int, Callable[[], Awaitable[None]]]] = [
+        (args.friends, lambda: honest(soak, "friend tables", friend_table)),
+        (args.computer, lambda: honest(soak, "computer tables", computer_table)),
+        (args.instant, lambda: honest(soak, "instant tables", instant_table)),
+        (args.hostile, lambda: fuzzer(soak)),
+        (max(1, args.hostile // 2), lambda: flooder(soak)),
+        (max(1, args.hostile // 2), lambda: guesser(soak)),
+        (args.slow_readers, lambda: slow_reader(soak)),
+        (max(1, args.hostile // 2), lambda: dropper(soak)),
+        (args.hostile, lambda: half_open(soak)),
+    ]
+    for count, make in mix:
+        tasks += [asyncio.ensure_future(make()) for _ in range(count)]
+    await asyncio.sleep(args.minutes * 60)
+    soak.stop.set()
+    await asyncio.wait(tasks, timeout=60)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return rows
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def traceback_kinds(log: str) -> Counter[str]:
+    """The exceptions of the tracebacks in a log: each block's last line, up to its colon."""
+    kinds: Counter[str] = Counter()
+    inside = False
+    for text in log.splitlines():
+        if text.startswith("Traceback"):
+            inside = True
+        elif inside and text and not text.startswith(" "):
+            kinds[text.split(":", 1)[0]] += 1
+            inside = False
+    return kinds
+
+
+def summary(
+    rows: list[Minute], soak: Soak, up: bool, tracebacks: int | None, args: argparse.Namespace
+) -> bool:
+    memory = [r.rss_mb for r in rows if r.rss_mb is not None]
+    tables = [r.tables for r in rows if r.tables is not None]
+    print()
+    print(f"Soak of {args.minutes:g} minutes: {args.friends} friend, {args.computer} computer and")
+    print(f"{args.instant} instant table seats kept filled, {args.hostile} hostile clients of each main kind")
+    print(f"and {args.slow_readers} slow readers; one server process, default limits.")
+    if memory:
+        later = statistics.median(memory[len(memory) // 2 :])
+        print(
+            f"server RSS: first {memory[0]:.1f} MB, last {memory[-1]:.1f} MB, "
+            f"highest {max(memory):.1f} MB; median of the second half {later:.1f} MB"
+        )
+    if tables:
+        print(f"live tables: {min(tables)} to {max(tables)}")
+    people, instant = p99(soak.total.delays), p99(soak.total.instant)
+    print(
+        f"honest updates: {soak.total.updates:,}; p99 delay {people} ms at people's tables, "
+        f"{instant} ms at instant tables; honest errors {len(soak.total.errors)}"
+    )
+    print("honest tables played: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(soak.honest.items())))
+    print("hostile: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(soak.hostile.items())))
+    if tracebacks is not None:
+        print(f"tracebacks in the server's log: {tracebacks}")
+    print(f"server stayed up: {'yes' if up else 'NO'}")
+    for text, count in Counter(soak.total.errors).most_common(5):
+        print(f"  error x{count}: {text}")
+    return up and not soak.total.errors and not tracebacks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--friends", type=int, default=60, help="friend tables kept open")
+    parser.add_argument("--computer", type=int, default=60, help="tables against the computer kept open")
+    parser.add_argument("--instant", type=int, default=20, help="instant tables kept open")
+    parser.add_argument(
+        "--hostile",
+        type=int,
+        default=4,
+        help="fuzzers and half-sent requests (half as many of each other kind)",
+    )
+    parser.add_argument("--slow-readers", type=int, default=10)
+    parser.add_argument("--report-every", type=float, default=60.0, help="seconds between reports")
+    parser.add_argument("--url", help="a running server's WebSocket (then --pid gives its memory)")
+    parser.add_argument("--pid", type=int, help="the running server's process id")
+    args = parser.parse_args()
+    server = None
+    pid = args.pid
+    url = args.url
+    with tempfile.TemporaryDirectory() as scratch:
+        log = Path(scratch) / "server.log"
+        if url is None:
+            port = free_port()
+            command = [sys.executable, "-m", "beggar", "serve", "--port", str(port)]
+            command += ["--db", str(Path(scratch) / "games.sqlite3")]
+            with log.open("wb") as out:
+                server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            pid = server.pid
+            url = f"ws://127.0.0.1:{port}/ws"
+            for _ in range(150):
+                if health(url) is not None:
+                    break
+                time.sleep(0.2)
+            else:
+                raise SystemExit("soak: the server did not start")
+        soak = Soak(url)
+        print(f"soak: {args.minutes:g} minutes against {url} (server pid {pid})", flush=True)
+        try:
+            rows = asyncio.run(soak_for(soak, args, pid))
+            up = health(url) is not None and (server is None or server.poll() is None)
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(timeout=30)
+        kinds = traceback_kinds(log.read_text(errors="replace")) if server is not None else None
+        tracebacks = None if kinds is None else sum(kinds.values())
+        if kinds:
+            print("tracebacks in the server's log, by their exception:")
+            for kind, count in kinds.most_common():
+                print(f"  {count} x {kind}")
+        ok = summary(rows, soak, up, tracebacks, args)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
