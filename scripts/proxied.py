@@ -57,24 +57,24 @@ def _wait_for(
 
 
 @contextlib.contextmanager
-def beggar_serve(*options: str, port: int | None = None) -> Iterator[str]:
+def beggar_serve(*options: str, port: int | None = None, log: Path | None = None) -> Iterator[str]:
     """``beggar serve`` in a process of its own, as deployed; yields ``http://127.0.0.1:<port>``.
 
-    It runs this checkout's code, whatever else is installed.
+    It runs this checkout's code, whatever else is installed; its output goes to ``log`` if given.
     """
     port = port or free_port()
     source = str(ROOT / "src")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "beggar", "serve", "--port", str(port), *options]
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    with log.open("w+b") if log else tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=output)
         url = f"http://127.0.0.1:{port}"
         try:
             try:
                 _wait_for(f"{url}/healthz", process, "beggar serve")
             except RuntimeError:
-                log.seek(0)
-                raise RuntimeError(f"beggar serve did not start: {log.read().decode()}") from None
+                output.seek(0)
+                raise RuntimeError(f"beggar serve did not start: {output.read().decode()}") from None
             yield url
         finally:
             process.terminate()

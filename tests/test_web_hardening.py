@@ -11,6 +11,7 @@ import select
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import websockets.sync.client
@@ -300,3 +301,25 @@ def test_a_websocket_outlives_the_deadline_for_request_heads(served: tuple[str, 
         time.sleep(2)
         ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}
+
+
+# -- 3. on the real server too: frames a client gets wrong close its socket, and log nothing -----------
+
+
+def test_a_text_frame_that_is_not_utf8_closes_its_socket_and_logs_no_traceback(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with beggar_serve("--db", ":memory:", log=log) as url:
+        address = url.replace("http://", "ws://") + "/ws"
+        for _ in range(3):
+            with websockets.sync.client.connect(address) as ws:
+                ws.send(b'{"type": "ping", "x": "\xff\xfe"}', text=True)
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    ws.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+        with websockets.sync.client.connect(address) as ws:
+            ws.send(b"\x00\x01")  # a binary frame: a plain error reply, and the socket stays open
+            assert json.loads(ws.recv(timeout=5))["type"] == "error"
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}
+    written = log.read_text()
+    assert "Traceback" not in written and "UTF-8" not in written, written

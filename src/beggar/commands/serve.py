@@ -94,7 +94,13 @@ def serve_command(
     import uvicorn
 
     from beggar.commands.options import db_path
-    from beggar.web.app import ServerSettings, create_app, stop_for_restart, tune_garbage_collector
+    from beggar.web.app import (
+        ServerSettings,
+        create_app,
+        quiet_client_mistakes,
+        stop_for_restart,
+        tune_garbage_collector,
+    )
     from beggar.web.archive import DatabaseError
     from beggar.web.deadline import deadline_protocol
 
@@ -142,6 +148,7 @@ def serve_command(
 
     server.handle_exit = handle_exit  # type: ignore[method-assign]
     tune_garbage_collector()
+    quiet_client_mistakes()  # after uvicorn.Config, which sets its loggers up
     server.run()
 
 

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import html
+import logging
 import mimetypes
 import sqlite3
 import time
@@ -534,6 +535,25 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+class _ClientMistakes(logging.Filter):
+    """Drops uvicorn's traceback for a text frame that is not UTF-8.
+
+    uvicorn answers such a frame by closing the socket (1007), which is all it deserves, but also
+    logs the decoding error's traceback as a server error: a client sending them from many sockets
+    would fill the log with the server's fault for its own mistake.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Invalid UTF-8 sequence received from client")
+
+
+def quiet_client_mistakes() -> None:
+    """Keep mistakes a client makes on its own connection out of the server's error log."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(each, _ClientMistakes) for each in logger.filters):
+        logger.addFilter(_ClientMistakes())
+
+
 def site_options(found: Sequence[FoundDeal] = ()) -> dict[str, Any]:
     """What the home page offers: rule presets, lessons, famous games, paces, the default rules.
 
@@ -784,6 +804,7 @@ __all__ = [
     "ServerSettings",
     "create_app",
     "handle",
+    "quiet_client_mistakes",
     "site_options",
     "stop_for_restart",
     "tune_garbage_collector",
