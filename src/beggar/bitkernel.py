@@ -14,11 +14,12 @@ The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
   seed is the kernel's deal and leader, drawn by the kernel's own random functions).
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
 
-Two keyword-only options of :func:`play_random` never change a result: ``count_zeros`` counts
-trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table, and ``lanes=N`` plays
-standard-settings games ``N`` at a time in lockstep (:mod:`beggar.lockstep`). Both are there for
-``bench/compare.py``, which measured ``cttz`` faster than de Bruijn, and lockstep, in numba,
-slower than the scalar loop here (see that module).
+Two keyword-only options of :func:`play_random` never change a result: ``lockstep`` (the
+default) plays random games under the standard settings eight at a time in vectorised lockstep
+(:mod:`beggar.lockstep`), and ``lockstep=False`` one at a time in the scalar loop, whose
+``count_zeros`` counts trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table.
+They are there for ``bench/compare.py``, which measured lockstep fastest, then ``cttz``, then de
+Bruijn.
 
 How a game is played. A stack is a few 64-bit words, top card at bit 0: one word marks the pay
 cards, and two (or, for a scale with more than four pay values, four) *planes* hold the index
@@ -562,14 +563,16 @@ def play_random(
     start: int = 0,
     count: int = 1,
     *,
+    lockstep: bool = True,
     count_zeros: CountZeros = "llvm",
-    lanes: int = 0,
 ) -> Batch:
     """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
 
-    The same table as :func:`beggar.kernel.play_random`. ``count_zeros`` chooses how trailing
-    zeros are counted in the standard game's loop (``llvm`` or ``debruijn``; the benchmark
-    compares them); it never changes a result.
+    The same table as :func:`beggar.kernel.play_random`. Under the standard settings (oldest
+    card first, rule 8, at most four pay values, no trick limit) games are played in lockstep
+    (:mod:`beggar.lockstep`) unless ``lockstep`` is False or ``count_zeros`` is ``debruijn``;
+    ``count_zeros`` chooses how the scalar loop counts trailing zeros (``llvm`` or ``debruijn``).
+    Neither changes a result; the benchmark compares them.
     """
     compiled = _compiled(rules)
     flags, codes, pays = _tables(compiled.values)
@@ -577,12 +580,10 @@ def play_random(
     if count:
         cfg = compiled.cfg
         standard = cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0 and pays.size <= 4
-        if standard and lanes > 0 and cfg[kernel.CFG_MAX_TRICKS] == 0:
-            from beggar import lockstep  # it builds on this module's helpers
+        if standard and lockstep and count_zeros == "llvm" and cfg[kernel.CFG_MAX_TRICKS] == 0:
+            from beggar import lockstep as lanes  # it builds on this module's helpers
 
-            lockstep.random_standard(
-                compiled.values, flags, codes, pays, cfg, seed64(seed), start, table, lanes
-            )
+            lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
             return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any
