@@ -241,7 +241,8 @@ def random_standard(
     # A lane with no game left to play replays the last game, and its result is not written.
     for lane in range(L):
         games[lane] = lane if lane < count else -1
-        firsts[lane] = _deal_lane(s, lane, values, deck, flags, codes, seed, start + min(lane, count - 1), fixed)
+        game = min(lane, count - 1)
+        firsts[lane] = _deal_lane(s, lane, values, deck, flags, codes, seed, start + game, fixed)
     dealt = min(L, count)
     playing = dealt
     ucap = _U(cap)
