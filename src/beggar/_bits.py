@@ -90,7 +90,7 @@ def tz_lanes(x: np.uint64) -> np.uint64:
     The form LLVM vectorises: AVX2 has no vector ``tzcnt`` but lowers a vector ``ctpop`` to
     byte look-ups, so a loop over games that counts zeros this way runs four games an instruction.
     """
-    return _ctpop((x & (_ZERO - x)) - _ONE)  # type: ignore[call-arg, no-any-return]
+    return _ctpop((x & (_ZERO - x)) - _ONE)  # type: ignore[call-arg]
 
 
 @_jit

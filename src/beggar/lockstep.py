@@ -31,8 +31,9 @@ import numba
 import numpy as np
 
 from beggar._bits import tz_lanes
-from beggar.bitkernel import _deal_random, _settle, _stack
+from beggar.bitkernel import _deal_random, _settle
 from beggar.kernel import _CAPPED, CFG_FIRST, REASON_ALL_CARDS, REASON_CANNOT_TURN, _buffers, _caps, _finish
+from beggar.rng import below, game_state, shuffle
 
 LANES = 8
 """Games advanced together: two AVX2 vectors a field, enough independent work to hide latency."""
@@ -176,37 +177,69 @@ def _step(
     return over_any
 
 
+_EVEN_BYTES = _U(0x00FF00FF00FF00FF)
+_LOW_BITS = _U(0x0001000100010001)
+_GATHER = _U((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3))
+"""Multiplying ``x & _LOW_BITS`` by this puts bit ``16 s`` of ``x`` at bit ``48 + s`` (no carries)."""
+_S48 = _U(48)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _gather4(slots: np.uint64, plane: int) -> np.uint64:
+    """Bit ``plane`` of each of the four 16-bit slots of ``slots``, as four bits."""
+    return (((slots >> _U(plane)) & _LOW_BITS) * _GATHER) >> _S48
+
+
 @numba.njit(cache=True, nogil=True, inline="always")
 def _deal_lane(
     s: np.ndarray,
     lane: int,
-    values: np.ndarray,
-    deck: np.ndarray,
-    flags: np.ndarray,
-    codes: np.ndarray,
+    packed: np.ndarray,
+    padded: np.ndarray,
+    words: np.ndarray,
     seed: np.uint64,
     game: int,
     fixed: int,
 ) -> int:
-    """Deal game ``game`` of the run into ``lane`` (its leader's stack is X); return the leader."""
+    """Deal game ``game`` of the run into ``lane`` (its leader's stack is X); return the leader.
+
+    ``packed`` holds each card of the deck as a byte, bit 0 its pay flag and bits 1 and 2 its
+    value code; it is shuffled into ``padded[:size]`` by the kernel's own shuffle (the same
+    swaps, so the same deal). ``words`` is ``padded`` read eight cards a word: the even bytes
+    of a word are four cards of hand 0 and the odd bytes four of hand 1 (cards are dealt one at
+    a time), and one multiplication gathers a bit of four cards, so a stack's words are built
+    four cards at a time instead of card by card.
+    """
     L = LANES
-    size = values.size
+    size = packed.size
+    deck = padded[:size]
+    deck[:] = packed
+    state = shuffle(deck, game_state(seed, game))
+    first = fixed
+    if first < 0:
+        first = int(below(state, 2)[1])
+    am = a0 = a1 = bm = b0 = b1 = _ZERO
+    for t in range((size + 7) // 8):
+        w = words[t]
+        even = w & _EVEN_BYTES
+        odd = (w >> _U(8)) & _EVEN_BYTES
+        at = _U(4 * t)
+        am |= _gather4(even, 0) << at
+        a0 |= _gather4(even, 1) << at
+        a1 |= _gather4(even, 2) << at
+        bm |= _gather4(odd, 0) << at
+        b0 |= _gather4(odd, 1) << at
+        b1 |= _gather4(odd, 2) << at
     n1 = size // 2
     n0 = size - n1
-    first = _deal_random(values, deck, seed, game, fixed)
-    a = _stack(deck, 0, 2, n0, flags, codes)
-    b = _stack(deck, 1, 2, n1, flags, codes)
-    x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
-    s[_XM * L + lane] = x[0]
-    s[_X0 * L + lane] = x[1]
-    s[_X1 * L + lane] = x[2]
-    s[_YM * L + lane] = y[0]
-    s[_Y0 * L + lane] = y[1]
-    s[_Y1 * L + lane] = y[2]
+    if first == 0:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = am, a0, a1, _U(n0)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = bm, b0, b1, _U(n1)
+    else:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
     for field in (_PM, _P0, _P1, _PLEN, _OWED, _CARDS, _TRICKS, _OVER):
         s[field * L + lane] = _ZERO
-    s[_NX * L + lane] = _U(nx)
-    s[_NY * L + lane] = _U(ny)
     s[_PX * L + lane] = _U(first)
     return first
 
@@ -235,6 +268,11 @@ def random_standard(
     q = np.zeros(4, np.uint64)
     for code in range(4):
         q[code] = _U(pays[min(code, pays.size - 1)])
+    packed = np.zeros(size, np.uint8)
+    for k in range(size):
+        packed[k] = flags[values[k]] | (codes[values[k]] << 1)
+    padded = np.zeros(64, np.uint8)
+    words = padded.view(np.uint64)
     s = np.zeros(_FIELDS * L, np.uint64)
     games = np.empty(L, np.int64)
     firsts = np.empty(L, np.int64)
@@ -242,7 +280,7 @@ def random_standard(
     for lane in range(L):
         games[lane] = lane if lane < count else -1
         game = min(lane, count - 1)
-        firsts[lane] = _deal_lane(s, lane, values, deck, flags, codes, seed, start + game, fixed)
+        firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
     dealt = min(L, count)
     playing = dealt
     ucap = _U(cap)
@@ -255,9 +293,9 @@ def random_standard(
             game = games[lane]
             if game >= 0:
                 first = firsts[lane]
-                cards = np.int64(s[_CARDS * L + lane])
-                tricks = np.int64(s[_TRICKS * L + lane])
-                px = np.int64(s[_PX * L + lane])
+                cards = int(np.int64(s[_CARDS * L + lane]))
+                tricks = int(np.int64(s[_TRICKS * L + lane]))
+                px = int(np.int64(s[_PX * L + lane]))
                 if cards >= cap:
                     # The exact replay plays this lane's deal again from the start.
                     _deal_random(values, deck, seed, start + game, fixed)
@@ -285,7 +323,7 @@ def random_standard(
                     games[lane] = -1
                     playing -= 1
             game = games[lane] if games[lane] >= 0 else count - 1
-            firsts[lane] = _deal_lane(s, lane, values, deck, flags, codes, seed, start + game, fixed)
+            firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
 
 
 __all__ = ["LANES", "random_standard"]
