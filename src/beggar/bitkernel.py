@@ -421,7 +421,8 @@ def _settle(
 @numba.njit(cache=True, nogil=True)
 def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
     """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
-    deck[:] = values
+    for k in range(values.size):  # not deck[:] = values, whose error message costs compile time
+        deck[k] = values[k]
     state = shuffle(deck, game_state(seed, game))
     if fixed >= 0:
         return fixed

@@ -213,7 +213,8 @@ def _deal_lane(
     L = LANES
     size = packed.size
     deck = padded[:size]
-    deck[:] = packed
+    for k in range(size):  # not deck[:] = packed, whose error message costs compile time
+        deck[k] = packed[k]
     state = shuffle(deck, game_state(seed, game))
     first = fixed
     if first < 0:
