@@ -388,6 +388,9 @@ def _play_generic(
     )  # fmt: skip
 
 
+# Whether a deal was dealt a card at a time reaches _play_generic, _settle and kernel._replay as
+# a flag computed at run time, never as the literal True or False: numba compiles a function once
+# for every literal argument, and these are among the largest; one compiled copy serves all.
 @numba.njit(cache=True, nogil=True)
 def _settle(
     played: tuple[int, int, int, int, int, int],
@@ -449,13 +452,14 @@ def _random_standard_batch(
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = _caps(cfg)
     n1 = size // 2
+    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
             deck, size - n1, n1, True, first, flags, codes, pays,
             False, False, False, debruijn, cap_cards, max_tricks,
         )  # fmt: skip
-        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -506,10 +510,11 @@ def _random_any(
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
+    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
-        played = _play_generic(deck, size - n1, n1, True, first, flags, codes, pays, cfg)
-        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
+        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -527,10 +532,11 @@ def _deals_any(
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = _buffers(2, size)
+    dealt = hands.shape[0] < 0  # False, as a run-time flag (see _settle)
     for g in range(hands.shape[0]):
         first = firsts[g]
-        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], False, first, flags, codes, pays, cfg)
-        result = _settle(played, hands[g], lengths[g], False, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)
+        result = _settle(played, hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 

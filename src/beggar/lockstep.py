@@ -40,11 +40,12 @@ LANES = 8
 
 # The fields of a lane, each a run of LANES words: X's stack (mask, two value planes), Y's, the
 # pile (oldest card at bit 0), X's and Y's card counts, the pile's length, the payment due, X's
-# seat, the cards and tricks played; then what the last step found: the game is over, the player
-# to turn had no card, the payment was made in full.
+# seat, the cards and tricks played; then what the last step found, as bits: the game is over
+# (_OVER), the player to turn had no card (_RAN_OUT), the payment was made in full (_PAID).
 _XM, _X0, _X1, _YM, _Y0, _Y1, _PM, _P0, _P1 = range(9)
-_NX, _NY, _PLEN, _OWED, _PX, _CARDS, _TRICKS, _OVER, _RAN_OUT, _PAID = range(9, 19)
-_FIELDS = 19
+_NX, _NY, _PLEN, _OWED, _PX, _CARDS, _TRICKS, _END = range(9, 17)
+_FIELDS = 17
+_OVER, _RAN_OUT, _PAID = 1, 2, 4
 
 _U = np.uint64
 _ZERO = _U(0)
@@ -170,9 +171,7 @@ def _step(
         s[_PX * L + i] = px
         s[_CARDS * L + i] = cards
         s[_TRICKS * L + i] = tricks
-        s[_OVER * L + i] = over
-        s[_RAN_OUT * L + i] = ran_out
-        s[_PAID * L + i] = paid
+        s[_END * L + i] = over | (ran_out << _ONE) | (paid << _U(2))
         over_any |= over
     return over_any
 
@@ -239,7 +238,7 @@ def _deal_lane(
     else:
         s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
         s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
-    for field in (_PM, _P0, _P1, _PLEN, _OWED, _CARDS, _TRICKS, _OVER):
+    for field in (_PM, _P0, _P1, _PLEN, _OWED, _CARDS, _TRICKS, _END):
         s[field * L + lane] = _ZERO
     s[_PX * L + lane] = _U(first)
     return first
@@ -285,11 +284,13 @@ def random_standard(
     dealt = min(L, count)
     playing = dealt
     ucap = _U(cap)
+    on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel._settle)
     while playing > 0:
         if _step(s, q[0], q[1], q[2], q[3], ucap) == _ZERO:
             continue
         for lane in range(L):
-            if s[_OVER * L + lane] == _ZERO:
+            end = s[_END * L + lane]
+            if end & _U(_OVER) == _ZERO:
                 continue
             game = games[lane]
             if game >= 0:
@@ -301,13 +302,13 @@ def random_standard(
                     # The exact replay plays this lane's deal again from the start.
                     _deal_random(values, deck, seed, start + game, fixed)
                     reason, winner = _CAPPED, -1
-                elif s[_RAN_OUT * L + lane] != _ZERO:
+                elif end & _U(_RAN_OUT) != _ZERO:
                     # The player who had to turn had no card (rule 8): the other takes the pile
                     # and wins. The step counted one card too many, the one that was not there.
                     reason, winner = REASON_CANNOT_TURN, px
                     cards -= 1
                     tricks += 1
-                elif s[_PAID * L + lane] != _ZERO:
+                elif end & _U(_PAID) != _ZERO:
                     reason, winner = REASON_ALL_CARDS, px
                 else:
                     # The payer has no card: the pay card's owner takes the pile and wins.
@@ -315,7 +316,7 @@ def random_standard(
                     tricks += 1
                 held0 = size if winner == 0 else 0
                 played = (reason, cards, tricks, winner, held0, size - held0)
-                result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+                result = _settle(played, deck, lengths, on_deck, first, cfg, buf, head, cnt, out, pile, mask)
                 _finish(res, game, cfg, cnt, first, result)
                 if dealt < count:
                     games[lane] = dealt
