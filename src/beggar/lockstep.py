@@ -266,7 +266,7 @@ def random_standard(
     fixed = cfg[CFG_FIRST]
     # The payment of each value code (a scale of fewer than four values repeats its last).
     q = np.zeros(4, np.uint64)
-    for code in range(4):
+    for code in range(4 if pays.size > 0 else 0):
         q[code] = _U(pays[min(code, pays.size - 1)])
     packed = np.zeros(size, np.uint8)
     for k in range(size):
