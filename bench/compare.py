@@ -89,22 +89,21 @@ def chunked(play: Callable[[int, int], object], chunk: int) -> Callable[[int], N
     return run
 
 
-def players(binary: Path, seed: int, lanes: list[int], cpu: bool, chunk: int) -> dict[str, Timer]:
+def players(binary: Path, seed: int, cpu: bool, chunk: int) -> dict[str, Timer]:
     def timer(play: Callable[[int, int], object]) -> Timer:
         return python_timer(chunked(play, chunk), cpu)
 
     timers: dict[str, Timer] = {
         "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n, cpu)[0],
         "kernel": timer(lambda start, n: kernel.play_random(STANDARD, seed, start, n)),
-        "bit kernel, cttz": timer(lambda start, n: bitkernel.play_random(STANDARD, seed, start, n)),
-        "bit kernel, de Bruijn": timer(
+        "bit kernel, lockstep": timer(lambda start, n: bitkernel.play_random(STANDARD, seed, start, n)),
+        "bit kernel, scalar, cttz": timer(
+            lambda start, n: bitkernel.play_random(STANDARD, seed, start, n, lockstep=False)
+        ),
+        "bit kernel, scalar, de Bruijn": timer(
             lambda start, n: bitkernel.play_random(STANDARD, seed, start, n, count_zeros="debruijn")
         ),
     }
-    for width in lanes:
-        timers[f"bit kernel, lockstep {width} lanes"] = timer(
-            lambda start, n, width=width: bitkernel.play_random(STANDARD, seed, start, n, lanes=width)
-        )
     return timers
 
 
@@ -142,7 +141,6 @@ def main() -> None:
         default=1 << 16,
         help="games per kernel call, as simulate plays them (default 65536; 0: all in one call)",
     )
-    parser.add_argument("--lanes", type=int, nargs="*", default=[], help="also time games in lockstep")
     parser.add_argument(
         "--clock",
         choices=("wall", "cpu"),
@@ -154,13 +152,12 @@ def main() -> None:
 
     bitkernel.warm_up()
     kernel.warm_up()
+    bitkernel.play_random(STANDARD, 0, 0, 1, lockstep=False)
     bitkernel.play_random(STANDARD, 0, 0, 1, count_zeros="debruijn")
-    for width in args.lanes:
-        bitkernel.play_random(STANDARD, 0, 0, 1, lanes=width)
     with tempfile.TemporaryDirectory(prefix="beggar-cloop-") as tmp:
         binary = build_cloop(Path(tmp))
         check_agreement(binary, args.seed, args.base)
-        timers = players(binary, args.seed, args.lanes, args.clock == "cpu", args.chunk)
+        timers = players(binary, args.seed, args.clock == "cpu", args.chunk)
         runs = []
         for run in range(args.runs):
             speeds = one_run(timers, args.games, args.base, args.rounds)

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from beggar.cli import run
@@ -293,3 +294,34 @@ def test_top_and_export_show_the_finds(capsys: pytest.CaptureFixture[str], tmp_p
     assert run(["export", "--db", str(db), "--output", str(out)]) == 0
     lines = out.read_text().splitlines()
     assert lines[0].startswith("deal,rules,cards") and len(lines) == len(top) + 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "target", "best_before"),
+    (("standard", "cards", -1), ("half-deck:pay=J1", "loops", -1), ("standard", "tricks", 10**9)),
+)
+def test_a_random_unit_finds_what_one_table_of_the_whole_unit_holds(
+    spec: str, target: str, best_before: int
+) -> None:
+    """Played in chunks, a unit still reports its first loops in game order and its first longest game."""
+    from beggar import bitkernel, kernel
+    from beggar.search import MAX_NOTES, RANDOM_CHUNK, RANDOM_UNIT
+
+    assert RANDOM_UNIT % RANDOM_CHUNK != 0  # a short last chunk is exercised too
+    rules = rules_named(spec)
+    args = SearchArgs(rules_spec=spec, strategy="random", target=target, seed=5, walkers=2)
+    result = run_unit(args.to_dict(), 1, 1, {"best": best_before})
+    start = (1 * 2 + 1) * RANDOM_UNIT
+    whole = bitkernel.play_random_fastest(kernel.KernelRules.of(rules), 5, start, RANDOM_UNIT)
+    measure = (whole.tricks if target == "tricks" else whole.cards).copy()
+    measure[whole.status == kernel.STATUS_LOOP] = -1
+    picks = {int(i) for i in np.flatnonzero(whole.status == kernel.STATUS_LOOP)[:MAX_NOTES]}
+    best = int(np.argmax(measure))
+    if measure[best] > best_before:
+        picks.add(best)
+    assert result.state == {"best": max(best_before, int(measure[best]))}
+    want = [
+        (whole.record(i).cards, whole.record(i).tricks, str(whole.record(i).status)) for i in sorted(picks)
+    ]
+    assert [(f.cards, f.tricks, f.status) for f in result.finds] == want
+    assert (target == "loops") == any(f.status == "loop" for f in result.finds)

@@ -14,11 +14,12 @@ The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
   seed is the kernel's deal and leader, drawn by the kernel's own random functions).
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
 
-Two keyword-only options of :func:`play_random` never change a result: ``count_zeros`` counts
-trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table, and ``lanes=N`` plays
-standard-settings games ``N`` at a time in lockstep (:mod:`beggar.lockstep`). Both are there for
-``bench/compare.py``, which measured ``cttz`` faster than de Bruijn, and lockstep, in numba,
-slower than the scalar loop here (see that module).
+Two keyword-only options of :func:`play_random` never change a result: ``lockstep`` (the
+default) plays random games under the standard settings eight at a time in vectorised lockstep
+(:mod:`beggar.lockstep`), and ``lockstep=False`` one at a time in the scalar loop, whose
+``count_zeros`` counts trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table.
+They are there for ``bench/compare.py``, which measured lockstep fastest, then ``cttz``, then de
+Bruijn.
 
 How a game is played. A stack is a few 64-bit words, top card at bit 0: one word marks the pay
 cards, and two (or, for a scale with more than four pay values, four) *planes* hold the index
@@ -387,6 +388,9 @@ def _play_generic(
     )  # fmt: skip
 
 
+# Whether a deal was dealt a card at a time reaches _play_generic, _settle and kernel._replay as
+# a flag computed at run time, never as the literal True or False: numba compiles a function once
+# for every literal argument, and these are among the largest; one compiled copy serves all.
 @numba.njit(cache=True, nogil=True)
 def _settle(
     played: tuple[int, int, int, int, int, int],
@@ -420,7 +424,8 @@ def _settle(
 @numba.njit(cache=True, nogil=True)
 def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
     """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
-    deck[:] = values
+    for k in range(values.size):  # not deck[:] = values, whose error message costs compile time
+        deck[k] = values[k]
     state = shuffle(deck, game_state(seed, game))
     if fixed >= 0:
         return fixed
@@ -447,13 +452,14 @@ def _random_standard_batch(
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = _caps(cfg)
     n1 = size // 2
+    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
             deck, size - n1, n1, True, first, flags, codes, pays,
             False, False, False, debruijn, cap_cards, max_tricks,
         )  # fmt: skip
-        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -504,10 +510,11 @@ def _random_any(
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
+    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
-        played = _play_generic(deck, size - n1, n1, True, first, flags, codes, pays, cfg)
-        result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
+        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -525,10 +532,11 @@ def _deals_any(
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = _buffers(2, size)
+    dealt = hands.shape[0] < 0  # False, as a run-time flag (see _settle)
     for g in range(hands.shape[0]):
         first = firsts[g]
-        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], False, first, flags, codes, pays, cfg)
-        result = _settle(played, hands[g], lengths[g], False, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)
+        result = _settle(played, hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -562,14 +570,16 @@ def play_random(
     start: int = 0,
     count: int = 1,
     *,
+    lockstep: bool = True,
     count_zeros: CountZeros = "llvm",
-    lanes: int = 0,
 ) -> Batch:
     """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
 
-    The same table as :func:`beggar.kernel.play_random`. ``count_zeros`` chooses how trailing
-    zeros are counted in the standard game's loop (``llvm`` or ``debruijn``; the benchmark
-    compares them); it never changes a result.
+    The same table as :func:`beggar.kernel.play_random`. Under the standard settings (oldest
+    card first, rule 8, at most four pay values, no trick limit) games are played in lockstep
+    (:mod:`beggar.lockstep`) unless ``lockstep`` is False or ``count_zeros`` is ``debruijn``;
+    ``count_zeros`` chooses how the scalar loop counts trailing zeros (``llvm`` or ``debruijn``).
+    Neither changes a result; the benchmark compares them.
     """
     compiled = _compiled(rules)
     flags, codes, pays = _tables(compiled.values)
@@ -577,12 +587,10 @@ def play_random(
     if count:
         cfg = compiled.cfg
         standard = cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0 and pays.size <= 4
-        if standard and lanes > 0 and cfg[kernel.CFG_MAX_TRICKS] == 0:
-            from beggar import lockstep  # it builds on this module's helpers
+        if standard and lockstep and count_zeros == "llvm" and cfg[kernel.CFG_MAX_TRICKS] == 0:
+            from beggar import lockstep as lanes  # it builds on this module's helpers
 
-            lockstep.random_standard(
-                compiled.values, flags, codes, pays, cfg, seed64(seed), start, table, lanes
-            )
+            lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
             return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any

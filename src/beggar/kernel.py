@@ -375,7 +375,8 @@ def _seen_lookup_or_add(
                 return int(r)
         slot = (slot + 1) & tmask
     table[slot] = count
-    rows[count, :] = key
+    for i in range(width):  # not rows[count, :] = key, whose error message costs compile time
+        rows[count, i] = key[i]
     hashes[count] = h64
     marks[count, 0] = cards
     marks[count, 1] = tricks
@@ -590,11 +591,16 @@ def _remember(
     if n == rows.shape[0]:
         capacity = 2 * n
         new_rows = np.empty((capacity, key.size), np.uint8)
-        new_rows[:n] = rows[:n]
         new_hashes = np.empty(capacity, np.uint64)
-        new_hashes[:n] = hashes[:n]
         new_marks = np.empty((capacity, 2), np.int64)
-        new_marks[:n] = marks[:n]
+        # Element by element: a slice assignment compiles numba's shape-mismatch error message,
+        # seconds of compile time for a copy that cannot mismatch.
+        for r in range(n):
+            for c in range(key.size):
+                new_rows[r, c] = rows[r, c]
+            new_hashes[r] = hashes[r]
+            new_marks[r, 0] = marks[r, 0]
+            new_marks[r, 1] = marks[r, 1]
         seen = (new_rows, new_hashes, new_marks, _rehash(new_hashes, n, 2 * capacity), count)
     return seen, -1
 
@@ -870,7 +876,8 @@ def _random_two(
     _, max_tricks, cap_cards = _caps(cfg)
     fixed = cfg[CFG_FIRST]
     for g in range(res.shape[0]):
-        deck[:] = values
+        for k in range(values.size):
+            deck[k] = values[k]
         state = shuffle(deck, game_state(seed, start + g))
         first = fixed
         if first < 0:
@@ -923,7 +930,8 @@ def _play_random_kernel(
     deck = values.copy()
     lengths = np.zeros(players, np.int64)
     for g in range(res.shape[0]):
-        deck[:] = values
+        for k in range(values.size):
+            deck[k] = values[k]
         state = shuffle(deck, game_state(seed, start + g))
         first = cfg[CFG_FIRST]
         if first < 0:

@@ -1,24 +1,28 @@
-"""Games in lockstep: many random games advanced together, one branch-free step per game in turn.
+"""Games in lockstep: eight random games advanced together by one vectorised, branch-free step.
 
 The scalar bit kernel (:mod:`beggar.bitkernel`) takes about 113 steps a random game, and at
 each one whether the payer pays in full or turns a pay card, or which player turns the next pay
-card, is a branch the processor cannot predict. Here a batch of ``lanes`` games is held in two
-small tables (the words and the counts of every game), and each pass over the batch advances
-every game by one step computed without branches: both outcomes are computed and the right one
-chosen by masks and selects. The only branch is whether a game has just ended (about one step
-in 113, well predicted); an ended game writes its row and its lane deals the next game.
+card, is a branch the processor cannot predict (each goes either way about half the time). Here
+:data:`LANES` games are held side by side, one *lane* each, field by field in one flat array
+(every game's stack mask, then every game's first value plane, ...), and a pass advances every
+lane by one step computed without branches: both outcomes are computed and the right one kept
+by masks. Written so, the pass over the lanes is a loop LLVM vectorises (AVX2: four games an
+instruction, variable shifts ``vpsrlvq``/``vpsllvq``); trailing zeros are counted as
+``popcount((x & -x) - 1)`` (:func:`beggar._bits.tz_lanes`), since there is no vector ``tzcnt``
+without AVX-512. The only branch is whether some lane's game has just ended (one pass in about
+14, well predicted); an ended game writes its row and its lane deals the next game.
 
 It plays the standard settings (oldest card first, rule 8, at most four pay values, no trick
-limit) on random deals, when :func:`beggar.bitkernel.play_random` is asked for ``lanes=N``.
-Results are the scalar kernel's, byte for byte: game ``i`` is the kernel's deal ``i``, its row is
-row ``i``, and a game that may reach the card bound or limit is replayed by the kernel's exact
-tracked player.
+limit) on random deals; :func:`beggar.bitkernel.play_random` uses it for those unless asked for
+the scalar loop. Results are the scalar kernel's, byte for byte: game ``i`` is the kernel's deal
+``i``, its row is row ``i``, and a game that may reach the card bound or limit is replayed by the
+kernel's exact tracked player.
 
-Measured (``bench/compare.py --lanes 16``), it is *slower* than the scalar bit kernel in numba
-on this machine: a branch-free step does the work of both outcomes and loads and stores the lane
-state, which costs more than the scalar step's occasional mispredicted branch, and numba does
-not vectorise the step (x86-64 with AVX2 has no vector ``tzcnt``). It stays as the
-measured answer to whether lockstep pays in numba, and as the starting point for a SIMD version.
+A step, in the words of :mod:`beggar.bitkernel` (``X`` is the player to turn next, ``Y`` the
+other): with no payment due (``owed == 0``) X and Y alternate plain cards until the earlier of
+X's pay card at turn ``2 * tz(X)`` and Y's at ``2 * tz(Y) + 1``; with a payment due X turns
+``owed`` plain cards (paid: Y takes the pile under their stack and leads) or a pay card first.
+Then the payer, or the taker, becomes X.
 """
 
 from __future__ import annotations
@@ -26,185 +30,218 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from beggar._bits import bit, get, shl, shr, tz
-from beggar.bitkernel import _deal_random, _settle, _stack
+from beggar._bits import tz_lanes
+from beggar.bitkernel import _deal_random, _settle
 from beggar.kernel import _CAPPED, CFG_FIRST, REASON_ALL_CARDS, REASON_CANNOT_TURN, _buffers, _caps, _finish
+from beggar.rng import below, game_state, shuffle
 
-LANES = 16
-"""Games advanced together: enough to hide each step's latency, few enough to stay in L1."""
+LANES = 8
+"""Games advanced together: two AVX2 vectors a field, enough independent work to hide latency."""
 
-# Word columns of a lane (uint64): X's stack (the player to turn next), Y's stack, the pile.
+# The fields of a lane, each a run of LANES words: X's stack (mask, two value planes), Y's, the
+# pile (oldest card at bit 0), X's and Y's card counts, the pile's length, the payment due, X's
+# seat, the cards and tricks played; then what the last step found, as bits: the game is over
+# (_OVER), the player to turn had no card (_RAN_OUT), the payment was made in full (_PAID).
 _XM, _X0, _X1, _YM, _Y0, _Y1, _PM, _P0, _P1 = range(9)
-# Count columns of a lane (int64).
-_NX, _NY, _PLEN, _OWED, _PX, _CARDS, _TRICKS, _GAME, _FIRST = range(9)
+_NX, _NY, _PLEN, _OWED, _PX, _CARDS, _TRICKS, _END = range(9, 17)
+_FIELDS = 17
+_OVER, _RAN_OUT, _PAID = 1, 2, 4
 
 _U = np.uint64
 _ZERO = _U(0)
-_ONES = ~_U(0)
+_ONE = _U(1)
+_M63 = _U(63)
 
 
-@numba.njit(cache=True, nogil=True)
-def _deal_lane(
-    words: np.ndarray,
-    counts: np.ndarray,
-    lane: int,
-    game: int,
-    values: np.ndarray,
-    deck: np.ndarray,
-    flags: np.ndarray,
-    codes: np.ndarray,
-    seed: np.uint64,
-    start: int,
-    fixed: int,
-) -> None:
-    """Deal game ``game`` of the batch into ``lane``: its leader's stack is X."""
-    size = values.size
-    n1 = size // 2
-    n0 = size - n1
-    first = _deal_random(values, deck, seed, start + game, fixed)
-    a = _stack(deck, 0, 2, n0, flags, codes)
-    b = _stack(deck, 1, 2, n1, flags, codes)
-    x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
-    words[lane, _XM] = x[0]
-    words[lane, _X0] = x[1]
-    words[lane, _X1] = x[2]
-    words[lane, _YM] = y[0]
-    words[lane, _Y0] = y[1]
-    words[lane, _Y1] = y[2]
-    words[lane, _PM] = _ZERO
-    words[lane, _P0] = _ZERO
-    words[lane, _P1] = _ZERO
-    counts[lane, _NX] = nx
-    counts[lane, _NY] = ny
-    counts[lane, _PLEN] = 0
-    counts[lane, _OWED] = 0
-    counts[lane, _PX] = first
-    counts[lane, _CARDS] = 0
-    counts[lane, _TRICKS] = 0
-    counts[lane, _GAME] = game
-    counts[lane, _FIRST] = first
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pick(mask: np.uint64, a: np.uint64, b: np.uint64) -> np.uint64:
+    """``a`` where ``mask`` is all ones, ``b`` where it is zero, without a branch."""
+    return b ^ ((a ^ b) & mask)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _step(
-    words: np.ndarray, counts: np.ndarray, lane: int, pays: np.ndarray, cap_cards: int
-) -> tuple[bool, int, int, int, int]:
-    """Advance the game in ``lane`` by one step, without branches.
+    s: np.ndarray, q0: np.uint64, q1: np.uint64, q2: np.uint64, q3: np.uint64, cap: np.uint64
+) -> np.uint64:
+    """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
 
-    Returns ``(over, reason, cards, tricks, winner)``; ``over`` is False while the game goes on.
+    ``q0..q3`` are the payments of the value codes 0 to 3; ``cap`` the cards at which a game is
+    handed to the exact replay. Every quantity is an unsigned word and every choice a mask
+    (``0`` or all ones), so that the loop over the lanes has no branch.
     """
-    xm = words[lane, _XM]
-    x0 = words[lane, _X0]
-    x1 = words[lane, _X1]
-    ym = words[lane, _YM]
-    y0 = words[lane, _Y0]
-    y1 = words[lane, _Y1]
-    pm = words[lane, _PM]
-    p0 = words[lane, _P0]
-    p1 = words[lane, _P1]
-    nx = counts[lane, _NX]
-    ny = counts[lane, _NY]
-    plen = counts[lane, _PLEN]
-    owed = counts[lane, _OWED]
-    px = counts[lane, _PX]
-    cards = counts[lane, _CARDS]
-    tricks = counts[lane, _TRICKS]
+    L = LANES
+    over_any = _ZERO
+    for i in range(L):
+        xm = s[_XM * L + i]
+        x0 = s[_X0 * L + i]
+        x1 = s[_X1 * L + i]
+        ym = s[_YM * L + i]
+        y0 = s[_Y0 * L + i]
+        y1 = s[_Y1 * L + i]
+        pm = s[_PM * L + i]
+        p0 = s[_P0 * L + i]
+        p1 = s[_P1 * L + i]
+        nx = s[_NX * L + i]
+        ny = s[_NY * L + i]
+        plen = s[_PLEN * L + i]
+        owed = s[_OWED * L + i]
+        px = s[_PX * L + i]
+        cards = s[_CARDS * L + i]
+        tricks = s[_TRICKS * L + i]
+        # Plain cards before each player's next pay card, stopped at the end of the stack.
+        lx = tz_lanes(xm | (_ONE << (nx & _M63)))
+        ly = tz_lanes(ym | (_ONE << (ny & _M63)))
+        alt = _U(owed == _ZERO)
+        x_first = _U(lx <= ly)
+        paid = (_ONE - alt) & _U(owed <= lx)
+        # X turned the step's pay card (or paid): always when paying, else if X's comes first.
+        from_x = (_ONE - alt) | x_first
+        m_alt = _ZERO - alt
+        m_first = _ZERO - x_first
+        m_paid = _ZERO - paid
+        m_x = _ZERO - from_x
+        pos = _pick(m_x, lx, ly)
+        k_pay = _pick(m_paid, owed, lx + _ONE)
+        kx = _pick(m_alt, _pick(m_first, lx, ly) + _ONE, k_pay)
+        ky = _pick(m_first, lx, ly + _ONE) & m_alt
+        ran_out = ((_U(lx == nx) & from_x) | (_U(ly == ny) & (_ONE - from_x))) & (_ONE - paid)
+        c0 = (_pick(m_x, x0, y0) >> pos) & _ONE
+        c1 = (_pick(m_x, x1, y1) >> pos) & _ONE
+        k = kx + ky
+        # Shifts stay below 64 bits (a step that ran out ends its game, whatever it shifted).
+        sx = kx & _M63
+        sy = ky & _M63
+        xm >>= sx
+        x0 >>= sx
+        x1 >>= sx
+        ym >>= sy
+        y0 >>= sy
+        y1 >>= sy
+        nx -= kx
+        ny -= ky
+        # The step's pay card goes on top of the pile.
+        top = (plen + k - _ONE) & _M63
+        pm |= (_ONE - paid) << top
+        p0 |= c0 << top
+        p1 |= c1 << top
+        plen += k
+        cards += k
+        # Paid in full: Y takes the pile under their stack.
+        under = ny & _M63
+        ym |= (pm << under) & m_paid
+        y0 |= (p0 << under) & m_paid
+        y1 |= (p1 << under) & m_paid
+        keep = ~m_paid
+        pm &= keep
+        p0 &= keep
+        p1 &= keep
+        ny += plen & m_paid
+        plen &= keep
+        tricks += paid
+        m_c0 = _ZERO - c0
+        owed = _pick(_ZERO - c1, _pick(m_c0, q3, q2), _pick(m_c0, q1, q0)) & keep
+        # X is whoever turns next: the payer, or the taker of the pile.
+        d = (xm ^ ym) & m_x
+        xm ^= d
+        ym ^= d
+        d = (x0 ^ y0) & m_x
+        x0 ^= d
+        y0 ^= d
+        d = (x1 ^ y1) & m_x
+        x1 ^= d
+        y1 ^= d
+        d = (nx ^ ny) & m_x
+        nx ^= d
+        ny ^= d
+        px ^= from_x
+        over = ran_out | (paid & _U(ny == _ZERO)) | ((_ONE - paid) & _U(nx == _ZERO)) | _U(cards >= cap)
+        s[_XM * L + i] = xm
+        s[_X0 * L + i] = x0
+        s[_X1 * L + i] = x1
+        s[_YM * L + i] = ym
+        s[_Y0 * L + i] = y0
+        s[_Y1 * L + i] = y1
+        s[_PM * L + i] = pm
+        s[_P0 * L + i] = p0
+        s[_P1 * L + i] = p1
+        s[_NX * L + i] = nx
+        s[_NY * L + i] = ny
+        s[_PLEN * L + i] = plen
+        s[_OWED * L + i] = owed
+        s[_PX * L + i] = px
+        s[_CARDS * L + i] = cards
+        s[_TRICKS * L + i] = tricks
+        s[_END * L + i] = over | (ran_out << _ONE) | (paid << _U(2))
+        over_any |= over
+    return over_any
 
-    # Plain cards before each player's next pay card, stopped at the end of the stack.
-    lx = tz(xm | bit(nx), False)
-    ly = tz(ym | bit(ny), False)
-    alt = owed == 0
-    xfirst = lx <= ly
-    # With no payment due the earlier pay card of the two is turned (X at even turns, Y at odd
-    # ones); a payer pays in full (``paid``) or turns a pay card first.
-    paid = owed <= lx
-    from_x = xfirst or not alt
-    pos = lx if from_x else ly
-    kx = min(lx, ly) + 1 if alt else (owed if paid else lx + 1)
-    ky = (lx if xfirst else ly + 1) if alt else 0
-    has_pay = alt or not paid
-    trick = not alt and paid
-    ran_out = (lx == nx) if from_x else (ly == ny)
-    ran_out = ran_out and has_pay
 
-    c0 = get(x0 if from_x else y0, pos)
-    c1 = get(x1 if from_x else y1, pos)
-    code = (c0 | (c1 << 1)) if has_pay else 0
-    k = kx + ky
-    # Shifts stay below 64 bits: kx <= nx + 1 and ky <= ny + 1 with both at most 63, and a game
-    # that ran out is not continued.
-    kx_safe = min(kx, nx)
-    ky_safe = min(ky, ny)
-    xm = shr(xm, kx_safe)
-    x0 = shr(x0, kx_safe)
-    x1 = shr(x1, kx_safe)
-    ym = shr(ym, ky_safe)
-    y0 = shr(y0, ky_safe)
-    y1 = shr(y1, ky_safe)
-    nx -= kx_safe
-    ny -= ky_safe
-    # The step's pay card goes on top of the pile.
-    top = min(plen + k - 1, 63)
-    pm |= shl(_U(1 if has_pay else 0), top)
-    p0 |= shl(_U(code & 1), top)
-    p1 |= shl(_U(code >> 1), top)
-    plen += k
-    # Paid in full: Y takes the pile under their stack.
-    take = _ONES if trick else _ZERO
-    under = ny if trick else 0
-    ym |= shl(pm, under) & take
-    y0 |= shl(p0, under) & take
-    y1 |= shl(p1, under) & take
-    pm &= ~take
-    p0 &= ~take
-    p1 &= ~take
-    ny += plen if trick else 0
-    plen = 0 if trick else plen
-    tricks += 1 if trick else 0
-    owed = pays[code] if has_pay else 0
-    cards += k
-    # X is whoever turns next: the payer, or the taker of the pile.
-    swap = from_x
-    nxm = ym if swap else xm
-    nx0 = y0 if swap else x0
-    nx1 = y1 if swap else x1
-    nym = xm if swap else ym
-    ny0 = x0 if swap else y0
-    ny1 = x1 if swap else y1
-    nnx = ny if swap else nx
-    nny = nx if swap else ny
-    px ^= 1 if swap else 0
+_EVEN_BYTES = _U(0x00FF00FF00FF00FF)
+_LOW_BITS = _U(0x0001000100010001)
+_GATHER = _U((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3))
+"""Multiplying ``x & _LOW_BITS`` by this puts bit ``16 s`` of ``x`` at bit ``48 + s`` (no carries)."""
+_S48 = _U(48)
 
-    words[lane, _XM] = nxm
-    words[lane, _X0] = nx0
-    words[lane, _X1] = nx1
-    words[lane, _YM] = nym
-    words[lane, _Y0] = ny0
-    words[lane, _Y1] = ny1
-    words[lane, _PM] = pm
-    words[lane, _P0] = p0
-    words[lane, _P1] = p1
-    counts[lane, _NX] = nnx
-    counts[lane, _NY] = nny
-    counts[lane, _PLEN] = plen
-    counts[lane, _OWED] = owed
-    counts[lane, _PX] = px
-    counts[lane, _CARDS] = cards
-    counts[lane, _TRICKS] = tricks
 
-    over = ran_out or (trick and nny == 0) or (has_pay and nnx == 0) or cards >= cap_cards
-    if not over:
-        return False, 0, 0, 0, 0
-    if cards >= cap_cards:
-        return True, _CAPPED, cards, tricks, -1
-    if ran_out:
-        # The player who had to turn had no card (rule 8): the other takes the pile and wins.
-        # The step counted one card too many, the one that was not there.
-        return True, REASON_CANNOT_TURN, cards - 1, tricks + 1, px
-    if trick:
-        return True, REASON_ALL_CARDS, cards, tricks, px
-    # The payer has no card: the pay card's owner takes the pile and wins.
-    return True, REASON_CANNOT_TURN, cards, tricks + 1, px ^ 1
+@numba.njit(cache=True, nogil=True, inline="always")
+def _gather4(slots: np.uint64, plane: int) -> np.uint64:
+    """Bit ``plane`` of each of the four 16-bit slots of ``slots``, as four bits."""
+    return (((slots >> _U(plane)) & _LOW_BITS) * _GATHER) >> _S48
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _deal_lane(
+    s: np.ndarray,
+    lane: int,
+    packed: np.ndarray,
+    padded: np.ndarray,
+    words: np.ndarray,
+    seed: np.uint64,
+    game: int,
+    fixed: int,
+) -> int:
+    """Deal game ``game`` of the run into ``lane`` (its leader's stack is X); return the leader.
+
+    ``packed`` holds each card of the deck as a byte, bit 0 its pay flag and bits 1 and 2 its
+    value code; it is shuffled into ``padded[:size]`` by the kernel's own shuffle (the same
+    swaps, so the same deal). ``words`` is ``padded`` read eight cards a word: the even bytes
+    of a word are four cards of hand 0 and the odd bytes four of hand 1 (cards are dealt one at
+    a time), and one multiplication gathers a bit of four cards, so a stack's words are built
+    four cards at a time instead of card by card.
+    """
+    L = LANES
+    size = packed.size
+    deck = padded[:size]
+    for k in range(size):  # not deck[:] = packed, whose error message costs compile time
+        deck[k] = packed[k]
+    state = shuffle(deck, game_state(seed, game))
+    first = fixed
+    if first < 0:
+        first = int(below(state, 2)[1])
+    am = a0 = a1 = bm = b0 = b1 = _ZERO
+    for t in range((size + 7) // 8):
+        w = words[t]
+        even = w & _EVEN_BYTES
+        odd = (w >> _U(8)) & _EVEN_BYTES
+        at = _U(4 * t)
+        am |= _gather4(even, 0) << at
+        a0 |= _gather4(even, 1) << at
+        a1 |= _gather4(even, 2) << at
+        bm |= _gather4(odd, 0) << at
+        b0 |= _gather4(odd, 1) << at
+        b1 |= _gather4(odd, 2) << at
+    n1 = size // 2
+    n0 = size - n1
+    if first == 0:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = am, a0, a1, _U(n0)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = bm, b0, b1, _U(n1)
+    else:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
+    for field in (_PM, _P0, _P1, _PLEN, _OWED, _CARDS, _TRICKS, _END):
+        s[field * L + lane] = _ZERO
+    s[_PX * L + lane] = _U(first)
+    return first
 
 
 @numba.njit(cache=True, nogil=True)
@@ -217,44 +254,78 @@ def random_standard(
     seed: np.uint64,
     start: int,
     res: np.ndarray,
-    lanes: int,
 ) -> None:
-    """Games ``start ..`` of the run seeded with ``seed``, ``lanes`` at a time, rows in game order."""
+    """Games ``start ..`` of the run seeded with ``seed``, :data:`LANES` at a time, rows in game order."""
+    L = LANES
     size = values.size
     count = res.shape[0]
     buf, head, cnt, out, pile, mask = _buffers(2, size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
-    cap_cards = _caps(cfg)[2]
+    cap = _caps(cfg)[2]
     fixed = cfg[CFG_FIRST]
-    lanes = min(lanes, count)
-    words = np.zeros((lanes, 9), np.uint64)
-    counts = np.zeros((lanes, 9), np.int64)
-    for lane in range(lanes):
-        _deal_lane(words, counts, lane, lane, values, deck, flags, codes, seed, start, fixed)
-    dealt = lanes
-    active = lanes
-    while active > 0:
-        for lane in range(lanes):
-            game = counts[lane, _GAME]
-            if game < 0:
+    # The payment of each value code (a scale of fewer than four values repeats its last).
+    q = np.zeros(4, np.uint64)
+    for code in range(4 if pays.size > 0 else 0):
+        q[code] = _U(pays[min(code, pays.size - 1)])
+    packed = np.zeros(size, np.uint8)
+    for k in range(size):
+        packed[k] = flags[values[k]] | (codes[values[k]] << 1)
+    padded = np.zeros(64, np.uint8)
+    words = padded.view(np.uint64)
+    s = np.zeros(_FIELDS * L, np.uint64)
+    games = np.empty(L, np.int64)
+    firsts = np.empty(L, np.int64)
+    # A lane with no game left to play replays the last game, and its result is not written.
+    for lane in range(L):
+        games[lane] = lane if lane < count else -1
+        game = min(lane, count - 1)
+        firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
+    dealt = min(L, count)
+    playing = dealt
+    ucap = _U(cap)
+    on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel._settle)
+    while playing > 0:
+        if _step(s, q[0], q[1], q[2], q[3], ucap) == _ZERO:
+            continue
+        for lane in range(L):
+            end = s[_END * L + lane]
+            if end & _U(_OVER) == _ZERO:
                 continue
-            over, reason, cards, tricks, winner = _step(words, counts, lane, pays, cap_cards)
-            if not over:
-                continue
-            first = counts[lane, _FIRST]
-            if reason == _CAPPED:
-                _deal_random(values, deck, seed, start + game, fixed)
-            held0 = size if winner == 0 else 0
-            played = (reason, cards, tricks, winner, held0, size - held0)
-            result = _settle(played, deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
-            _finish(res, game, cfg, cnt, first, result)
-            if dealt < count:
-                _deal_lane(words, counts, lane, dealt, values, deck, flags, codes, seed, start, fixed)
-                dealt += 1
-            else:
-                counts[lane, _GAME] = -1
-                active -= 1
+            game = games[lane]
+            if game >= 0:
+                first = firsts[lane]
+                cards = int(np.int64(s[_CARDS * L + lane]))
+                tricks = int(np.int64(s[_TRICKS * L + lane]))
+                px = int(np.int64(s[_PX * L + lane]))
+                if cards >= cap:
+                    # The exact replay plays this lane's deal again from the start.
+                    _deal_random(values, deck, seed, start + game, fixed)
+                    reason, winner = _CAPPED, -1
+                elif end & _U(_RAN_OUT) != _ZERO:
+                    # The player who had to turn had no card (rule 8): the other takes the pile
+                    # and wins. The step counted one card too many, the one that was not there.
+                    reason, winner = REASON_CANNOT_TURN, px
+                    cards -= 1
+                    tricks += 1
+                elif end & _U(_PAID) != _ZERO:
+                    reason, winner = REASON_ALL_CARDS, px
+                else:
+                    # The payer has no card: the pay card's owner takes the pile and wins.
+                    reason, winner = REASON_CANNOT_TURN, px ^ 1
+                    tricks += 1
+                held0 = size if winner == 0 else 0
+                played = (reason, cards, tricks, winner, held0, size - held0)
+                result = _settle(played, deck, lengths, on_deck, first, cfg, buf, head, cnt, out, pile, mask)
+                _finish(res, game, cfg, cnt, first, result)
+                if dealt < count:
+                    games[lane] = dealt
+                    dealt += 1
+                else:
+                    games[lane] = -1
+                    playing -= 1
+            game = games[lane] if games[lane] >= 0 else count - 1
+            firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
 
 
 __all__ = ["LANES", "random_standard"]

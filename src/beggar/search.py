@@ -40,6 +40,10 @@ LOOP_SCORE = 1 << 40
 
 RANDOM_UNIT = 1_000_000
 """Random deals per unit of the random strategy."""
+RANDOM_CHUNK = 1 << 16
+"""Random deals per kernel call within a unit. A unit's table in one piece (88 bytes a game) would
+be fresh memory on every unit, whose page faults cost this virtual machine a fifth of the kernel's
+speed; chunks of this size reuse the same memory."""
 MOVES_UNIT = 20_000
 """Candidates per unit of the local-search strategies."""
 PATIENCE = 60_000
@@ -345,20 +349,29 @@ def _random_unit(
     # Walker w's units are the run's games w, w + walkers, ... in blocks: disjoint for every walker.
     block = unit * search.walkers + walker
     start = block * RANDOM_UNIT
-    batch = bitkernel.play_random_fastest(space.compiled, seed=search.seed, start=start, count=RANDOM_UNIT)
-    measure = (batch.tricks if search.target == "tricks" else batch.cards).copy()
-    measure[batch.status == kernel.STATUS_LOOP] = -1
-    loops = np.flatnonzero(batch.status == kernel.STATUS_LOOP)
-    picks = [int(i) for i in loops[:MAX_NOTES]]
-    best_index = int(np.argmax(measure))
+    # Played in chunks, each reduced to its loops and its best before the next (the same picks
+    # as one table of the whole unit: loops in game order, the first of the longest games).
+    picks: dict[int, GameRecord] = {}  # the unit's first loops, by game
+    best_index, best, best_record = -1, -1, None
+    for offset in range(0, RANDOM_UNIT, RANDOM_CHUNK):
+        count = min(RANDOM_CHUNK, RANDOM_UNIT - offset)
+        batch = bitkernel.play_random_fastest(space.compiled, search.seed, start + offset, count)
+        measure = (batch.tricks if search.target == "tricks" else batch.cards).copy()
+        in_loop = batch.status == kernel.STATUS_LOOP
+        measure[in_loop] = -1
+        for i in np.flatnonzero(in_loop)[: MAX_NOTES - len(picks)]:
+            picks[offset + int(i)] = batch.record(int(i))
+        index = int(np.argmax(measure))
+        if best_record is None or measure[index] > best:
+            best_index, best, best_record = offset + index, int(measure[index]), batch.record(index)
     best_before = int(state.get("best", -1))
-    if measure[best_index] > best_before:
-        picks.append(best_index)
+    if best > best_before and best_record is not None:
+        picks[best_index] = best_record
     finds = []
-    for index in sorted(set(picks)):
+    for index in sorted(picks):
         deals, leads = kernel.random_deals(space.compiled.rules, search.seed, start + index, 1)
-        finds.append(_find(space, search, deals[0].compact(space.rules), leads[0], batch.record(index)))
-    new_best = max(best_before, int(measure[best_index]))
+        finds.append(_find(space, search, deals[0].compact(space.rules), leads[0], picks[index]))
+    new_best = max(best_before, best)
     return UnitResult(walker, unit, {"best": new_best}, RANDOM_UNIT, finds, 0.0)
 
 

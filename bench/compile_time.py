@@ -1,0 +1,85 @@
+"""How long numba takes to compile the kernels from an empty cache, and which functions cost most.
+
+Each target is compiled in a fresh interpreter with an empty ``NUMBA_CACHE_DIR``; the script
+prints the CPU seconds of the whole compile (steadier than the wall clock on a shared machine)
+and the longest single compiles, from numba's own compile events (a function's time includes the
+functions it compiles first). From the repository root::
+
+    PYTHONPATH=src .venv/bin/python bench/compile_time.py            # every target
+    PYTHONPATH=src .venv/bin/python bench/compile_time.py standard   # one
+
+Targets: ``both`` (what ``beggar bench`` compiles: every entry point of both kernels),
+``bitkernel`` (the bit kernel's ``warm_up``), ``standard`` (random games under the standard
+rules, what ``beggar simulate`` compiles for them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TARGETS = {
+    "both": "kernel.warm_up(); bitkernel.warm_up()",
+    "bitkernel": "bitkernel.warm_up()",
+    "standard": "bitkernel.play_random(STANDARD, 0, 0, 1)",
+}
+
+_PROBE = """
+import json, sys, time
+from numba.core import event
+
+with event.install_recorder("numba:compile") as recorder:
+    from beggar import bitkernel, kernel
+    from beggar.rules import STANDARD
+    began = time.process_time()
+    exec(sys.argv[1])
+    cpu = time.process_time() - began
+starts, spans = {}, []
+for stamp, ev in recorder.buffer:
+    function = ev.data["dispatcher"].py_func
+    key = (function.__module__, function.__qualname__, str(ev.data.get("args")))
+    if ev.is_start:
+        starts[key] = stamp
+    else:
+        spans.append((stamp - starts.pop(key), function.__module__ + "." + function.__qualname__))
+spans.sort(reverse=True)
+print(json.dumps({"cpu": cpu, "compiles": len(spans), "longest": spans[:8]}))
+"""
+
+
+def measure(target: str) -> dict[str, object]:
+    """Compile ``target`` in a fresh interpreter with an empty cache; its CPU time and longest compiles."""
+    with tempfile.TemporaryDirectory(prefix="beggar-numba-") as cache:
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, TARGETS[target]],
+            env={**os.environ, "NUMBA_CACHE_DIR": cache},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("targets", nargs="*", help=f"any of {', '.join(TARGETS)} (default: all)")
+    args = parser.parse_args()
+    unknown = [t for t in args.targets if t not in TARGETS]
+    if unknown:
+        parser.error(f"unknown target {unknown[0]!r}: choose from {', '.join(TARGETS)}")
+    for target in args.targets or list(TARGETS):
+        result = measure(target)
+        print(f"{target}: {result['cpu']:.1f} s of CPU, {result['compiles']} functions compiled; longest:")
+        for seconds, name in result["longest"]:  # type: ignore[attr-defined]
+            print(f"  {seconds:6.2f} s  {name}")
+
+
+if __name__ == "__main__":
+    main()
