@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -43,12 +44,11 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+@contextlib.contextmanager
+def serving(settings: ServerSettings) -> Iterator[str]:
+    """The table served by uvicorn in a thread of this process; yields its address."""
     port = _free_port()
-    config = uvicorn.Config(
-        create_app(ServerSettings(db=":memory:")), host="127.0.0.1", port=port, log_level="warning"
-    )
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -57,9 +57,17 @@ def server() -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with serving(ServerSettings(db=":memory:")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

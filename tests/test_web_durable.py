@@ -527,7 +527,9 @@ def test_bad_rows_are_skipped_with_a_log_line_and_other_processes_rows_left_alon
     assert lobby.tables[good.id].seat_of("bea-secret") == 1
     assert sum("garbage123" in line for line in caplog.messages) == 1
     assert sum("foreign123" in line for line in caplog.messages) == 1
-    assert swept == (0, 2)  # the two bad rows, not the other process's table
+    # The two bad rows are gone, not the other process's table. (The keeper also sweeps by itself
+    # as it starts, so this sweep or that one may have been the one to delete them.)
+    assert swept[0] == 0
     assert archive.live_ids("0") == {good.id} and archive.live_ids("1") == {"otherxxxxx"}
 
 

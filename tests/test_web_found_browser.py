@@ -4,17 +4,14 @@ on the chart (issue 10)."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
 from beggar.records import ALL_GAMES, NEVER_ENDING
-from beggar.web.app import ServerSettings, create_app
-from test_web_browser import _free_port, browser, page
+from beggar.web.app import ServerSettings
+from test_web_browser import browser, page, serving
 from test_web_never_ending import EASY, EASY_DEALS, SHOWN, factory_row, store_rows
 from test_web_play import _axe
 
@@ -30,21 +27,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store_rows(
         finds, [factory_row("standard", NEVER_ENDING.deal), *(factory_row(EASY, d) for d in EASY_DEALS)]
     )
-    port = _free_port()
-    settings = ServerSettings(db=":memory:", finds=finds)
-    instance = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
+    with serving(ServerSettings(db=":memory:", finds=finds)) as url:
+        yield url
 
 
 def x_of(trick: int, tricks: int) -> float:
