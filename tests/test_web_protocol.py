@@ -183,6 +183,22 @@ def test_the_number_of_tables_is_bounded() -> None:
         assert "as many tables as it can hold" in b.error()
 
 
+def test_a_full_server_makes_room_by_closing_the_table_nobody_has_been_at_for_longest() -> None:
+    app = create_app(ServerSettings(max_tables=2, db=":memory:"))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws_a:
+        with client.websocket_connect("/ws") as ws_gone:
+            deserted = create(Socket(ws_gone), mode="friends")["table"]
+        kept = create(Socket(ws_a), mode="friends")["table"]  # someone is at this one
+        with client.websocket_connect("/ws") as ws_b:
+            newest = create(Socket(ws_b), mode="friends")["table"]
+            assert set(app.state.lobby.tables) == {kept, newest}
+            with client.websocket_connect("/ws") as ws_c:  # now everyone is at a table: full
+                c = Socket(ws_c)
+                c.send({"type": "create", "mode": "friends"})
+                assert "as many tables as it can hold" in c.error()
+    assert deserted not in app.state.lobby.tables
+
+
 def test_tables_nobody_touches_are_closed() -> None:
     with (
         TestClient(create_app(ServerSettings(idle_seconds=0.05, db=":memory:"))) as client,

@@ -837,9 +837,9 @@ class Lobby:
                 f"you already have {self.settings.max_tables_per_address} tables open: "
                 "close one, or wait until one closes"
             )
-        if len(self.tables) + len(self.restoring) >= self.settings.max_tables:
+        if self.full():
             self.close_idle()
-            if len(self.tables) + len(self.restoring) >= self.settings.max_tables:
+            if self.full() and not self.close_deserted():
                 raise TableError("the server has as many tables as it can hold: try again in a few minutes")
         if isinstance(deal, str):
             deal = parse_deal(deal, rules.deck, complete=lesson is None)
@@ -909,6 +909,23 @@ class Lobby:
         for table_id in idle:
             self.close(table_id)
         return len(idle)
+
+    def full(self) -> bool:
+        """Whether the server holds as many tables (open or being restored) as it may."""
+        return len(self.tables) + len(self.restoring) >= self.settings.max_tables
+
+    def close_deserted(self) -> bool:
+        """Make room: close the table that nobody is connected to and was touched longest ago.
+
+        A friend table outlives its players' connections for ``idle_seconds``, so that they can
+        come back to it; but while the server is full, a table someone is at comes first.
+        Return False if every table has someone at it.
+        """
+        deserted = [table for table in self.tables.values() if not table.listeners]
+        if not deserted:
+            return False
+        self.close(min(deserted, key=lambda table: table.touched).id)
+        return True
 
     def owned_by(self, owner: str) -> int:
         """How many live tables were created from the network address ``owner``."""
