@@ -1,6 +1,6 @@
 """Soak test of the browser table (run by hand; not a test): a realistic mix, hostile clients too.
 
-Starts ``beggar serve`` (one process, default limits, a throw-away replay database) and for
+Starts ``beggar serve`` (one process, default limits unless ``--max-tables``, a throw-away database) and for
 ``--minutes`` keeps up, on loopback:
 
 * friend tables: two people who turn their cards by hand (about a card a second between them),
@@ -592,7 +592,8 @@ def summary(
     print()
     print(f"Soak of {args.minutes:g} minutes: {args.friends} friend, {args.computer} computer and")
     print(f"{args.instant} instant table seats kept filled, {args.hostile} hostile clients of each main kind")
-    print(f"and {args.slow_readers} slow readers; one server process, default limits.")
+    limits = f"--max-tables {args.max_tables}" if args.max_tables else "default limits"
+    print(f"and {args.slow_readers} slow readers; one server process, {limits}.")
     if memory:
         later = statistics.median(memory[len(memory) // 2 :])
         print(
@@ -632,6 +633,11 @@ def main() -> None:
     parser.add_argument("--report-every", type=float, default=60.0, help="seconds between reports")
     parser.add_argument("--url", help="a running server's WebSocket (then --pid gives its memory)")
     parser.add_argument("--pid", type=int, help="the running server's process id")
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        help="the server's --max-tables (default its own, 1,000): a lower one meets a full server sooner",
+    )
     args = parser.parse_args()
     server = None
     pid = args.pid
@@ -642,6 +648,8 @@ def main() -> None:
             port = free_port()
             command = [sys.executable, "-m", "beggar", "serve", "--port", str(port)]
             command += ["--db", str(Path(scratch) / "games.sqlite3")]
+            if args.max_tables:
+                command += ["--max-tables", str(args.max_tables)]
             with log.open("wb") as out:
                 server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
             pid = server.pid
