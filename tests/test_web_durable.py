@@ -34,7 +34,7 @@ from beggar.records import ALL_GAMES
 from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
-from beggar.web.tables import Lobby, Mode, Pace, Seat, Table, personal
+from beggar.web.tables import Lobby, LobbySettings, Mode, Pace, Seat, Table, TableError, personal
 
 SRC = str(Path(beggar.__file__).resolve().parents[1])
 CARDS_BEFORE, CARDS_AFTER = 26, 24
@@ -619,3 +619,22 @@ def test_a_page_goes_back_to_its_game_by_itself_after_a_restart(server: Server) 
         assert page.is_visible("#table")
         browser.close()
     assert errors == []
+
+
+def test_a_full_server_does_not_make_room_by_closing_a_table_whose_people_are_reconnecting() -> None:
+    async def scenario() -> tuple[list[str], str]:
+        lobby = Lobby(LobbySettings(max_tables=1))
+        lobby.adopt(_restored(_friend_table()))  # back after a restart: nobody has rejoined yet
+        try:
+            lobby.open(Mode.FRIENDS, STANDARD, [Seat("Cy", human=True), Seat("Di", human=True)])
+        except TableError as exc:
+            refused = str(exc)
+        else:
+            refused = ""
+        tables = list(lobby.tables)
+        lobby.close_all()
+        return tables, refused
+
+    tables, refused = asyncio.run(scenario())
+    assert tables == ["abcdefghjk"]
+    assert "as many tables as it can hold" in refused

@@ -918,13 +918,15 @@ class Lobby:
         """Make room: close the table that nobody is connected to and was touched longest ago.
 
         A friend table outlives its players' connections for ``idle_seconds``, so that they can
-        come back to it; but while the server is full, a table someone is at comes first.
-        Return False if every table has someone at it.
+        come back to it; but while the server is full, a table someone is at comes first. A table
+        just restored after a restart is spared while its people reconnect. Return False if every
+        table has someone at it.
         """
-        deserted = [table for table in self.tables.values() if not table.listeners]
+        now = time.monotonic()
+        deserted = [t for t in self.tables.values() if not t.listeners and self._grace.get(t.id, 0) < now]
         if not deserted:
             return False
-        self.close(min(deserted, key=lambda table: table.touched).id)
+        self.close(min(deserted, key=lambda t: t.touched).id)
         return True
 
     def owned_by(self, owner: str) -> int:
