@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 from rich.table import Table
@@ -17,6 +17,9 @@ from beggar.narrate import Narrator
 from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import PRESETS, STANDARD, Lead, Rules, RulesError
+
+if TYPE_CHECKING:
+    from beggar.neighbours import Neighbourhood
 
 USER_ERRORS = (DealError, GameError, RulesError)
 """Errors a user causes with what they type: one ``beggar:`` line each, never a traceback."""
@@ -280,12 +283,27 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
 )
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
 @click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
+@click.option(
+    "--neighbours",
+    is_flag=True,
+    help="Make every change of one card (swap, move, recolor, delete, insert) at every position of "
+    "the cycle and count where the changed games go: how isolated the cycle is.",
+)
 def cycle_command(
-    deal: str, rules: Rules, as_json: bool, show_positions: bool, reach: int, seed: int, partial: bool
+    deal: str,
+    rules: Rules,
+    as_json: bool,
+    show_positions: bool,
+    reach: int,
+    seed: int,
+    partial: bool,
+    neighbours: bool,
 ) -> None:
     """Find where DEAL enters a cycle, and how long the cycle is (card and trick limits are ignored)."""
     from beggar.backward import deals_reaching
+    from beggar.canon import CanonError
     from beggar.cycle import find_cycle
+    from beggar.neighbours import neighbourhood
 
     deal = deal.strip()
     first = _leader(rules, seed)
@@ -299,6 +317,12 @@ def cycle_command(
             click.echo(f"no cycle ({led}): the game ends ({summary_line(record, rules)})")
         return
     found = deals_reaching(cycle.positions, rules, max_tricks=reach) if reach else None
+    hood: Neighbourhood | None = None
+    if neighbours:
+        try:
+            hood = neighbourhood(deal, rules, first=first)
+        except CanonError as error:
+            raise click.UsageError(f"--neighbours: {error}") from None
     if as_json:
         data: dict[str, Any] = {
             "deal": deal,
@@ -315,6 +339,8 @@ def cycle_command(
                     {"deal": d, "tricks": t} for d, t in sorted(found.deals.items(), key=lambda i: i[1])
                 ],
             }
+        if hood is not None:
+            data["neighbours"] = hood.to_dict()
         click.echo(json.dumps(data))
         return
     click.echo(
@@ -334,6 +360,41 @@ def cycle_command(
         )
         for dealt, tricks in sorted(found.deals.items(), key=lambda item: item[1]):
             click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
+    if hood is not None:
+        _print_neighbourhood(hood)
+
+
+def _print_neighbourhood(hood: Neighbourhood) -> None:
+    """The table of ``beggar cycle --neighbours``, and what it means."""
+    table = Table(
+        title=f"Every change of one card at the {hood.positions} positions of the cycle "
+        "(leader first), played out"
+    )
+    for heading in ("change", "tried", "game ends", "same cycle", "another cycle", "distinct", "whole deck"):
+        table.add_column(heading, justify="left" if heading == "change" else "right")
+    for t in hood.tallies:
+        table.add_row(
+            t.change,
+            f"{t.tried:,}",
+            f"{t.ends:,}",
+            f"{t.same:,}",
+            f"{t.other:,}",
+            f"{t.cycles:,}",
+            f"{t.full:,}",
+        )
+    out = console()
+    out.print(table)
+    if hood.isolated:
+        out.print("isolated: no change of one card runs into another cycle")
+        return
+    shown = hood.others[:5]
+    more = "" if hood.complete else " (named among the first 4,096 children)"
+    out.print(f"{len(hood.others)} other cycles met{more}; the largest:")
+    for form in shown:
+        out.print(
+            f"  {form.deal}  {form.cards} cards ({form.composition}), {form.period_tricks} tricks",
+            markup=False,
+        )
 
 
 def _split(rules: Rules) -> str:
