@@ -32,7 +32,16 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from beggar.canon import NO_LIMIT, Alphabet, CanonError, CycleForm, canonical, cycle_rows, form_of
+from beggar.canon import (
+    NO_LIMIT,
+    Alphabet,
+    CanonError,
+    CycleForm,
+    canonical,
+    canonical_form,
+    cycle_rows,
+    form_of,
+)
 from beggar.notation import Deal
 from beggar.rules import Rules
 
@@ -250,16 +259,8 @@ def neighbourhood(position: str | Deal, rules: Rules, *, first: int = 0) -> Neig
     ``first`` is the seat to lead. Raises :class:`beggar.canon.CanonError` if the game ends or
     the rules are not ones the factory writes (two players, one pay rank per value).
     """
+    form = canonical_form(position, rules, first=first)
     alphabet = Alphabet.of(rules)
-    text = position.compact() if isinstance(position, Deal) else position
-    values, lead_size = alphabet.parse(text)
-    if first == 1:
-        values = np.concatenate([values[lead_size:], values[:lead_size]])
-        lead_size = int(values.size) - lead_size
-    found = form_of(alphabet, values, lead_size)
-    if found is None:
-        raise CanonError(f"{text} does not loop: the game ends")
-    form = found[0]
     start, start_lead = alphabet.parse(form.deal)
     n = int(start.size)
     rows = cycle_rows(start, n, start_lead, alphabet.cfg, form.period_tricks)
