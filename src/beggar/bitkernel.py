@@ -390,7 +390,7 @@ def _play_generic(
 # Whether a deal was dealt a card at a time reaches _play_generic, _settle and kernel._replay as
 # a run-time flag (kernel._runtime), never as the literal True or False: numba compiles a function
 # once for every literal argument, and these are among the largest; one compiled copy serves all.
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _settle(
     played: tuple[int, int, int, int, int, int],
     hands: np.ndarray,

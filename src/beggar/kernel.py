@@ -766,7 +766,7 @@ def _stopped(cards: int, tricks: int, cfg: np.ndarray) -> Result:
     return (_limit_reason(cards, cfg), cards, tricks, -1, -1, -1)
 
 
-@_jit
+@numba.njit(cache=True, nogil=True, inline="always")
 def _replay(
     hands: np.ndarray,
     lengths: np.ndarray,
@@ -881,7 +881,7 @@ def score_deal(
     return _STATUS_OF_REASON[result[0]], result[1], result[2]
 
 
-@_jit
+@numba.njit(cache=True, nogil=True, inline="always")
 def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray) -> None:
     """The common case: random two-player deals, played by :func:`_fast_two`.
 
