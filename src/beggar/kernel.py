@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numba
 import numpy as np
@@ -108,22 +108,40 @@ Result = tuple[int, int, int, int, int, int]
 
 _jit = numba.njit(cache=True, nogil=True)
 
+# Compile time (``bench/compile_time.py``). numba compiles each jitted function on its own and
+# once for every distinct tuple of argument types, literal constants included; and it links the
+# code of every function a function calls into that function's module, where LLVM optimises and
+# translates it all again. So constants reach a shared callee through _runtime (one compilation
+# serves every caller); a large function is inlined (``inline="always"``) only where one copy is
+# typed, or where a constant makes it measurably faster; and the small functions that only wrap
+# the tracked player (_general), such as _replay, are inlined into their callers, so that the
+# player is not optimised once more in a module of their own.
+
 
 @intrinsic
-def _runtime(typingctx: Any, value: Any) -> Any:
-    """``value`` typed as a run-time value of its type, never as a literal constant.
-
-    numba compiles a jitted function once for every literal argument it is called with (``True``
-    and ``False`` are two compilations, the int ``2`` a third beside ``int64``); a constant passed
-    through this reaches the callee as a plain ``bool`` or ``int64``, so every caller shares one
-    compilation of it. LLVM still folds the constant wherever it inlines the callee.
-    """
-    plain = types.unliteral(value)
+def _unliteral(typingctx: Any, value: Any) -> Any:
+    plain = types.unliteral(value)  # type: ignore[no-untyped-call]
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return args[0]  # already cast from the literal to ``plain`` by the call
 
     return plain(plain), codegen
+
+
+_Flag = TypeVar("_Flag", bool, int)
+
+if TYPE_CHECKING:
+
+    def _runtime(value: _Flag) -> _Flag:
+        """``value`` typed as a run-time value of its type, never as a literal constant.
+
+        numba compiles a jitted function once for every literal argument it is called with
+        (``True`` and ``False`` are two compilations, the int ``2`` a third beside ``int64``); a
+        constant passed through this reaches the callee as a plain ``bool`` or ``int64``, so every
+        caller shares one compilation of it. LLVM still folds the constant where it inlines the callee.
+        """
+else:
+    _runtime = _unliteral
 
 
 # == game state helpers ============================================================================
