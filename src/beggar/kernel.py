@@ -899,7 +899,7 @@ def score_deal(
     return _STATUS_OF_REASON[result[0]], result[1], result[2]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit
 def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray) -> None:
     """The common case: random two-player deals, played by :func:`_fast_two`.
 
