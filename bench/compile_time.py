@@ -5,12 +5,15 @@ prints the CPU seconds of the whole compile (steadier than the wall clock on a s
 and the longest single compiles, from numba's own compile events (a function's time includes the
 functions it compiles first). From the repository root::
 
-    PYTHONPATH=src .venv/bin/python bench/compile_time.py            # every target
-    PYTHONPATH=src .venv/bin/python bench/compile_time.py standard   # one
+    PYTHONPATH=src .venv/bin/python bench/compile_time.py                 # every target
+    PYTHONPATH=src .venv/bin/python bench/compile_time.py standard        # one
+    PYTHONPATH=src .venv/bin/python bench/compile_time.py --runs 3 bench  # median of three
 
-Targets: ``both`` (what ``beggar bench`` compiles: every entry point of both kernels),
-``bitkernel`` (the bit kernel's ``warm_up``), ``standard`` (random games under the standard
-rules, what ``beggar simulate`` compiles for them).
+Targets: ``standard`` (random games under the standard rules: what ``beggar simulate``
+compiles for them), ``bench`` (what ``beggar bench`` compiles: random games by both kernels,
+:data:`beggar.bench.COMPILED`), ``search`` (what each ``beggar search`` worker compiles before
+its first unit), ``bitkernel`` (the bit kernel's ``warm_up``: every entry point) and ``both``
+(every entry point of both kernels, both ``warm_up`` functions).
 """
 
 from __future__ import annotations
@@ -18,14 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 
+from beggar.bench import COMPILED
+
 TARGETS = {
-    "both": "kernel.warm_up(); bitkernel.warm_up()",
-    "bitkernel": "bitkernel.warm_up()",
     "standard": "bitkernel.play_random(STANDARD, 0, 0, 1)",
+    "bench": COMPILED,
+    "search": "search._warm()",
+    "bitkernel": "bitkernel.warm_up()",
+    "both": "kernel.warm_up(); bitkernel.warm_up()",
 }
 
 _PROBE = """
@@ -33,8 +41,9 @@ import json, sys, time
 from numba.core import event
 
 with event.install_recorder("numba:compile") as recorder:
-    from beggar import bitkernel, kernel
+    from beggar import bitkernel, kernel, search
     from beggar.rules import STANDARD
+    rules = STANDARD
     began = time.process_time()
     exec(sys.argv[1])
     cpu = time.process_time() - began
@@ -70,13 +79,22 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("targets", nargs="*", help=f"any of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--runs", type=int, default=1, help="compiles of each target (median and range)")
     args = parser.parse_args()
     unknown = [t for t in args.targets if t not in TARGETS]
     if unknown:
         parser.error(f"unknown target {unknown[0]!r}: choose from {', '.join(TARGETS)}")
+    if args.runs < 1:
+        parser.error("--runs: at least 1")
     for target in args.targets or list(TARGETS):
-        result = measure(target)
-        print(f"{target}: {result['cpu']:.1f} s of CPU, {result['compiles']} functions compiled; longest:")
+        results = [measure(target) for _ in range(args.runs)]
+        cpu = [float(r["cpu"]) for r in results]  # type: ignore[arg-type]
+        result = results[0]
+        spread = f" (median of {len(cpu)}: {', '.join(f'{c:.1f}' for c in cpu)})" if len(cpu) > 1 else ""
+        print(
+            f"{target}: {statistics.median(cpu):.1f} s of CPU{spread}, "
+            f"{result['compiles']} functions compiled; longest (first run):"
+        )
         for seconds, name in result["longest"]:  # type: ignore[attr-defined]
             print(f"  {seconds:6.2f} s  {name}")
 

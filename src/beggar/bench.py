@@ -1,12 +1,15 @@
 """How fast the compiled kernel and the reference engine play random deals.
 
 Every figure includes dealing: the kernel shuffles inside the kernel, the engine plays deals
-shuffled by :func:`beggar.notation.random_deal`. The kernel's first-run compile time is measured
-in a fresh interpreter with an empty compile cache; loading the warm cache is measured too.
+shuffled by :func:`beggar.notation.random_deal`. The kernels' first-run compile time is measured
+in a fresh interpreter with an empty compile cache, for what the benchmark plays (:data:`COMPILED`:
+random games by the fastest kernel for the rules and by the general kernel); loading the warm
+cache is measured too.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -18,12 +21,17 @@ from typing import Any
 
 from beggar.engine import play
 from beggar.notation import random_deal
-from beggar.rules import Rules
+from beggar.rules import STANDARD, Rules
 from beggar.simulate import run_batches
 
+COMPILED = "bitkernel.play_random_fastest(rules, count=1); kernel.play_random(rules, count=1)"
+"""What the benchmark plays, so what its compile time measures: a random game by each kernel it
+times (``rules`` is the benchmark's rules; ``bench/compile_time.py`` measures the same)."""
+
 _COMPILE_SNIPPET = (
-    "import time; t = time.perf_counter(); "
-    "from beggar import bitkernel, kernel; kernel.warm_up(); bitkernel.warm_up(); "
+    "import json, sys, time; t = time.perf_counter(); "
+    "from beggar import bitkernel, kernel; from beggar.rules import Rules; "
+    f"rules = Rules.from_dict(json.loads(sys.argv[1])); {COMPILED}; "
     "print(time.perf_counter() - t)"
 )
 
@@ -99,12 +107,17 @@ def time_engine(rules: Rules, games: int, seed: int = 0, repeat: int = 1) -> Spe
     return Speed("reference engine", 1, games, cards, statistics.median(times))
 
 
-def _fresh_python(snippet: str, cache_dir: str | None) -> float:
+def _fresh_python(snippet: str, rules: Rules, cache_dir: str | None) -> float:
     env = dict(os.environ)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     done = subprocess.run(
-        [sys.executable, "-c", snippet], env=env, capture_output=True, text=True, check=False, timeout=900
+        [sys.executable, "-c", snippet, json.dumps(rules.to_dict())],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -112,16 +125,16 @@ def _fresh_python(snippet: str, cache_dir: str | None) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def compile_seconds() -> float:
-    """Seconds to compile every kernel entry point in a fresh interpreter with an empty cache."""
+def compile_seconds(rules: Rules = STANDARD) -> float:
+    """Seconds to compile what the benchmark plays (:data:`COMPILED`) in a fresh interpreter, empty cache."""
     with tempfile.TemporaryDirectory(prefix="beggar-numba-") as cache:
-        return _fresh_python(_COMPILE_SNIPPET, cache)
+        return _fresh_python(_COMPILE_SNIPPET, rules, cache)
 
 
-def load_seconds() -> float:
-    """Seconds to import and load the compiled kernel from the warm cache in a fresh interpreter."""
-    _fresh_python(_COMPILE_SNIPPET, None)  # make sure the cache is warm
-    return _fresh_python(_COMPILE_SNIPPET, None)
+def load_seconds(rules: Rules = STANDARD) -> float:
+    """Seconds to import and load it from the warm cache in a fresh interpreter."""
+    _fresh_python(_COMPILE_SNIPPET, rules, None)  # make sure the cache is warm
+    return _fresh_python(_COMPILE_SNIPPET, rules, None)
 
 
 def ratio(a: float, b: float) -> float:
@@ -139,8 +152,8 @@ def measure(
     measure_compile: bool = False,
 ) -> dict[str, Any]:
     """Every figure of ``beggar bench`` as JSON-ready data (speeds, ratios, compile times)."""
-    compile_time = compile_seconds() if measure_compile else None
-    load_time = load_seconds() if measure_compile else None
+    compile_time = compile_seconds(rules) if measure_compile else None
+    load_time = load_seconds(rules) if measure_compile else None
     for fast in (True, False):  # load both kernels before timing
         time_kernel(rules, min(games, 10_000), 1, seed, fast=fast)
     one = time_kernel(rules, games, 1, seed, repeat)
@@ -166,6 +179,7 @@ def measure(
 
 
 __all__ = [
+    "COMPILED",
     "BenchError",
     "Speed",
     "compile_seconds",

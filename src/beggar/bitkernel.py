@@ -82,6 +82,7 @@ from beggar.kernel import (
     _caps,
     _finish,
     _replay,
+    _runtime,
     _stopped,
 )
 from beggar.notation import Deal
@@ -355,12 +356,10 @@ def _play(
     cap_tricks: int,
 ) -> tuple[int, int, int, int, int, int]:
     """Play a deal: dealt one card at a time (``dealt``), else hand 0 then hand 1."""
-    if dealt:
-        a = _stack(hands, 0, 2, n0, flags, codes)
-        b = _stack(hands, 1, 2, n1, flags, codes)
-    else:
-        a = _stack(hands, 0, 1, n0, flags, codes)
-        b = _stack(hands, n0, 1, n1, flags, codes)
+    # Two calls, not two for each kind of deal: every inlined copy of _stack is compiled anew.
+    step = 2 if dealt else 1
+    a = _stack(hands, 0, step, n0, flags, codes)
+    b = _stack(hands, 1 if dealt else n0, step, n1, flags, codes)
     x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
     return _game(
         x[0], x[1], x[2], x[3], x[4], nx, y[0], y[1], y[2], y[3], y[4], ny, first,
@@ -389,9 +388,9 @@ def _play_generic(
 
 
 # Whether a deal was dealt a card at a time reaches _play_generic, _settle and kernel._replay as
-# a flag computed at run time, never as the literal True or False: numba compiles a function once
-# for every literal argument, and these are among the largest; one compiled copy serves all.
-@numba.njit(cache=True, nogil=True)
+# a run-time flag (kernel._runtime), never as the literal True or False: numba compiles a function
+# once for every literal argument, and these are among the largest; one compiled copy serves all.
+@numba.njit(cache=True, nogil=True, inline="always")
 def _settle(
     played: tuple[int, int, int, int, int, int],
     hands: np.ndarray,
@@ -447,12 +446,12 @@ def _random_standard_batch(
 ) -> None:
     """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
     size = values.size
-    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = _caps(cfg)
     n1 = size // 2
-    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
+    dealt = _runtime(True)  # see _settle
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
@@ -506,11 +505,11 @@ def _random_any(
 ) -> None:
     """Random games under every other covered rule set (the settings read at run time)."""
     size = values.size
-    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
-    dealt = res.shape[0] >= 0  # True, as a run-time flag (see _settle)
+    dealt = _runtime(True)  # see _settle
     for g in range(res.shape[0]):
         first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
@@ -531,8 +530,8 @@ def _deals_any(
 ) -> None:
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
-    buf, head, cnt, out, pile, mask = _buffers(2, size)
-    dealt = hands.shape[0] < 0  # False, as a run-time flag (see _settle)
+    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
+    dealt = _runtime(False)  # see _settle
     for g in range(hands.shape[0]):
         first = firsts[g]
         played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)

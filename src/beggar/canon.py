@@ -73,7 +73,7 @@ def _set(
     lengths = np.empty(2, np.int64)
     lengths[0] = lead_size
     lengths[1] = n - lead_size
-    kernel._deal_hands(values, lengths, 2, buf, head, cnt)
+    kernel._deal_hands(values, lengths, kernel._runtime(2), buf, head, cnt)
 
 
 @_jit
@@ -89,7 +89,7 @@ def loop_of(
         return False, 0, 0, 0, 0
     buf, head, cnt, out, pile = _scratch()
     _set(values, n, lead_size, buf, head, cnt)
-    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, 0, True, cap, NO_LIMIT)
+    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, 0, kernel._runtime(True), cap, NO_LIMIT)
     if r[0] != kernel.REASON_REPEAT:
         return False, 0, 0, 0, 0
     return True, r[5], r[4], r[2] - r[5], r[1] - r[4]
@@ -113,7 +113,7 @@ def _trick(
     exactly what the loser paid. Returns ``(-1, -1)`` if the game ended instead.
     """
     before = cnt[0]
-    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, leader, False, NO_LIMIT, 1)
+    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, leader, kernel._runtime(False), NO_LIMIT, 1)
     if r[0] >= 0:  # an ending reason, not the trick cap
         return -1, -1
     return r[1], (0 if cnt[0] > before else 1)

@@ -28,10 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba import types
+from numba.extending import intrinsic
 
 from beggar.cards import Card
 from beggar.engine import GameRecord, Outcome, Reason, Status
@@ -104,6 +107,41 @@ Result = tuple[int, int, int, int, int, int]
 """A game's end as the kernel reports it: reason, cards, tricks, winner, repeat cards, repeat tricks."""
 
 _jit = numba.njit(cache=True, nogil=True)
+
+# Compile time (``bench/compile_time.py``). numba compiles each jitted function on its own and
+# once for every distinct tuple of argument types, literal constants included; and it links the
+# code of every function a function calls into that function's module, where LLVM optimises and
+# translates it all again. So constants reach a shared callee through _runtime (one compilation
+# serves every caller); a large function is inlined (``inline="always"``) only where one copy is
+# typed, or where a constant makes it measurably faster; and the small functions that only wrap
+# the tracked player (_general), such as _replay, are inlined into their callers, so that the
+# player is not optimised once more in a module of their own.
+
+
+@intrinsic
+def _unliteral(typingctx: Any, value: Any) -> Any:
+    plain = types.unliteral(value)  # type: ignore[no-untyped-call]
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return args[0]  # already cast from the literal to ``plain`` by the call
+
+    return plain(plain), codegen
+
+
+_Flag = TypeVar("_Flag", bool, int)
+
+if TYPE_CHECKING:
+
+    def _runtime(value: _Flag) -> _Flag:
+        """``value`` typed as a run-time value of its type, never as a literal constant.
+
+        numba compiles a jitted function once for every literal argument it is called with
+        (``True`` and ``False`` are two compilations, the int ``2`` a third beside ``int64``); a
+        constant passed through this reaches the callee as a plain ``bool`` or ``int64``, so every
+        caller shares one compilation of it. LLVM still folds the constant where it inlines the callee.
+        """
+else:
+    _runtime = _unliteral
 
 
 # == game state helpers ============================================================================
@@ -186,7 +224,7 @@ RING = 256
 """Capacity of each hand's ring buffer in the two-player fast path (a constant: decks have < 256 cards)."""
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit
 def _fast_two(
     ring: np.ndarray,
     pile: np.ndarray,
@@ -417,7 +455,7 @@ def _new_game(players: int, first: int, out: np.ndarray) -> np.ndarray:
     return g
 
 
-@_jit
+@numba.njit(cache=True, nogil=True, inline="always")
 def _end(g: np.ndarray, reason: int, winner: int) -> None:
     g[G_REASON] = reason
     g[G_WINNER] = winner
@@ -540,9 +578,10 @@ def _settle_empty_hands(
     """Put out whoever can no longer play after ``player``'s card (Game.step's last loop)."""
     took = False
     if g[G_REASON] == _PLAYING and cfg[CFG_WHEN_EMPTY] != 0 and cnt[player] == 0:
-        took |= _put_out(g, player, REASON_EMPTY, cfg, buf, head, cnt, out, pile, mask, size)
+        took |= _put_out(g, player, _runtime(REASON_EMPTY), cfg, buf, head, cnt, out, pile, mask, size)
+    cannot_turn = _runtime(REASON_CANNOT_TURN)
     while g[G_REASON] == _PLAYING and cnt[g[G_TO_PLAY]] == 0:
-        took |= _put_out(g, g[G_TO_PLAY], REASON_CANNOT_TURN, cfg, buf, head, cnt, out, pile, mask, size)
+        took |= _put_out(g, g[G_TO_PLAY], cannot_turn, cfg, buf, head, cnt, out, pile, mask, size)
     return took
 
 
@@ -745,7 +784,7 @@ def _stopped(cards: int, tricks: int, cfg: np.ndarray) -> Result:
     return (_limit_reason(cards, cfg), cards, tricks, -1, -1, -1)
 
 
-@_jit
+@numba.njit(cache=True, nogil=True, inline="always")
 def _replay(
     hands: np.ndarray,
     lengths: np.ndarray,
@@ -762,7 +801,9 @@ def _replay(
     """Play a deal from the start remembering every position (long games, house limits)."""
     _deal(hands, lengths, dealt, cfg[CFG_PLAYERS], buf, head, cnt)
     max_cards, max_tricks, _ = _caps(cfg)
-    result = _general(buf, head, cnt, out, pile, mask, hands.size, cfg, first, True, max_cards, max_tricks)
+    result = _general(
+        buf, head, cnt, out, pile, mask, hands.size, cfg, first, _runtime(True), max_cards, max_tricks
+    )
     if result[0] == _CAPPED:
         return _stopped(result[1], result[2], cfg)
     return result
@@ -787,7 +828,6 @@ def _play_one(
     repeat = cfg[CFG_REPEAT]
     _, max_tricks, cap_cards = _caps(cfg)
     if repeat == REPEAT_OFF or cfg[CFG_BOUND] > 0:
-        _deal(hands, lengths, dealt, players, buf, head, cnt)
         if players == 2 and cfg[CFG_FAST] != 0:
             ring = np.empty(2 * RING, np.uint8)
             n0, n1 = _ring_deal(hands, lengths, dealt, ring)
@@ -806,8 +846,10 @@ def _play_one(
             cnt[1] = held1
             result = (reason, cards, tricks, winner, -1, -1)
         else:
+            _deal(hands, lengths, dealt, players, buf, head, cnt)
+            tracked = _runtime(False)
             result = _general(
-                buf, head, cnt, out, pile, mask, hands.size, cfg, first, False, cap_cards, max_tricks
+                buf, head, cnt, out, pile, mask, hands.size, cfg, first, tracked, cap_cards, max_tricks
             )
         if result[0] != _CAPPED:
             return result
@@ -853,28 +895,29 @@ def score_deal(
     :data:`STATUSES` index. The result is the reference engine's, like every kernel result.
     """
     buf, head, cnt, out, pile, mask = memory
-    result = _play_one(hands, lengths, False, first, cfg, buf, head, cnt, out, pile, mask)
+    result = _play_one(hands, lengths, _runtime(False), first, cfg, buf, head, cnt, out, pile, mask)
     return _STATUS_OF_REASON[result[0]], result[1], result[2]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _random_two(
-    values: np.ndarray,
-    cfg: np.ndarray,
-    seed: np.uint64,
-    start: int,
-    res: np.ndarray,
-    newest: bool,
-    when_empty: bool,
-) -> None:
-    """The common case: random two-player deals, specialised for constant ``newest``, ``when_empty``."""
-    buf, head, cnt, out, pile, mask = _buffers(2, values.size)
+@_jit
+def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray) -> None:
+    """The common case: random two-player deals, played by :func:`_fast_two`.
+
+    Under the standard settings (oldest card first, rule 8) the flags reach :func:`_fast_two` as
+    the literals ``False``, so numba compiles a copy of it for them whose loop has those branches
+    folded away: about a sixth faster. Every other setting shares the copy compiled for run-time flags.
+    """
+    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), values.size)
     ring = np.zeros(2 * RING, np.uint8)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     repeat = cfg[CFG_REPEAT]
     _, max_tricks, cap_cards = _caps(cfg)
     fixed = cfg[CFG_FIRST]
+    newest = cfg[CFG_NEWEST_FIRST] != 0
+    when_empty = cfg[CFG_WHEN_EMPTY] != 0
+    standard = not newest and not when_empty
+    dealt = _runtime(True)
     for g in range(res.shape[0]):
         for k in range(values.size):
             deck[k] = values[k]
@@ -882,10 +925,12 @@ def _random_two(
         first = fixed
         if first < 0:
             _, first = below(state, 2)
-        n0, n1 = _ring_deal(deck, lengths, True, ring)
-        reason, cards, tricks, winner, held0, held1 = _fast_two(
-            ring, pile, first, n0, n1, newest, when_empty, cap_cards, max_tricks
-        )
+        n0, n1 = _ring_deal(deck, lengths, dealt, ring)
+        if standard:
+            played = _fast_two(ring, pile, first, n0, n1, False, False, cap_cards, max_tricks)
+        else:
+            played = _fast_two(ring, pile, first, n0, n1, newest, when_empty, cap_cards, max_tricks)
+        reason, cards, tricks, winner, held0, held1 = played
         cnt[0] = held0
         cnt[1] = held1
         if reason != _CAPPED:
@@ -893,24 +938,8 @@ def _random_two(
         elif repeat == REPEAT_OFF:
             result = _stopped(cards, tricks, cfg)
         else:
-            result = _replay(deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+            result = _replay(deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
-
-
-@_jit
-def _random_two_standard(
-    values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
-) -> None:
-    """Random two-player games, oldest card first, losing only when a card must be turned."""
-    _random_two(values, cfg, seed, start, res, False, False)
-
-
-@_jit
-def _random_two_variant(
-    values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
-) -> None:
-    """Random two-player games under the other pile orders and empty-hand rules."""
-    _random_two(values, cfg, seed, start, res, cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0)
 
 
 @_jit
@@ -920,11 +949,7 @@ def _play_random_kernel(
     """Deal and play games ``start .. start + len(res) - 1`` of the run seeded with ``seed``."""
     players = cfg[CFG_PLAYERS]
     if players == 2 and cfg[CFG_FAST] != 0 and cfg[CFG_BOUND] > 0:
-        # Constant flags let the compiler specialise the standard game's loop.
-        if cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0:
-            _random_two_standard(values, cfg, seed, start, res)
-        else:
-            _random_two_variant(values, cfg, seed, start, res)
+        _random_two(values, cfg, seed, start, res)
         return
     buf, head, cnt, out, pile, mask = _buffers(players, values.size)
     deck = values.copy()
@@ -936,7 +961,7 @@ def _play_random_kernel(
         first = cfg[CFG_FIRST]
         if first < 0:
             _, first = below(state, players)
-        result = _play_one(deck, lengths, True, first, cfg, buf, head, cnt, out, pile, mask)
+        result = _play_one(deck, lengths, _runtime(True), first, cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, first, result)
 
 
@@ -948,8 +973,9 @@ def _play_deals_kernel(
     players = cfg[CFG_PLAYERS]
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = _buffers(players, size)
+    dealt = _runtime(False)
     for g in range(hands.shape[0]):
-        result = _play_one(hands[g], lengths[g], False, firsts[g], cfg, buf, head, cnt, out, pile, mask)
+        result = _play_one(hands[g], lengths[g], dealt, firsts[g], cfg, buf, head, cnt, out, pile, mask)
         _finish(res, g, cfg, cnt, firsts[g], result)
 
 

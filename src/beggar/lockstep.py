@@ -32,7 +32,16 @@ import numpy as np
 
 from beggar._bits import tz_lanes
 from beggar.bitkernel import _deal_random, _settle
-from beggar.kernel import _CAPPED, CFG_FIRST, REASON_ALL_CARDS, REASON_CANNOT_TURN, _buffers, _caps, _finish
+from beggar.kernel import (
+    _CAPPED,
+    CFG_FIRST,
+    REASON_ALL_CARDS,
+    REASON_CANNOT_TURN,
+    _buffers,
+    _caps,
+    _finish,
+    _runtime,
+)
 from beggar.rng import below, game_state, shuffle
 
 LANES = 8
@@ -189,7 +198,7 @@ def _gather4(slots: np.uint64, plane: int) -> np.uint64:
     return (((slots >> _U(plane)) & _LOW_BITS) * _GATHER) >> _S48
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)  # not inlined: called at two places, once a game
 def _deal_lane(
     s: np.ndarray,
     lane: int,
@@ -259,7 +268,7 @@ def random_standard(
     L = LANES
     size = values.size
     count = res.shape[0]
-    buf, head, cnt, out, pile, mask = _buffers(2, size)
+    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     cap = _caps(cfg)[2]

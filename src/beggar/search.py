@@ -473,9 +473,11 @@ Executor = cf.Executor
 
 
 def _warm() -> None:
-    """Compile (or load from the cache) the kernel and the search loop before a worker's first unit."""
-    kernel.warm_up()
-    bitkernel.warm_up()
+    """Compile (or load from the cache) random play and the search loop before a worker's first unit.
+
+    Only what a standard campaign runs; anything else compiles at its first use.
+    """
+    bitkernel.play_random_fastest()
     run_unit(SearchArgs(strategy="hill-climb", walkers=1).to_dict(), 0, 0, {})
 
 
