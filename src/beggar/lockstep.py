@@ -10,8 +10,8 @@ by masks. Written so, the pass over the lanes is a loop LLVM vectorises (AVX2: f
 instruction, variable shifts ``vpsrlvq``/``vpsllvq``). There is no vector ``tzcnt`` without
 AVX-512, so trailing zeros are counted through the floating-point unit: the lowest set bit,
 ``2**t``, is turned into the double ``2.0**t`` exactly (or-ing it into the mantissa of ``2**52``
-and subtracting ``2**52``), whose exponent field is ``1023 + t`` (:func:`_tz`, four instructions
-where counting bits takes eight). The only branch is whether some lane's game has just ended
+and subtracting ``2**52``), whose exponent field is ``1023 + t`` (:func:`_tz`, six vector instructions
+where counting bits took nine). The only branch is whether some lane's game has just ended
 (one pass in about 28, well predicted); an ended game writes its row and its lane deals the
 next game.
 
@@ -43,8 +43,8 @@ from beggar.kernel import _CAPPED, CFG_FIRST, REASON_ALL_CARDS, REASON_CANNOT_TU
 from beggar.rng import below, game_state, shuffle
 
 LANES = 4
-"""Games advanced together: one AVX2 vector a field. Eight (two vectors) measured slower: the
-state no longer fits the sixteen vector registers, and the spills cost more than the overlap."""
+"""Games advanced together: one AVX2 vector a field. Eight (two vectors a field) measured slower:
+twice the values live at once in sixteen vector registers, so more of them go to memory each pass."""
 
 MAX_CARDS = 52
 """The largest deck played in lockstep: :func:`_tz` is exact while the lowest set bit is below
