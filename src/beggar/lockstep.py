@@ -52,12 +52,14 @@ bit 52, and a stack's end marker, at its card count, is at most bit ``size - 1``
 still being played (a player holding every card has won)."""
 
 # The fields of a lane, each a run of LANES words: X's stack (mask, two value planes), Y's, the
-# pile (oldest card at bit 0), X's and Y's card counts, the pile's length, the payment due, and
-# the cards played, X's seat and the tricks played in one word (_CARDS_AT, _SEAT_BIT): one word
-# fewer to keep in a register. How a game ended is read back from its fields (see _ended).
+# pile (oldest card at bit 0), X's and Y's card counts, the payment due, and the cards played,
+# X's seat and the tricks played in one word (_CARDS_AT, _SEAT_BIT). The pile's length is not
+# kept: it is the deck's size less both counts (no card leaves the game). Every word the state
+# saves is one store fewer a pass, and stores are what a pass waits for most (one 256-bit store
+# a cycle on this machine). How a game ended is read back from its fields (see _ended).
 _XM, _X0, _X1, _YM, _Y0, _Y1, _PM, _P0, _P1 = range(9)
-_NX, _NY, _PLEN, _OWED, _TALLY = range(9, 14)
-_FIELDS = 14
+_NX, _NY, _OWED, _TALLY = range(9, 13)
+_FIELDS = 13
 
 _U = np.uint64
 _ZERO = _U(0)
@@ -127,14 +129,15 @@ def _le(a: np.uint64, b: np.uint64) -> bool:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64) -> np.uint64:
+def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np.uint64:
     """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
 
     ``pays`` holds the payment of value code ``c`` in its byte ``c``; ``cap`` is the tally at
-    which a game is handed to the exact replay (cards from bit 32). Every quantity is an unsigned
-    word and every choice a mask (``0`` or all ones), so that the loop over the lanes has no
-    branch. Every shift is by less than 64 while a lane's game is being played (the largest is
-    by the deck's size, at most :data:`MAX_CARDS`), so no shift count needs masking.
+    which a game is handed to the exact replay (cards from bit 32); ``size`` is the deck's size.
+    Every quantity is an unsigned word and every choice a mask (``0`` or all ones), so that the
+    loop over the lanes has no branch. Every shift is by less than 64 while a lane's game is
+    being played (the largest is by the deck's size, at most :data:`MAX_CARDS`), so no shift
+    count needs masking.
     """
     L = LANES
     over_any = _ZERO
@@ -150,9 +153,9 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64) -> np.uint64:
         p1 = s[_P1 * L + i]
         nx = s[_NX * L + i]
         ny = s[_NY * L + i]
-        plen = s[_PLEN * L + i]
         owed = s[_OWED * L + i]
         tally = s[_TALLY * L + i]
+        plen = size - nx - ny
         # Plain cards before each player's next pay card, stopped at the end of the stack.
         lx = _tz(xm | (_ONE << nx))
         ly = _tz(ym | (_ONE << ny))
@@ -190,7 +193,6 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64) -> np.uint64:
         p0 &= keep
         p1 &= keep
         ny += plen & m_paid
-        plen &= keep
         owed = (pays >> ((c0 << _U(3)) | (c1 << _U(4)))) & _U(255) & keep
         tally = ((tally + (k << _CARDS_AT)) - m_paid) ^ (m_x & _SEAT_BIT)
         # X is whoever turns next: the payer, or the taker of the pile.
@@ -206,7 +208,6 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64) -> np.uint64:
         s[_P1 * L + i] = p1
         s[_NX * L + i] = nx
         s[_NY * L + i] = ny
-        s[_PLEN * L + i] = plen
         s[_OWED * L + i] = owed
         s[_TALLY * L + i] = tally
         over_any |= _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL) | _U(tally >= cap)
@@ -214,15 +215,17 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64) -> np.uint64:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _ended(s: np.ndarray, lane: int, cap: np.uint64) -> bool:
+def _ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
     """Whether the game in ``lane`` ended at the last step, read from its fields.
 
-    A step that paid in full leaves an empty pile (any other puts its pay card on the pile); one
-    whose turner had no card left counted one card too many, so Y's count is ``-1``.
+    A step that paid in full leaves an empty pile, both players holding the whole deck (any other
+    puts its pay card on the pile); one whose turner had no card left counted one card too many,
+    so Y's count is ``-1``.
     """
     L = LANES
     ny = s[_NY * L + lane]
-    holder = ny if s[_PLEN * L + lane] == _ZERO else s[_NX * L + lane]
+    nx = s[_NX * L + lane]
+    holder = ny if nx + ny == size else nx
     return bool(holder == _ZERO or ny == _ALL or s[_TALLY * L + lane] >= cap)
 
 
@@ -288,7 +291,7 @@ def _deal_lane(
     else:
         s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
         s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
-    for field in (_PM, _P0, _P1, _PLEN, _OWED):
+    for field in (_PM, _P0, _P1, _OWED):
         s[field * L + lane] = _ZERO
     s[_TALLY * L + lane] = _U(first) * _SEAT_BIT
     return first
@@ -334,12 +337,13 @@ def random_standard(
     dealt = min(L, count)
     playing = dealt
     tally_cap = _U(min(cap, _MAX_TALLY_CARDS)) << _CARDS_AT
+    usize = _U(size)
     on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel._settle)
     while playing > 0:
-        if _step(s, pay_bytes, tally_cap) == _ZERO:
+        if _step(s, pay_bytes, tally_cap, usize) == _ZERO:
             continue
         for lane in range(L):
-            if not _ended(s, lane, tally_cap):
+            if not _ended(s, lane, tally_cap, usize):
                 continue
             game = games[lane]
             if game >= 0:
@@ -358,7 +362,7 @@ def random_standard(
                     reason, winner = REASON_CANNOT_TURN, px
                     cards -= 1
                     tricks += 1
-                elif s[_PLEN * L + lane] == _ZERO:
+                elif s[_NX * L + lane] + s[_NY * L + lane] == usize:  # the pile is empty
                     reason, winner = REASON_ALL_CARDS, px
                 else:
                     # The payer has no card: the pay card's owner takes the pile and wins.
