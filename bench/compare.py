@@ -3,12 +3,12 @@
 Builds ``bench/cloop.c`` with ``gcc -O3 -march=native``, then measures each player's marginal
 throughput on random standard deals, one worker: ``(N - M) / (t(N) - t(M))`` with ``t`` the best
 of three timings of ``N`` (default 2,500,000) and ``M`` (500,000) games, the players measured in
-turn so that they share the machine's noise. The numba players are called on chunks of 65,536
-games, as ``beggar simulate`` calls them (``--chunk 0``: one call for all, whose result table of
-88 bytes a game is then fresh memory, which costs this virtual machine about a fifth of the bit
-kernel's speed in page faults). Every player plays the very same games (the C loop
-deals with the kernel's random streams), and the script checks that the C loop and the bit kernel
-agree on the total cards, tricks and first-hand wins. From the repository root::
+turn so that they share the machine's noise. The numba players are called on chunks of
+:data:`beggar.simulate.CHUNK` games (16,384), as ``beggar simulate`` calls them (``--chunk 0``:
+one call for all, whose result table of 88 bytes a game is then fresh memory, which costs this
+virtual machine about a fifth of the bit kernel's speed in page faults). Every player plays the
+very same games (the C loop deals with the kernel's random streams), and the script checks that
+the C loop and the bit kernel agree on the total cards, tricks and first-hand wins. From the repository root::
 
     PYTHONPATH=src .venv/bin/python bench/compare.py --runs 5
 
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from beggar import bitkernel, kernel
 from beggar.rules import STANDARD
+from beggar.simulate import CHUNK
 
 HERE = Path(__file__).resolve().parent
 
@@ -138,8 +139,8 @@ def main() -> None:
     parser.add_argument(
         "--chunk",
         type=int,
-        default=1 << 16,
-        help="games per kernel call, as simulate plays them (default 65536; 0: all in one call)",
+        default=CHUNK,
+        help=f"games per kernel call, as simulate plays them (default {CHUNK}; 0: all in one call)",
     )
     parser.add_argument(
         "--clock",

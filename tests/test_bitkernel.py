@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from beggar import bitkernel, kernel
+from beggar import bitkernel, kernel, lockstep
 from beggar._bits import DEBRUIJN_TABLE, tz, tz_lanes
 from beggar.engine import GameRecord, Reason, Status, play
 from beggar.notation import Deal, parse_deal
@@ -218,6 +218,14 @@ def test_trailing_zeros() -> None:
         assert tz(np.uint64(word), True) == want
         assert tz_lanes(np.uint64(word)) == want
     assert sorted(DEBRUIJN_TABLE.tolist()) == list(range(64))
+
+
+def test_lockstep_counts_trailing_zeros_through_the_floating_point_unit() -> None:
+    # Exact for every lowest set bit a stack can have in lockstep, whatever the bits above it.
+    pick = random.Random(2)
+    for t in range(lockstep.MAX_CARDS):
+        for word in [1 << t, (1 << 64) - (1 << t)] + [(pick.getrandbits(64) | 1) << t for _ in range(40)]:
+            assert int(lockstep._tz(np.uint64(word % (1 << 64)))) == t
 
 
 def test_covers() -> None:

@@ -15,7 +15,7 @@ The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
 
 Two keyword-only options of :func:`play_random` never change a result: ``lockstep`` (the
-default) plays random games under the standard settings eight at a time in vectorised lockstep
+default) plays random games under the standard settings four at a time in vectorised lockstep
 (:mod:`beggar.lockstep`), and ``lockstep=False`` one at a time in the scalar loop, whose
 ``count_zeros`` counts trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table.
 They are there for ``bench/compare.py``, which measured lockstep fastest, then ``cttz``, then de
@@ -575,10 +575,10 @@ def play_random(
     """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
 
     The same table as :func:`beggar.kernel.play_random`. Under the standard settings (oldest
-    card first, rule 8, at most four pay values, no trick limit) games are played in lockstep
-    (:mod:`beggar.lockstep`) unless ``lockstep`` is False or ``count_zeros`` is ``debruijn``;
-    ``count_zeros`` chooses how the scalar loop counts trailing zeros (``llvm`` or ``debruijn``).
-    Neither changes a result; the benchmark compares them.
+    card first, rule 8, at most four pay values, no trick limit, at most 52 cards) games are
+    played in lockstep (:mod:`beggar.lockstep`) unless ``lockstep`` is False or ``count_zeros``
+    is ``debruijn``; ``count_zeros`` chooses how the scalar loop counts trailing zeros (``llvm``
+    or ``debruijn``). Neither changes a result; the benchmark compares them.
     """
     compiled = _compiled(rules)
     flags, codes, pays = _tables(compiled.values)
@@ -589,8 +589,9 @@ def play_random(
         if standard and lockstep and count_zeros == "llvm" and cfg[kernel.CFG_MAX_TRICKS] == 0:
             from beggar import lockstep as lanes  # it builds on this module's helpers
 
-            lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
-            return Batch(compiled.rules, table)
+            if compiled.values.size <= lanes.MAX_CARDS:
+                lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
+                return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any
         elif count_zeros == "debruijn":

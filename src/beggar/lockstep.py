@@ -1,4 +1,4 @@
-"""Games in lockstep: eight random games advanced together by one vectorised, branch-free step.
+"""Games in lockstep: four random games advanced together by one vectorised, branch-free step.
 
 The scalar bit kernel (:mod:`beggar.bitkernel`) takes about 113 steps a random game, and at
 each one whether the payer pays in full or turns a pay card, or which player turns the next pay
@@ -7,16 +7,19 @@ card, is a branch the processor cannot predict (each goes either way about half 
 (every game's stack mask, then every game's first value plane, ...), and a pass advances every
 lane by one step computed without branches: both outcomes are computed and the right one kept
 by masks. Written so, the pass over the lanes is a loop LLVM vectorises (AVX2: four games an
-instruction, variable shifts ``vpsrlvq``/``vpsllvq``); trailing zeros are counted as
-``popcount((x & -x) - 1)`` (:func:`beggar._bits.tz_lanes`), since there is no vector ``tzcnt``
-without AVX-512. The only branch is whether some lane's game has just ended (one pass in about
-14, well predicted); an ended game writes its row and its lane deals the next game.
+instruction, variable shifts ``vpsrlvq``/``vpsllvq``). There is no vector ``tzcnt`` without
+AVX-512, so trailing zeros are counted through the floating-point unit: the lowest set bit,
+``2**t``, is turned into the double ``2.0**t`` exactly (or-ing it into the mantissa of ``2**52``
+and subtracting ``2**52``), whose exponent field is ``1023 + t`` (:func:`_tz`, six vector instructions
+where counting bits took nine). The only branch is whether some lane's game has just ended
+(one pass in about 28, well predicted); an ended game writes its row and its lane deals the
+next game.
 
 It plays the standard settings (oldest card first, rule 8, at most four pay values, no trick
-limit) on random deals; :func:`beggar.bitkernel.play_random` uses it for those unless asked for
-the scalar loop. Results are the scalar kernel's, byte for byte: game ``i`` is the kernel's deal
-``i``, its row is row ``i``, and a game that may reach the card bound or limit is replayed by the
-kernel's exact tracked player.
+limit) on random deals of at most :data:`MAX_CARDS` cards; :func:`beggar.bitkernel.play_random`
+uses it for those unless asked for the scalar loop. Results are the scalar kernel's, byte for
+byte: game ``i`` is the kernel's deal ``i``, its row is row ``i``, and a game that may reach the
+card bound or limit is replayed by the kernel's exact tracked player.
 
 A step, in the words of :mod:`beggar.bitkernel` (``X`` is the player to turn next, ``Y`` the
 other): with no payment due (``owed == 0``) X and Y alternate plain cards until the earlier of
@@ -27,10 +30,14 @@ Then the payer, or the taker, becomes X.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import types
+from numba.extending import intrinsic
 
-from beggar._bits import tz_lanes
 from beggar.bitkernel import _deal_random, _settle
 from beggar.kernel import (
     _CAPPED,
@@ -44,22 +51,72 @@ from beggar.kernel import (
 )
 from beggar.rng import below, game_state, shuffle
 
-LANES = 8
-"""Games advanced together: two AVX2 vectors a field, enough independent work to hide latency."""
+LANES = 4
+"""Games advanced together: one AVX2 vector a field. Eight (two vectors a field) measured slower:
+twice the values live at once in sixteen vector registers, so more of them go to memory each pass."""
+
+MAX_CARDS = 52
+"""The largest deck played in lockstep: :func:`_tz` is exact while the lowest set bit is below
+bit 52, and a stack's end marker, at its card count, is at most bit ``size - 1`` in a game
+still being played (a player holding every card has won)."""
 
 # The fields of a lane, each a run of LANES words: X's stack (mask, two value planes), Y's, the
-# pile (oldest card at bit 0), X's and Y's card counts, the pile's length, the payment due, X's
-# seat, the cards and tricks played; then what the last step found, as bits: the game is over
-# (_OVER), the player to turn had no card (_RAN_OUT), the payment was made in full (_PAID).
+# pile (oldest card at bit 0), X's and Y's card counts, the payment due, and the cards played,
+# X's seat and the tricks played in one word (_CARDS_AT, _SEAT_BIT). The pile's length is not
+# kept: it is the deck's size less both counts (no card leaves the game). Every word the state
+# saves is one store fewer a pass, and stores are what a pass waits for most (one 256-bit store
+# a cycle on this machine). How a game ended is read back from its fields (see _ended).
 _XM, _X0, _X1, _YM, _Y0, _Y1, _PM, _P0, _P1 = range(9)
-_NX, _NY, _PLEN, _OWED, _PX, _CARDS, _TRICKS, _END = range(9, 17)
-_FIELDS = 17
-_OVER, _RAN_OUT, _PAID = 1, 2, 4
+_NX, _NY, _OWED, _TALLY = range(9, 13)
+_FIELDS = 13
 
 _U = np.uint64
 _ZERO = _U(0)
 _ONE = _U(1)
-_M63 = _U(63)
+_ALL = _U(0xFFFFFFFFFFFFFFFF)
+_CARDS_AT = _U(32)
+_SEAT_BIT = _U(1 << 31)
+_TRICKS = _U((1 << 31) - 1)
+_MAX_TALLY_CARDS = 1 << 30
+"""Cards beyond which a game is handed to the exact replay whatever the rules' bound (the
+tally's card field must stay clear of its sign bit; the replay is exact at any length)."""
+_MAGIC = _U(0x4330000000000000)
+"""The double ``2**52``: or-ing an integer below ``2**52`` into its mantissa adds it exactly."""
+_TWO52 = float(1 << 52)
+_EXPONENT_AT = _U(52)
+_BIAS = _U(1023)
+
+
+@intrinsic
+def _as_double(typingctx: Any, x: Any) -> Any:
+    """The bits of an unsigned 64-bit word read as a double."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.uint64), codegen
+
+
+@intrinsic
+def _as_word(typingctx: Any, x: Any) -> Any:
+    """The bits of a double read as an unsigned 64-bit word."""
+    if x != types.float64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.uint64(types.float64), codegen
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _tz(x: np.uint64) -> np.uint64:
+    """Trailing zeros of ``x``, whose lowest set bit must be below bit 52 (see :data:`MAX_CARDS`)."""
+    low = x & (_ZERO - x)
+    exact = _as_double(low | _MAGIC) - _TWO52  # type: ignore[call-arg]
+    return (_as_word(exact) >> _EXPONENT_AT) - _BIAS
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -69,14 +126,27 @@ def _pick(mask: np.uint64, a: np.uint64, b: np.uint64) -> np.uint64:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _step(
-    s: np.ndarray, q0: np.uint64, q1: np.uint64, q2: np.uint64, q3: np.uint64, cap: np.uint64
-) -> np.uint64:
+def _mask(flag: bool) -> np.uint64:
+    """All ones for True, zero for False."""
+    return _ZERO - _U(flag)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _le(a: np.uint64, b: np.uint64) -> bool:
+    """``a <= b`` for words below ``2**63``, compared as signed (one instruction in AVX2, not three)."""
+    return bool(np.int64(a) <= np.int64(b))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np.uint64:
     """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
 
-    ``q0..q3`` are the payments of the value codes 0 to 3; ``cap`` the cards at which a game is
-    handed to the exact replay. Every quantity is an unsigned word and every choice a mask
-    (``0`` or all ones), so that the loop over the lanes has no branch.
+    ``pays`` holds the payment of value code ``c`` in its byte ``c``; ``cap`` is the tally at
+    which a game is handed to the exact replay (cards from bit 32); ``size`` is the deck's size.
+    Every quantity is an unsigned word and every choice a mask (``0`` or all ones), so that the
+    loop over the lanes has no branch. Every shift is by less than 64 while a lane's game is
+    being played (the largest is by the deck's size, at most :data:`MAX_CARDS`), so no shift
+    count needs masking.
     """
     L = LANES
     over_any = _ZERO
@@ -92,51 +162,38 @@ def _step(
         p1 = s[_P1 * L + i]
         nx = s[_NX * L + i]
         ny = s[_NY * L + i]
-        plen = s[_PLEN * L + i]
         owed = s[_OWED * L + i]
-        px = s[_PX * L + i]
-        cards = s[_CARDS * L + i]
-        tricks = s[_TRICKS * L + i]
+        tally = s[_TALLY * L + i]
+        plen = size - nx - ny
         # Plain cards before each player's next pay card, stopped at the end of the stack.
-        lx = tz_lanes(xm | (_ONE << (nx & _M63)))
-        ly = tz_lanes(ym | (_ONE << (ny & _M63)))
-        alt = _U(owed == _ZERO)
-        x_first = _U(lx <= ly)
-        paid = (_ONE - alt) & _U(owed <= lx)
+        lx = _tz(xm | (_ONE << nx))
+        ly = _tz(ym | (_ONE << ny))
+        m_alt = _mask(owed == _ZERO)
         # X turned the step's pay card (or paid): always when paying, else if X's comes first.
-        from_x = (_ONE - alt) | x_first
-        m_alt = _ZERO - alt
-        m_first = _ZERO - x_first
-        m_paid = _ZERO - paid
-        m_x = _ZERO - from_x
+        m_x = _mask(_le(lx, ly)) | ~m_alt
+        m_paid = _mask(_le(owed, lx)) & ~m_alt
         pos = _pick(m_x, lx, ly)
-        k_pay = _pick(m_paid, owed, lx + _ONE)
-        kx = _pick(m_alt, _pick(m_first, lx, ly) + _ONE, k_pay)
-        ky = _pick(m_first, lx, ly + _ONE) & m_alt
-        ran_out = ((_U(lx == nx) & from_x) | (_U(ly == ny) & (_ONE - from_x))) & (_ONE - paid)
+        kx = _pick(m_paid, owed, pos + _ONE)
+        ky = (pos + _ONE + m_x) & m_alt  # pos + 1 - (X turned it), while alternating
+        k = kx + ky
         c0 = (_pick(m_x, x0, y0) >> pos) & _ONE
         c1 = (_pick(m_x, x1, y1) >> pos) & _ONE
-        k = kx + ky
-        # Shifts stay below 64 bits (a step that ran out ends its game, whatever it shifted).
-        sx = kx & _M63
-        sy = ky & _M63
-        xm >>= sx
-        x0 >>= sx
-        x1 >>= sx
-        ym >>= sy
-        y0 >>= sy
-        y1 >>= sy
+        under = ny  # where a pile paid for goes under Y's stack (Y turns nothing when X pays)
+        xm >>= kx
+        x0 >>= kx
+        x1 >>= kx
+        ym >>= ky
+        y0 >>= ky
+        y1 >>= ky
         nx -= kx
         ny -= ky
         # The step's pay card goes on top of the pile.
-        top = (plen + k - _ONE) & _M63
-        pm |= (_ONE - paid) << top
+        top = plen + k - _ONE
+        pm |= (_ONE << top) & ~m_paid
         p0 |= c0 << top
         p1 |= c1 << top
         plen += k
-        cards += k
         # Paid in full: Y takes the pile under their stack.
-        under = ny & _M63
         ym |= (pm << under) & m_paid
         y0 |= (p0 << under) & m_paid
         y1 |= (p1 << under) & m_paid
@@ -145,44 +202,40 @@ def _step(
         p0 &= keep
         p1 &= keep
         ny += plen & m_paid
-        plen &= keep
-        tricks += paid
-        m_c0 = _ZERO - c0
-        owed = _pick(_ZERO - c1, _pick(m_c0, q3, q2), _pick(m_c0, q1, q0)) & keep
+        owed = (pays >> ((c0 << _U(3)) | (c1 << _U(4)))) & _U(255) & keep
+        tally = ((tally + (k << _CARDS_AT)) - m_paid) ^ (m_x & _SEAT_BIT)
         # X is whoever turns next: the payer, or the taker of the pile.
-        d = (xm ^ ym) & m_x
-        xm ^= d
-        ym ^= d
-        d = (x0 ^ y0) & m_x
-        x0 ^= d
-        y0 ^= d
-        d = (x1 ^ y1) & m_x
-        x1 ^= d
-        y1 ^= d
-        d = (nx ^ ny) & m_x
-        nx ^= d
-        ny ^= d
-        px ^= from_x
-        over = ran_out | (paid & _U(ny == _ZERO)) | ((_ONE - paid) & _U(nx == _ZERO)) | _U(cards >= cap)
-        s[_XM * L + i] = xm
-        s[_X0 * L + i] = x0
-        s[_X1 * L + i] = x1
-        s[_YM * L + i] = ym
-        s[_Y0 * L + i] = y0
-        s[_Y1 * L + i] = y1
+        nx, ny = _pick(m_x, ny, nx), _pick(m_x, nx, ny)
+        s[_XM * L + i] = _pick(m_x, ym, xm)
+        s[_YM * L + i] = _pick(m_x, xm, ym)
+        s[_X0 * L + i] = _pick(m_x, y0, x0)
+        s[_Y0 * L + i] = _pick(m_x, x0, y0)
+        s[_X1 * L + i] = _pick(m_x, y1, x1)
+        s[_Y1 * L + i] = _pick(m_x, x1, y1)
         s[_PM * L + i] = pm
         s[_P0 * L + i] = p0
         s[_P1 * L + i] = p1
         s[_NX * L + i] = nx
         s[_NY * L + i] = ny
-        s[_PLEN * L + i] = plen
         s[_OWED * L + i] = owed
-        s[_PX * L + i] = px
-        s[_CARDS * L + i] = cards
-        s[_TRICKS * L + i] = tricks
-        s[_END * L + i] = over | (ran_out << _ONE) | (paid << _U(2))
-        over_any |= over
+        s[_TALLY * L + i] = tally
+        over_any |= _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL) | _U(tally >= cap)
     return over_any
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
+    """Whether the game in ``lane`` ended at the last step, read from its fields.
+
+    A step that paid in full leaves an empty pile, both players holding the whole deck (any other
+    puts its pay card on the pile); one whose turner had no card left counted one card too many,
+    so Y's count is ``-1``.
+    """
+    L = LANES
+    ny = s[_NY * L + lane]
+    nx = s[_NX * L + lane]
+    holder = ny if nx + ny == size else nx
+    return bool(holder == _ZERO or ny == _ALL or s[_TALLY * L + lane] >= cap)
 
 
 _EVEN_BYTES = _U(0x00FF00FF00FF00FF)
@@ -247,9 +300,9 @@ def _deal_lane(
     else:
         s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
         s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
-    for field in (_PM, _P0, _P1, _PLEN, _OWED, _CARDS, _TRICKS, _END):
+    for field in (_PM, _P0, _P1, _OWED):
         s[field * L + lane] = _ZERO
-    s[_PX * L + lane] = _U(first)
+    s[_TALLY * L + lane] = _U(first) * _SEAT_BIT
     return first
 
 
@@ -273,10 +326,10 @@ def random_standard(
     lengths = np.zeros(2, np.int64)
     cap = _caps(cfg)[2]
     fixed = cfg[CFG_FIRST]
-    # The payment of each value code (a scale of fewer than four values repeats its last).
-    q = np.zeros(4, np.uint64)
+    # The payment of each value code, a byte each (a scale of fewer than four values repeats its last).
+    pay_bytes = _ZERO
     for code in range(4 if pays.size > 0 else 0):
-        q[code] = _U(pays[min(code, pays.size - 1)])
+        pay_bytes |= _U(pays[min(code, pays.size - 1)]) << _U(8 * code)
     packed = np.zeros(size, np.uint8)
     for k in range(size):
         packed[k] = flags[values[k]] | (codes[values[k]] << 1)
@@ -292,40 +345,50 @@ def random_standard(
         firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
     dealt = min(L, count)
     playing = dealt
-    ucap = _U(cap)
+    tally_cap = _U(min(cap, _MAX_TALLY_CARDS)) << _CARDS_AT
+    usize = _U(size)
     on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel._settle)
     while playing > 0:
-        if _step(s, q[0], q[1], q[2], q[3], ucap) == _ZERO:
+        if _step(s, pay_bytes, tally_cap, usize) == _ZERO:
             continue
         for lane in range(L):
-            end = s[_END * L + lane]
-            if end & _U(_OVER) == _ZERO:
+            if not _ended(s, lane, tally_cap, usize):
                 continue
             game = games[lane]
             if game >= 0:
                 first = firsts[lane]
-                cards = int(np.int64(s[_CARDS * L + lane]))
-                tricks = int(np.int64(s[_TRICKS * L + lane]))
-                px = int(np.int64(s[_PX * L + lane]))
-                if cards >= cap:
+                tally = s[_TALLY * L + lane]
+                cards = int(np.int64(tally >> _CARDS_AT))
+                tricks = int(np.int64(tally & _TRICKS))
+                px = int(np.int64((tally & _SEAT_BIT) != _ZERO))
+                if tally >= tally_cap:
                     # The exact replay plays this lane's deal again from the start.
                     _deal_random(values, deck, seed, start + game, fixed)
                     reason, winner = _CAPPED, -1
-                elif end & _U(_RAN_OUT) != _ZERO:
+                elif s[_NY * L + lane] == _ALL:
                     # The player who had to turn had no card (rule 8): the other takes the pile
                     # and wins. The step counted one card too many, the one that was not there.
                     reason, winner = REASON_CANNOT_TURN, px
                     cards -= 1
                     tricks += 1
-                elif end & _U(_PAID) != _ZERO:
+                elif s[_NX * L + lane] + s[_NY * L + lane] == usize:  # the pile is empty
                     reason, winner = REASON_ALL_CARDS, px
                 else:
                     # The payer has no card: the pay card's owner takes the pile and wins.
                     reason, winner = REASON_CANNOT_TURN, px ^ 1
                     tricks += 1
                 held0 = size if winner == 0 else 0
-                played = (reason, cards, tricks, winner, held0, size - held0)
-                result = _settle(played, deck, lengths, on_deck, first, cfg, buf, head, cnt, out, pile, mask)
+                if reason >= 0:
+                    # bitkernel._settle's answer for a game that ended, without the call (a tenth
+                    # of a game's time, for its eight array arguments).
+                    cnt[0] = held0
+                    cnt[1] = size - held0
+                    result = (reason, cards, tricks, winner, -1, -1)
+                else:
+                    played = (reason, cards, tricks, winner, held0, size - held0)
+                    result = _settle(
+                        played, deck, lengths, on_deck, first, cfg, buf, head, cnt, out, pile, mask
+                    )
                 _finish(res, game, cfg, cnt, first, result)
                 if dealt < count:
                     games[lane] = dealt
@@ -337,4 +400,4 @@ def random_standard(
             firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
 
 
-__all__ = ["LANES", "random_standard"]
+__all__ = ["LANES", "MAX_CARDS", "random_standard"]
