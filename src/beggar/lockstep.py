@@ -10,10 +10,10 @@ by masks. Written so, the pass over the lanes is a loop LLVM vectorises (AVX2: f
 instruction, variable shifts ``vpsrlvq``/``vpsllvq``). There is no vector ``tzcnt`` without
 AVX-512, so trailing zeros are counted through the floating-point unit: the lowest set bit,
 ``2**t``, is turned into the double ``2.0**t`` exactly (or-ing it into the mantissa of ``2**52``
-and subtracting ``2**52``), whose exponent field is ``1023 + t`` (:func:`_tz`, six vector instructions
-where counting bits took nine). The only branch is whether some lane's game has just ended
-(one pass in about 28, well predicted); an ended game writes its row and its lane deals the
-next game.
+and subtracting ``2**52``), whose exponent field is ``1023 + t``
+(:func:`beggar._bits.tz_float`, six vector instructions where counting bits took nine). The
+only branch is whether some lane's game has just ended (one pass in about 28, well predicted);
+an ended game writes its row and its lane deals the next game.
 
 It plays the standard settings (oldest card first, rule 8, at most four pay values, no trick
 limit) on random deals of at most :data:`MAX_CARDS` cards; :func:`beggar.bitkernel.play_random`
@@ -30,14 +30,10 @@ Then the payer, or the taker, becomes X.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import types
-from numba.extending import intrinsic
 
+from beggar._bits import tz_float as _tz
 from beggar.bitkernel import _deal_random, _settle
 from beggar.kernel import (
     _CAPPED,
@@ -56,9 +52,9 @@ LANES = 4
 twice the values live at once in sixteen vector registers, so more of them go to memory each pass."""
 
 MAX_CARDS = 52
-"""The largest deck played in lockstep: :func:`_tz` is exact while the lowest set bit is below
-bit 52, and a stack's end marker, at its card count, is at most bit ``size - 1`` in a game
-still being played (a player holding every card has won)."""
+"""The largest deck played in lockstep: :func:`beggar._bits.tz_float` is exact while the
+lowest set bit is below bit 52, and a stack's end marker, at its card count, is at most bit
+``size - 1`` in a game still being played (a player holding every card has won)."""
 
 # The fields of a lane, each a run of LANES words: X's stack (mask, two value planes), Y's, the
 # pile (oldest card at bit 0), X's and Y's card counts, the payment due, and the cards played,
@@ -84,43 +80,6 @@ _TRICKS = _U((1 << 31) - 1)
 _MAX_TALLY_CARDS = 1 << 30
 """Cards beyond which a game is handed to the exact replay whatever the rules' bound (the
 tally's card field must stay clear of its sign bit; the replay is exact at any length)."""
-_MAGIC = _U(0x4330000000000000)
-"""The double ``2**52``: or-ing an integer below ``2**52`` into its mantissa adds it exactly."""
-_TWO52 = float(1 << 52)
-_EXPONENT_AT = _U(52)
-_BIAS = _U(1023)
-
-
-@intrinsic
-def _as_double(typingctx: Any, x: Any) -> Any:
-    """The bits of an unsigned 64-bit word read as a double."""
-    if x != types.uint64:
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return types.float64(types.uint64), codegen
-
-
-@intrinsic
-def _as_word(typingctx: Any, x: Any) -> Any:
-    """The bits of a double read as an unsigned 64-bit word."""
-    if x != types.float64:
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.uint64(types.float64), codegen
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _tz(x: np.uint64) -> np.uint64:
-    """Trailing zeros of ``x``, whose lowest set bit must be below bit 52 (see :data:`MAX_CARDS`)."""
-    low = x & (_ZERO - x)
-    exact = _as_double(low | _MAGIC) - _TWO52  # type: ignore[call-arg]
-    return (_as_word(exact) >> _EXPONENT_AT) - _BIAS
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
