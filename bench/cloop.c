@@ -1,6 +1,6 @@
 /* A plain card-by-card Beggar-My-Neighbour player: the yardstick for the bit kernel.
  *
- * It plays games START .. START+COUNT-1 of a seed exactly as beggar.kernel deals them (the same
+ * It plays games START .. START+COUNT-1 of a seed exactly as beggar.kernels.general deals them (the same
  * SplitMix64 streams, Lemire's bounded integers, Fisher-Yates two swaps per draw, dealt one
  * card at a time), two players, the first hand leads, the standard rules (oldest card first
  * under the stack, rule 8), one card per loop iteration: the way the fast native searchers play.

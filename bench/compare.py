@@ -4,7 +4,7 @@ Builds ``bench/cloop.c`` with ``gcc -O3 -march=native``, then measures each play
 throughput on random standard deals, one worker: ``(N - M) / (t(N) - t(M))`` with ``t`` the best
 of three timings of ``N`` (default 2,500,000) and ``M`` (500,000) games, the players measured in
 turn so that they share the machine's noise. The numba players are called on chunks of
-:data:`beggar.simulate.CHUNK` games (16,384), as ``beggar simulate`` calls them (``--chunk 0``:
+:data:`beggar.research.simulate.CHUNK` games (16,384), as ``beggar simulate`` calls them (``--chunk 0``:
 one call for all, whose result table of 88 bytes a game is then fresh memory, which costs this
 virtual machine about a fifth of the bit kernel's speed in page faults). Every player plays the
 very same games (the C loop deals with the kernel's random streams), and the script checks that
@@ -29,9 +29,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from beggar import bitkernel, kernel
+from beggar.kernels import bitwise
+from beggar.kernels import general
 from beggar.rules import STANDARD
-from beggar.simulate import CHUNK
+from beggar.research.simulate import CHUNK
 
 HERE = Path(__file__).resolve().parent
 
@@ -54,7 +55,7 @@ def build_cloop(directory: Path) -> Path:
 
 def deck_digits() -> str:
     """The standard deck's pay values in the kernel's deck order, one digit a card."""
-    return "".join(str(int(v)) for v in kernel.KernelRules.of(STANDARD).values)
+    return "".join(str(int(v)) for v in general.KernelRules.of(STANDARD).values)
 
 
 def c_run(binary: Path, seed: int, games: int, cpu: bool = False) -> tuple[float, list[int]]:
@@ -96,13 +97,13 @@ def players(binary: Path, seed: int, cpu: bool, chunk: int) -> dict[str, Timer]:
 
     timers: dict[str, Timer] = {
         "C loop (gcc -O3 -march=native)": lambda n: c_run(binary, seed, n, cpu)[0],
-        "kernel": timer(lambda start, n: kernel.play_random(STANDARD, seed, start, n)),
-        "bit kernel, lockstep": timer(lambda start, n: bitkernel.play_random(STANDARD, seed, start, n)),
+        "kernel": timer(lambda start, n: general.play_random(STANDARD, seed, start, n)),
+        "bit kernel, lockstep": timer(lambda start, n: bitwise.play_random(STANDARD, seed, start, n)),
         "bit kernel, scalar, cttz": timer(
-            lambda start, n: bitkernel.play_random(STANDARD, seed, start, n, lockstep=False)
+            lambda start, n: bitwise.play_random(STANDARD, seed, start, n, lockstep=False)
         ),
         "bit kernel, scalar, de Bruijn": timer(
-            lambda start, n: bitkernel.play_random(STANDARD, seed, start, n, count_zeros="debruijn")
+            lambda start, n: bitwise.play_random(STANDARD, seed, start, n, count_zeros="debruijn")
         ),
     }
     return timers
@@ -111,7 +112,7 @@ def players(binary: Path, seed: int, cpu: bool, chunk: int) -> dict[str, Timer]:
 def check_agreement(binary: Path, seed: int, games: int) -> None:
     """The C loop and the bit kernel play the same games to the same totals."""
     _, c_totals = c_run(binary, seed, games)
-    batch = bitkernel.play_random(STANDARD, seed, 0, games)
+    batch = bitwise.play_random(STANDARD, seed, 0, games)
     totals = [int(batch.cards.sum()), int(batch.tricks.sum()), int((batch.winner == 0).sum())]
     if totals != c_totals:
         sys.exit(f"compare.py: the C loop and the bit kernel disagree: {c_totals} != {totals}")
@@ -151,10 +152,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
 
-    bitkernel.warm_up()
-    kernel.warm_up()
-    bitkernel.play_random(STANDARD, 0, 0, 1, lockstep=False)
-    bitkernel.play_random(STANDARD, 0, 0, 1, count_zeros="debruijn")
+    bitwise.warm_up()
+    general.warm_up()
+    bitwise.play_random(STANDARD, 0, 0, 1, lockstep=False)
+    bitwise.play_random(STANDARD, 0, 0, 1, count_zeros="debruijn")
     with tempfile.TemporaryDirectory(prefix="beggar-cloop-") as tmp:
         binary = build_cloop(Path(tmp))
         check_agreement(binary, args.seed, args.base)

@@ -11,7 +11,7 @@ functions it compiles first). From the repository root::
 
 Targets: ``standard`` (random games under the standard rules: what ``beggar simulate``
 compiles for them), ``bench`` (what ``beggar bench`` compiles: random games by both kernels,
-:data:`beggar.bench.COMPILED`), ``search`` (what each ``beggar search`` worker compiles before
+:data:`beggar.research.bench.COMPILED`), ``search`` (what each ``beggar search`` worker compiles before
 its first unit), ``bitkernel`` (the bit kernel's ``warm_up``: every entry point) and ``both``
 (every entry point of both kernels, both ``warm_up`` functions).
 """
@@ -26,14 +26,14 @@ import subprocess
 import sys
 import tempfile
 
-from beggar.bench import COMPILED
+from beggar.research.bench import COMPILED
 
 TARGETS = {
-    "standard": "bitkernel.play_random(STANDARD, 0, 0, 1)",
+    "standard": "bitwise.play_random(STANDARD, 0, 0, 1)",
     "bench": COMPILED,
     "search": "search._warm()",
-    "bitkernel": "bitkernel.warm_up()",
-    "both": "kernel.warm_up(); bitkernel.warm_up()",
+    "bitkernel": "bitwise.warm_up()",
+    "both": "general.warm_up(); bitwise.warm_up()",
 }
 
 _PROBE = """
@@ -41,7 +41,9 @@ import json, sys, time
 from numba.core import event
 
 with event.install_recorder("numba:compile") as recorder:
-    from beggar import bitkernel, kernel, search
+    from beggar.kernels import bitwise
+    from beggar.kernels import general
+    from beggar.research import search
     from beggar.rules import STANDARD
     rules = STANDARD
     began = time.process_time()

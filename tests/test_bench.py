@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from beggar.bench import compile_seconds
+from beggar.research.bench import compile_seconds
 from beggar.commands.research import bench_command
 
 

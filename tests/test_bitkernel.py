@@ -15,8 +15,10 @@ import random
 import numpy as np
 import pytest
 
-from beggar import bitkernel, kernel, lockstep
-from beggar._bits import DEBRUIJN_TABLE, tz, tz_float
+from beggar.kernels import bitwise
+from beggar.kernels import general
+from beggar.kernels import lockstep
+from beggar.kernels.bits import DEBRUIJN_TABLE, tz, tz_float
 from beggar.engine import GameRecord, Reason, Status, play
 from beggar.notation import Deal, parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
@@ -27,7 +29,7 @@ ENGINE_SAMPLE = 60
 SLOW_KERNEL_SAMPLE = 1_000_000
 SLOW_ENGINE_SAMPLE = 5_000
 
-COVERED_PRESETS = tuple(name for name, rules in PRESETS.items() if bitkernel.covers(rules))
+COVERED_PRESETS = tuple(name for name, rules in PRESETS.items() if bitwise.covers(rules))
 
 EXTRA_SPECS = (
     # Pay scales: custom, five pay values (four planes), a single pay card, a number card paying.
@@ -67,16 +69,16 @@ def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[G
 
 
 def assert_same_as_kernel(rules: Rules, seed: int, count: int) -> None:
-    want = kernel.play_random(rules, seed, 0, count).table
-    got = bitkernel.play_random(rules, seed, 0, count).table
+    want = general.play_random(rules, seed, 0, count).table
+    got = bitwise.play_random(rules, seed, 0, count).table
     assert got.dtype == want.dtype and got.shape == want.shape
     differ = np.flatnonzero((got != want).any(axis=1))
     assert differ.size == 0, f"{rules.name}, seed {seed}: games {differ[:10].tolist()} differ"
 
 
 def assert_same_as_engine(rules: Rules, seed: int, count: int) -> None:
-    deals, firsts = kernel.random_deals(rules, seed, 0, count)
-    batch = bitkernel.play_random(rules, seed, 0, count)
+    deals, firsts = general.random_deals(rules, seed, 0, count)
+    batch = bitwise.play_random(rules, seed, 0, count)
     for index, (got, want) in enumerate(
         zip(batch.records(), engine_records(rules, deals, firsts), strict=True)
     ):
@@ -111,21 +113,21 @@ def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
 
 def test_the_loops_and_stops_of_the_sample_are_exercised() -> None:
     # The differential tests above are only as good as the endings they meet.
-    loops = bitkernel.play_random(rules_named("half-deck:pay=J1:repeat=card"), 11, 0, KERNEL_SAMPLE)
-    assert (loops.status == kernel.STATUS_LOOP).sum() > 100
-    stops = bitkernel.play_random(rules_named("standard:repeat=off:max-tricks=20"), 11, 0, KERNEL_SAMPLE)
-    assert (stops.status == kernel.STATUS_STOPPED).sum() > 100
-    empty = bitkernel.play_random(rules_named("lose-when-empty"), 11, 0, KERNEL_SAMPLE)
-    assert set(np.unique(empty.reason)) == {kernel.REASON_ALL_CARDS, kernel.REASON_EMPTY}
-    standard = bitkernel.play_random(STANDARD, 11, 0, KERNEL_SAMPLE)
-    assert set(np.unique(standard.reason)) == {kernel.REASON_ALL_CARDS, kernel.REASON_CANNOT_TURN}
+    loops = bitwise.play_random(rules_named("half-deck:pay=J1:repeat=card"), 11, 0, KERNEL_SAMPLE)
+    assert (loops.status == general.STATUS_LOOP).sum() > 100
+    stops = bitwise.play_random(rules_named("standard:repeat=off:max-tricks=20"), 11, 0, KERNEL_SAMPLE)
+    assert (stops.status == general.STATUS_STOPPED).sum() > 100
+    empty = bitwise.play_random(rules_named("lose-when-empty"), 11, 0, KERNEL_SAMPLE)
+    assert set(np.unique(empty.reason)) == {general.REASON_ALL_CARDS, general.REASON_EMPTY}
+    standard = bitwise.play_random(STANDARD, 11, 0, KERNEL_SAMPLE)
+    assert set(np.unique(standard.reason)) == {general.REASON_ALL_CARDS, general.REASON_CANNOT_TURN}
 
 
 def test_published_records_and_the_never_ending_deal() -> None:
     deals = [game.deal for game in (*RECORDS, NEVER_ENDING)]
-    batch = bitkernel.play_deals(deals)
+    batch = bitwise.play_deals(deals)
     assert batch.records() == [play(deal) for deal in deals]
-    assert (batch.table == kernel.play_deals(deals).table).all()
+    assert (batch.table == general.play_deals(deals).table).all()
     for index, game in enumerate(RECORDS):
         assert (batch.cards[index], batch.tricks[index], batch.winner[index]) == (
             game.cards,
@@ -156,14 +158,14 @@ def test_record_deals_under_other_rules(spec: str) -> None:
     rules = rules_named(spec)
     deals = [parse_deal(game.deal) for game in (*RECORDS, NEVER_ENDING)]
     firsts = [0, 1] * 5
-    batch = bitkernel.play_deals(deals, rules, firsts)
+    batch = bitwise.play_deals(deals, rules, firsts)
     assert batch.records() == engine_records(rules, deals, firsts)
-    assert (batch.table == kernel.play_deals(deals, rules, firsts).table).all()
+    assert (batch.table == general.play_deals(deals, rules, firsts).table).all()
 
 
 def uneven_deals(rules: Rules, seed: int, count: int) -> tuple[list[Deal], list[int]]:
     """Random deals cut at a random place (hands of 1 to size - 1 cards), random leaders."""
-    deals, _ = kernel.random_deals(rules, seed, 0, count)
+    deals, _ = general.random_deals(rules, seed, 0, count)
     pick = random.Random(seed)
     cut = []
     for deal in deals:
@@ -179,8 +181,8 @@ def uneven_deals(rules: Rules, seed: int, count: int) -> tuple[list[Deal], list[
 def test_given_deals_of_any_split(spec: str) -> None:
     rules = rules_named(spec)
     deals, firsts = uneven_deals(rules, 4, 400)
-    batch = bitkernel.play_deals(deals, rules, firsts)
-    assert (batch.table == kernel.play_deals(deals, rules, firsts).table).all()
+    batch = bitwise.play_deals(deals, rules, firsts)
+    assert (batch.table == general.play_deals(deals, rules, firsts).table).all()
     assert batch.records()[:40] == engine_records(rules, deals[:40], firsts[:40])
 
 
@@ -189,21 +191,21 @@ def test_given_deals_of_any_split(spec: str) -> None:
 def test_results_do_not_depend_on_the_replay_bound(spec: str, bound: int) -> None:
     # bound 0 sends every game to the kernel's tracked replay; 97 stops many games mid-step.
     rules = rules_named(spec)
-    reference = bitkernel.play_random(rules, 5, 0, 400)
-    other = bitkernel.play_random(kernel.KernelRules.of(rules, bound=bound), 5, 0, 400)
+    reference = bitwise.play_random(rules, 5, 0, 400)
+    other = bitwise.play_random(general.KernelRules.of(rules, bound=bound), 5, 0, 400)
     assert (reference.table == other.table).all()
 
 
 def test_results_depend_only_on_the_seed_and_the_game() -> None:
-    whole = bitkernel.play_random(STANDARD, 99, 0, 1000)
-    pieces = [bitkernel.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
+    whole = bitwise.play_random(STANDARD, 99, 0, 1000)
+    pieces = [bitwise.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
     assert (np.concatenate([p.table for p in pieces]) == whole.table).all()
-    assert bitkernel.play_random(STANDARD, 99, 0, 0).table.shape == (0, kernel.COL_HOLDINGS + 2)
+    assert bitwise.play_random(STANDARD, 99, 0, 0).table.shape == (0, general.COL_HOLDINGS + 2)
 
 
 def test_both_ways_of_counting_zeros_give_the_same_games() -> None:
-    llvm = bitkernel.play_random(STANDARD, 3, 0, 2000, lockstep=False)
-    debruijn = bitkernel.play_random(STANDARD, 3, 0, 2000, count_zeros="debruijn")
+    llvm = bitwise.play_random(STANDARD, 3, 0, 2000, lockstep=False)
+    debruijn = bitwise.play_random(STANDARD, 3, 0, 2000, count_zeros="debruijn")
     assert (llvm.table == debruijn.table).all()
 
 
@@ -228,26 +230,26 @@ def test_lockstep_counts_trailing_zeros_through_the_floating_point_unit() -> Non
 
 
 def test_covers() -> None:
-    assert bitkernel.covers(STANDARD)
-    assert bitkernel.covers(rules_named("half-deck:pay=A52:repeat=card"))
-    assert not bitkernel.covers(rules_named("two-decks"))
-    assert not bitkernel.covers(rules_named("standard:players=3"))
+    assert bitwise.covers(STANDARD)
+    assert bitwise.covers(rules_named("half-deck:pay=A52:repeat=card"))
+    assert not bitwise.covers(rules_named("two-decks"))
+    assert not bitwise.covers(rules_named("standard:players=3"))
 
 
 def test_rules_it_does_not_cover_are_refused() -> None:
     with pytest.raises(ValueError, match="two players"):
-        bitkernel.play_random(rules_named("standard:players=3"), 0, 0, 10)
+        bitwise.play_random(rules_named("standard:players=3"), 0, 0, 10)
     with pytest.raises(ValueError, match="64 cards"):
-        bitkernel.play_deals([], rules_named("two-decks"))
+        bitwise.play_deals([], rules_named("two-decks"))
 
 
 def test_bad_input_is_refused_as_the_kernel_refuses_it() -> None:
     with pytest.raises(ValueError, match="firsts"):
-        bitkernel.play_deals([RECORDS[0].deal], STANDARD, [2])
+        bitwise.play_deals([RECORDS[0].deal], STANDARD, [2])
     with pytest.raises(ValueError, match="firsts"):
-        bitkernel.play_deals([RECORDS[0].deal], STANDARD, [0, 1])
+        bitwise.play_deals([RECORDS[0].deal], STANDARD, [0, 1])
     with pytest.raises(ValueError, match="empty"):
-        bitkernel.play_deals(["KKKK" + "-" * 48 + "/"], STANDARD)
+        bitwise.play_deals(["KKKK" + "-" * 48 + "/"], STANDARD)
 
 
 @pytest.mark.parametrize(
@@ -266,9 +268,9 @@ def test_bad_input_is_refused_as_the_kernel_refuses_it() -> None:
 )
 def test_games_in_lockstep_are_the_same_games(spec: str) -> None:
     rules = rules_named(spec)
-    scalar = bitkernel.play_random(rules, 8, 0, 1500, lockstep=False)
-    assert (bitkernel.play_random(rules, 8, 0, 1500).table == scalar.table).all()
+    scalar = bitwise.play_random(rules, 8, 0, 1500, lockstep=False)
+    assert (bitwise.play_random(rules, 8, 0, 1500).table == scalar.table).all()
     # Fewer games than lanes, and batches that start anywhere.
     for start, count in ((3, 5), (0, 1), (11, 8), (100, 9), (1, 1499)):
-        batch = bitkernel.play_random(rules, 8, start, count)
+        batch = bitwise.play_random(rules, 8, start, count)
         assert (batch.table == scalar.table[start : start + count]).all()

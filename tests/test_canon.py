@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from beggar.canon import Alphabet, CanonError, canonical_form, cycle_rows, form_of, loop_of
+from beggar.research.cycles.canon import Alphabet, CanonError, canonical_form, cycle_rows, form_of, loop_of
 from beggar.cycle import find_cycle
 from beggar.engine import Position
 from beggar.notation import Deal, parse_deal

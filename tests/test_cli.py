@@ -287,7 +287,7 @@ def test_paths_under_a_file_are_refused_and_no_folder_is_made(
 
 
 def test_export_to_paths_that_cannot_be_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from beggar.store import Find, Store
+    from beggar.research.store import Find, Store
 
     db = tmp_path / "finds.db"
     Store(db).add([Find(MANN_WU, "standard", 7157, 1007, "finished", 1, "random", 0)])

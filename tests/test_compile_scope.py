@@ -11,13 +11,13 @@ import subprocess
 import sys
 
 ENTRY_POINTS = (
-    "kernel._play_random_kernel",
-    "kernel._play_deals_kernel",
-    "kernel._orders_kernel",
-    "kernel.score_deal",
-    "bitkernel._random_any",
-    "bitkernel._deals_any",
-    "bitkernel._random_standard",
+    "general._play_random_kernel",
+    "general._play_deals_kernel",
+    "general._orders_kernel",
+    "general.score_deal",
+    "bitwise._random_any",
+    "bitwise._deals_any",
+    "bitwise._random_standard",
     "lockstep.random_standard",
 )
 
@@ -25,7 +25,9 @@ _REPORT = """
 import contextlib, io, sys
 with contextlib.redirect_stdout(io.StringIO()):
     exec(sys.argv[1])
-from beggar import bitkernel, kernel, lockstep
+from beggar.kernels import bitwise
+from beggar.kernels import general
+from beggar.kernels import lockstep
 for name in sys.argv[2:]:
     module, function = name.split(".")
     if getattr(globals()[module], function).signatures:
@@ -52,18 +54,18 @@ def test_simulate_under_the_standard_rules_compiles_only_the_lockstep_kernel() -
 
 def test_bench_compiles_what_it_plays() -> None:
     played = compiled_after(
-        "from beggar.bench import measure; from beggar.rules import STANDARD; measure(STANDARD, 3000, 5, 1)"
+        "from beggar.research.bench import measure; from beggar.rules import STANDARD; measure(STANDARD, 3000, 5, 1)"
     )
-    assert played == {"lockstep.random_standard", "kernel._play_random_kernel"}
+    assert played == {"lockstep.random_standard", "general._play_random_kernel"}
     # Its compile-time probe compiles the same.
     probe = compiled_after(
-        "from beggar import bitkernel, kernel; from beggar.bench import COMPILED; "
+        "from beggar.kernels import bitwise; from beggar.kernels import general; from beggar.research.bench import COMPILED; "
         "from beggar.rules import STANDARD as rules; exec(COMPILED)"
     )
     assert probe == played
 
 
 def test_a_search_worker_warms_random_play_not_the_other_kernels() -> None:
-    compiled = compiled_after("from beggar import search; search._warm()")
-    # kernel.score_deal may be loaded inside the search loop's own cached code, or compiled.
-    assert compiled - {"kernel.score_deal"} == {"lockstep.random_standard"}
+    compiled = compiled_after("from beggar.research import search; search._warm()")
+    # general.score_deal may be loaded inside the search loop's own cached code, or compiled.
+    assert compiled - {"general.score_deal"} == {"lockstep.random_standard"}

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from beggar.canon import canonical_form, form_of
+from beggar.research.cycles.canon import canonical_form, form_of
 from beggar.cli import run
 from beggar.cycle import find_cycle
-from beggar.factory import FactoryArgs, FactoryError, alphabet_of, never_ending_deals, run_factory, run_unit
+from beggar.research.cycles.factory import FactoryArgs, FactoryError, alphabet_of, never_ending_deals, run_factory, run_unit
 from beggar.rules import rules_named
-from beggar.store import Store
+from beggar.research.store import Store
 
 BEGGAR = [sys.executable, "-m", "beggar"]
 EASY = "half-deck:pay=J1Q2"
@@ -250,7 +250,7 @@ def test_factory_arguments_are_checked() -> None:
 
 
 def _basin(spec: str, deal: str, budget: int) -> tuple[object, list[str]]:
-    from beggar.factory import Walker, _Unit
+    from beggar.research.cycles.factory import Walker, _Unit
 
     args = FactoryArgs(rules=spec, basin_positions=budget)
     work = _Unit(args, Walker.start(args, 0))

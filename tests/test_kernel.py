@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from beggar import kernel
+from beggar.kernels import general
 from beggar.engine import GameRecord, Status, play
 from beggar.notation import Deal, parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
@@ -55,8 +55,8 @@ def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[G
 
 
 def assert_same(rules: Rules, seed: int, count: int) -> None:
-    deals, firsts = kernel.random_deals(rules, seed, 0, count)
-    batch = kernel.play_random(rules, seed, 0, count)
+    deals, firsts = general.random_deals(rules, seed, 0, count)
+    batch = general.play_random(rules, seed, 0, count)
     expected = engine_records(rules, deals, firsts)
     for index, (got, want) in enumerate(zip(batch.records(), expected, strict=True)):
         assert got == want, f"{rules.name}, seed {seed}, game {index}: {deals[index].compact()}"
@@ -88,18 +88,18 @@ def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
 @pytest.mark.parametrize(("bound", "fast"), ((0, True), (1, True), (97, False), (20_000, False)))
 def test_results_do_not_depend_on_the_bound_or_the_path(spec: str, bound: int, fast: bool) -> None:
     rules = rules_named(spec)
-    reference = kernel.play_random(rules, 5, 0, 400)
-    other = kernel.play_random(kernel.KernelRules.of(rules, bound=bound, fast=fast), 5, 0, 400)
+    reference = general.play_random(rules, 5, 0, 400)
+    other = general.play_random(general.KernelRules.of(rules, bound=bound, fast=fast), 5, 0, 400)
     assert (reference.table == other.table).all()
 
 
 def test_published_records_and_the_never_ending_deal() -> None:
     deals = [game.deal for game in (*RECORDS, NEVER_ENDING)]
-    for bound in (kernel.DEFAULT_BOUND, 0, 500):
+    for bound in (general.DEFAULT_BOUND, 0, 500):
         for fast in (True, False):
-            batch = kernel.play_deals(deals, kernel.KernelRules.of(STANDARD, bound=bound, fast=fast))
+            batch = general.play_deals(deals, general.KernelRules.of(STANDARD, bound=bound, fast=fast))
             assert batch.records() == [play(deal) for deal in deals]
-    batch = kernel.play_deals(deals)
+    batch = general.play_deals(deals)
     for index, game in enumerate(RECORDS):
         assert (batch.cards[index], batch.tricks[index], batch.winner[index]) == (
             game.cards,
@@ -128,29 +128,29 @@ def test_record_deals_under_other_rules(spec: str) -> None:
     rules = rules_named(spec)
     deals = [parse_deal(game.deal) for game in (*RECORDS, NEVER_ENDING)]
     firsts = [0, 1] * 5
-    batch = kernel.play_deals(deals, rules, firsts)
+    batch = general.play_deals(deals, rules, firsts)
     assert batch.records() == engine_records(rules, deals, firsts)
 
 
 def test_given_uneven_deals() -> None:
     rules = rules_named("standard:players=3")
-    deals, firsts = kernel.random_deals(rules, 3, 0, 50)
-    batch = kernel.play_deals(deals, rules, firsts)
+    deals, firsts = general.random_deals(rules, 3, 0, 50)
+    batch = general.play_deals(deals, rules, firsts)
     assert batch.records() == engine_records(rules, deals, firsts)
     assert {len(hand) for hand in deals[0].hands} == {17, 18}
 
 
 def test_results_depend_only_on_the_seed_and_the_game() -> None:
-    whole = kernel.play_random(STANDARD, 99, 0, 1000)
-    pieces = [kernel.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
+    whole = general.play_random(STANDARD, 99, 0, 1000)
+    pieces = [general.play_random(STANDARD, 99, start, 250) for start in range(0, 1000, 250)]
     assert (np.concatenate([p.table for p in pieces]) == whole.table).all()
-    assert not (kernel.play_random(STANDARD, 100, 0, 1000).table == whole.table).all()
+    assert not (general.play_random(STANDARD, 100, 0, 1000).table == whole.table).all()
 
 
 def test_random_deals_are_whole_decks_dealt_round_the_table() -> None:
     for spec in ("standard", "two-decks", "stripped:players=3", "half-deck:players=7"):
         rules = rules_named(spec)
-        deals, _ = kernel.random_deals(rules, 1, 0, 20)
+        deals, _ = general.random_deals(rules, 1, 0, 20)
         for deal in deals:
             assert Counter(c for hand in deal.hands for c in hand) == Counter(rules.deck.cards())
             sizes = [len(hand) for hand in deal.hands]
@@ -160,16 +160,16 @@ def test_random_deals_are_whole_decks_dealt_round_the_table() -> None:
 
 def test_random_lead_is_drawn_per_game() -> None:
     rules = rules_named("friend-table:players=4")
-    batch = kernel.play_random(rules, 3, 0, 4000)
+    batch = general.play_random(rules, 3, 0, 4000)
     counts = np.bincount(batch.first, minlength=4)
     assert counts.sum() == 4000 and counts.min() > 850
-    _, firsts = kernel.random_deals(rules, 3, 0, 4000)
+    _, firsts = general.random_deals(rules, 3, 0, 4000)
     assert firsts == batch.first.tolist()
 
 
 def test_shuffle_is_uniform() -> None:
     # Where the ace of the deck's first suit lands: uniform over 52 places (chi-squared, 51 df).
-    orders, _ = kernel.deal_orders(STANDARD, 8, 0, 52_000)
+    orders, _ = general.deal_orders(STANDARD, 8, 0, 52_000)
     ace = STANDARD.deck.cards().index(
         next(c for c in STANDARD.deck.cards() if c.rank and c.rank.symbol == "A")
     )
@@ -181,23 +181,23 @@ def test_shuffle_is_uniform() -> None:
 
 def test_stops_and_draws_are_reached() -> None:
     rules = rules_named("standard:max-tricks=12:on-end=most-cards")
-    batch = kernel.play_random(rules, 4, 0, 2000)
-    assert (batch.status == kernel.STATUS_STOPPED).any()
-    assert (batch.outcome == kernel.OUTCOME_DRAW).any()
-    loops = kernel.play_random(rules_named("half-deck:pay=J1:on-repeat=redeal"), 4, 0, 2000)
-    assert (loops.status == kernel.STATUS_LOOP).any()
-    assert (loops.outcome[loops.status == kernel.STATUS_LOOP] == kernel.OUTCOME_REDEAL).all()
+    batch = general.play_random(rules, 4, 0, 2000)
+    assert (batch.status == general.STATUS_STOPPED).any()
+    assert (batch.outcome == general.OUTCOME_DRAW).any()
+    loops = general.play_random(rules_named("half-deck:pay=J1:on-repeat=redeal"), 4, 0, 2000)
+    assert (loops.status == general.STATUS_LOOP).any()
+    assert (loops.outcome[loops.status == general.STATUS_LOOP] == general.OUTCOME_REDEAL).all()
 
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="firsts"):
-        kernel.play_deals([RECORDS[0].deal], STANDARD, [2])
+        general.play_deals([RECORDS[0].deal], STANDARD, [2])
     with pytest.raises(ValueError, match="hands"):
-        kernel.play_deals([RECORDS[0].deal], rules_named("standard:players=3"))
+        general.play_deals([RECORDS[0].deal], rules_named("standard:players=3"))
 
 
 def test_given_deals_are_read_under_their_rules_so_a_dash_may_be_an_ace_that_pays_nothing() -> None:
-    from beggar import bitkernel
+    from beggar.kernels import bitwise
 
     italian = rules_named("court-only:deck=stripped")
     deal = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from beggar.canon import CanonError, canonical_form
+from beggar.research.cycles.canon import CanonError, canonical_form
 from beggar.cli import run
 from beggar.cycle import find_cycle
-from beggar.neighbours import CHANGES, neighbourhood
+from beggar.research.cycles.neighbours import CHANGES, neighbourhood
 from beggar.rules import STANDARD, Rules, rules_named
 
 ITALIAN = rules_named("court-only:deck=stripped")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from beggar.plots import plot_summaries
-from beggar.simulate import Summary, simulate
+from beggar.research.plots import plot_summaries
+from beggar.research.simulate import Summary, simulate
 
 
 @pytest.fixture(scope="module")

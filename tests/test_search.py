@@ -17,8 +17,8 @@ import pytest
 from beggar.cli import run
 from beggar.engine import play
 from beggar.rules import rules_named
-from beggar.search import SearchArgs, Space, run_search, run_unit
-from beggar.store import Store
+from beggar.research.search import SearchArgs, Space, run_search, run_unit
+from beggar.research.store import Store
 
 BEGGAR = [sys.executable, "-m", "beggar"]
 
@@ -304,18 +304,19 @@ def test_a_random_unit_finds_what_one_table_of_the_whole_unit_holds(
     spec: str, target: str, best_before: int
 ) -> None:
     """Played in chunks, a unit still reports its first loops in game order and its first longest game."""
-    from beggar import bitkernel, kernel
-    from beggar.search import MAX_NOTES, RANDOM_CHUNK, RANDOM_UNIT
+    from beggar.kernels import bitwise
+    from beggar.kernels import general
+    from beggar.research.search import MAX_NOTES, RANDOM_CHUNK, RANDOM_UNIT
 
     assert RANDOM_UNIT % RANDOM_CHUNK != 0  # a short last chunk is exercised too
     rules = rules_named(spec)
     args = SearchArgs(rules_spec=spec, strategy="random", target=target, seed=5, walkers=2)
     result = run_unit(args.to_dict(), 1, 1, {"best": best_before})
     start = (1 * 2 + 1) * RANDOM_UNIT
-    whole = bitkernel.play_random_fastest(kernel.KernelRules.of(rules), 5, start, RANDOM_UNIT)
+    whole = bitwise.play_random_fastest(general.KernelRules.of(rules), 5, start, RANDOM_UNIT)
     measure = (whole.tricks if target == "tricks" else whole.cards).copy()
-    measure[whole.status == kernel.STATUS_LOOP] = -1
-    picks = {int(i) for i in np.flatnonzero(whole.status == kernel.STATUS_LOOP)[:MAX_NOTES]}
+    measure[whole.status == general.STATUS_LOOP] = -1
+    picks = {int(i) for i in np.flatnonzero(whole.status == general.STATUS_LOOP)[:MAX_NOTES]}
     best = int(np.argmax(measure))
     if measure[best] > best_before:
         picks.add(best)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from beggar import kernel
+from beggar.kernels import general
 from beggar.commands.research import simulate_command
 from beggar.engine import play
 from beggar.notation import parse_deal
 from beggar.rules import STANDARD, rules_named
-from beggar.simulate import Histogram, Rate, Summary, deal_strings, simulate
+from beggar.research.simulate import Histogram, Rate, Summary, deal_strings, simulate
 
 
 @pytest.fixture(scope="module")
@@ -72,19 +72,19 @@ def test_summary_does_not_depend_on_workers_or_chunks() -> None:
 def test_summary_counts_match_the_games() -> None:
     rules = rules_named("standard:max-tricks=12:on-end=most-cards")
     summary = simulate(rules, 3_000, seed=9)
-    batch = kernel.play_random(rules, 9, 0, 3_000)
-    assert summary.stopped == int((batch.status == kernel.STATUS_STOPPED).sum())
-    assert summary.draws == int((batch.outcome == kernel.OUTCOME_DRAW).sum()) > 0
+    batch = general.play_random(rules, 9, 0, 3_000)
+    assert summary.stopped == int((batch.status == general.STATUS_STOPPED).sum())
+    assert summary.draws == int((batch.outcome == general.OUTCOME_DRAW).sum()) > 0
     assert summary.first_player_wins.count == int((batch.winner == batch.first).sum())
     assert summary.cards.p90 == np.quantile(batch.cards, 0.9)
     assert summary.tricks.median == np.median(batch.tricks)
 
 
 def test_deal_strings() -> None:
-    deals, _ = kernel.random_deals(STANDARD, 5, 10, 3)
+    deals, _ = general.random_deals(STANDARD, 5, 10, 3)
     assert deal_strings(STANDARD, 5, 10, 3) == [deal.compact() for deal in deals]
     rules = rules_named("standard:pay=T1J1Q2K3A4:players=3")
-    deals, _ = kernel.random_deals(rules, 5, 0, 2)
+    deals, _ = general.random_deals(rules, 5, 0, 2)
     assert deal_strings(rules, 5, 0, 2) == [deal.ranks() for deal in deals]
 
 
@@ -211,7 +211,7 @@ def test_csv_path_that_cannot_be_written(tmp_path: Path) -> None:
 )
 def test_the_fast_path_plays_the_same_games_as_the_general_kernel(name: str) -> None:
     """simulate, search and bench use the bit kernel where it covers the rules: same seed, same games."""
-    from beggar.simulate import run_batches
+    from beggar.research.simulate import run_batches
 
     rules = rules_named(name)
     fast = [batch.table for _, batch in run_batches(rules, 20_000, 5, chunk=7_000, fast=True)]

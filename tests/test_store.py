@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from beggar.store import SCHEMA, Find, Store, StoreError, campaign_id, export
+from beggar.research.store import SCHEMA, Find, Store, StoreError, campaign_id, export
 
 
 def find(deal: str, cards: int, tricks: int = 1, status: str = "finished", rules: str = "standard") -> Find:

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from beggar.canon import canonical_form
+from beggar.research.cycles.canon import canonical_form
 from beggar.cli import run
 from beggar.commands.options import db_path
 from beggar.cycle import find_cycle
@@ -25,7 +25,7 @@ from beggar.engine import Game
 from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING, RECORDS
 from beggar.rules import rules_named
-from beggar.store import CycleDeal, Store, StoredCycle
+from beggar.research.store import CycleDeal, Store, StoredCycle
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundShelf, load_found

@@ -298,12 +298,12 @@ def random_deal(rules: Rules | None = None, seed: int | None = None) -> Deal:
     """A uniformly shuffled deck dealt one card at a time round the table: game 0 of run ``seed``.
 
     The same seed always gives the same deal, the one ``beggar simulate --seed`` plays first
-    (see :mod:`beggar.rng`); without a seed, a fresh one is drawn.
+    (see :mod:`beggar.kernels.rng`); without a seed, a fresh one is drawn.
 
     >>> random_deal(seed=1) == random_deal(seed=1)
     True
     """
-    from beggar.rng import deal_order  # the generator is compiled: load it only when dealing
+    from beggar.kernels.rng import deal_order  # the generator is compiled: load it only when dealing
 
     rules = rules or STANDARD
     cards = rules.deck.cards()

@@ -288,7 +288,7 @@ class Rules:
         >>> rules_named("friend-table").draw_leader(7) == rules_named("friend-table").draw_leader(7)
         True
         """
-        from beggar.rng import draw  # the generator is compiled: load it only when a lead is drawn
+        from beggar.kernels.rng import draw  # the generator is compiled: load it only when a lead is drawn
 
         return draw(seed, self.players)
 

@@ -64,10 +64,16 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.factory import DEFAULT_BASIN_POSITIONS, FactoryArgs, FactoryError, alphabet_of, run_factory
+    from beggar.research.cycles.factory import (
+        DEFAULT_BASIN_POSITIONS,
+        FactoryArgs,
+        FactoryError,
+        alphabet_of,
+        run_factory,
+    )
+    from beggar.research.simulate import default_workers
+    from beggar.research.store import Store, StoreError
     from beggar.rules import RulesError
-    from beggar.simulate import default_workers
-    from beggar.store import Store, StoreError
 
     spec = rules.name
     count = workers or default_workers()
@@ -141,8 +147,8 @@ def cycles_command(
     Each cycle is named by one position on it (the leader's stack first, so the first hand leads),
     which ``beggar cycle --partial`` plays.
     """
-    from beggar.factory import move_report
-    from beggar.store import Store, StoreError
+    from beggar.research.cycles.factory import move_report
+    from beggar.research.store import Store, StoreError
 
     spec = None if rules is None else rules.name
     path = db_path(db)

@@ -19,7 +19,7 @@ from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import PRESETS, STANDARD, Lead, Rules, RulesError
 
 if TYPE_CHECKING:
-    from beggar.neighbours import Neighbourhood
+    from beggar.research.cycles.neighbours import Neighbourhood
 
 USER_ERRORS = (DealError, GameError, RulesError)
 """Errors a user causes with what they type: one ``beggar:`` line each, never a traceback."""
@@ -301,9 +301,9 @@ def cycle_command(
 ) -> None:
     """Find where DEAL enters a cycle, and how long the cycle is (card and trick limits are ignored)."""
     from beggar.backward import deals_reaching
-    from beggar.canon import CanonError
     from beggar.cycle import find_cycle
-    from beggar.neighbours import neighbourhood
+    from beggar.research.cycles.canon import CanonError
+    from beggar.research.cycles.neighbours import neighbourhood
 
     deal = deal.strip()
     first = _leader(rules, seed)

@@ -19,7 +19,7 @@ from rich.console import Console
 from beggar.rules import Rules, RulesError, rules_named
 
 if TYPE_CHECKING:
-    from beggar.cluster import Cluster
+    from beggar.research.cluster import Cluster
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,7 +88,7 @@ def db_option(f: F) -> F:
 
 def connect_cluster(scheduler: str | None) -> Cluster | None:
     """The Dask cluster ``--scheduler`` names, or None; a cluster that cannot be used is one plain line."""
-    from beggar.cluster import ClusterError, connect
+    from beggar.research.cluster import ClusterError, connect
 
     if not scheduler:
         return None

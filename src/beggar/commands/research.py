@@ -23,8 +23,15 @@ from beggar.commands.options import (
     output_file,
     rules_option,
 )
+from beggar.research.simulate import (
+    CsvRows,
+    Summary,
+    default_workers,
+    simulate,
+    summaries_json,
+    summary_table,
+)
 from beggar.rules import Rules
-from beggar.simulate import CsvRows, Summary, default_workers, simulate, summaries_json, summary_table
 
 # -- simulate ----------------------------------------------------------------------------------------
 
@@ -110,7 +117,7 @@ def simulate_command(
                 simulate(one, games, seed, threads, progress=partial(bar.advance, task), rows=sink)
             )
     if plot_path is not None:
-        from beggar.plots import plot_summaries
+        from beggar.research.plots import plot_summaries
 
         try:
             plot_summaries(summaries, plot_path)
@@ -184,7 +191,7 @@ def bench_command(
     as_json: bool,
 ) -> None:
     """Games and cards per second: the kernel on one worker and on all cores, and the reference engine."""
-    from beggar.bench import BenchError, Speed, measure, ratio
+    from beggar.research.bench import BenchError, Speed, measure, ratio
 
     try:
         report = measure(
@@ -270,8 +277,8 @@ def search_command(
     Started again with the same arguments, a search resumes its campaign where it stopped, even
     after being killed.
     """
-    from beggar.search import SearchArgs, SearchError, run_search
-    from beggar.store import Store, StoreError
+    from beggar.research.search import SearchArgs, SearchError, run_search
+    from beggar.research.store import Store, StoreError
 
     count = workers or default_workers()
     try:
@@ -376,7 +383,7 @@ def export_command(
     form: str, rules: Rules | None, by: str, limit: int, loops: bool, output: str | None, db: str | None
 ) -> None:
     """Write the finds as CSV or JSON (to standard output, or --output FILE)."""
-    from beggar.store import export
+    from beggar.research.store import export
 
     text = export(_finds(db, rules, by, limit, loops), form)
     if output is None:
@@ -387,7 +394,7 @@ def export_command(
 
 
 def _finds(db: str | None, rules: Rules | None, by: str, limit: int, loops: bool) -> list[Any]:
-    from beggar.store import Store, StoreError
+    from beggar.research.store import Store, StoreError
 
     path = db_path(db)
     if path != ":memory:" and not os.path.exists(path):

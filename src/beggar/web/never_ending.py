@@ -26,8 +26,8 @@ from beggar.cycle import Cycle, find_cycle
 from beggar.engine import GameError
 from beggar.notation import DealError, parse_deal
 from beggar.records import PublishedGame
+from beggar.research.store import Store, StoreError
 from beggar.rules import Award, Rules, RulesError, rules_named
-from beggar.store import Store, StoreError
 from beggar.web.presets import table_rules_title
 
 FOUND_LIMIT = 12
@@ -118,7 +118,7 @@ def load_found(path: str | Path, limit: int = FOUND_LIMIT) -> list[FoundDeal]:
     except StoreError:
         return []
     # The factory's module brings numba with it: imported only when there is a store to read.
-    from beggar.factory import never_ending_deals
+    from beggar.research.cycles.factory import never_ending_deals
 
     try:
         rows = never_ending_deals(store)

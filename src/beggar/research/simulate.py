@@ -10,7 +10,7 @@ a hundred million games holds no per-game rows.
 
 >>> summary = simulate("standard", games=2_000, seed=1)
 >>> from beggar import kernel
->>> played = kernel.play_random(seed=1, count=2_000)
+>>> played = general.play_random(seed=1, count=2_000)
 >>> summary.games, summary.cards.median == float(np.median(played.cards))
 (2000, True)
 >>> summary.cards.max == int(played.cards.max()), summary.cards.p90 == float(np.quantile(played.cards, 0.9))
@@ -34,10 +34,11 @@ import numpy as np
 import numpy.typing as npt
 from rich.table import Table
 
+from beggar.kernels import codes
 from beggar.rules import Rules, rules_named
 
 if TYPE_CHECKING:
-    from beggar.kernel import Batch, KernelRules
+    from beggar.kernels.general import Batch, KernelRules
 
 # The compiled kernel (and numba) is imported only when games are played, so that importing
 # this module, for example to register the command, stays fast.
@@ -222,19 +223,18 @@ class Tally:
 
     def add(self, batch: Batch) -> None:
         """Count a batch of games."""
-        from beggar import kernel
 
         self.cards.add(batch.cards)
         self.tricks.add(batch.tricks)
         self.games += len(batch)
         self.first_wins += int(np.count_nonzero(batch.winner == batch.first))
         status = np.bincount(batch.status, minlength=3)
-        self.finished += int(status[kernel.STATUS_FINISHED])
-        self.loops += int(status[kernel.STATUS_LOOP])
-        self.stopped += int(status[kernel.STATUS_STOPPED])
+        self.finished += int(status[codes.STATUS_FINISHED])
+        self.loops += int(status[codes.STATUS_LOOP])
+        self.stopped += int(status[codes.STATUS_STOPPED])
         outcome = np.bincount(batch.outcome, minlength=4)
-        self.draws += int(outcome[kernel.OUTCOME_DRAW])
-        self.redeals += int(outcome[kernel.OUTCOME_REDEAL])
+        self.draws += int(outcome[codes.OUTCOME_DRAW])
+        self.redeals += int(outcome[codes.OUTCOME_REDEAL])
 
 
 @dataclass(frozen=True)
@@ -337,10 +337,10 @@ def run_batches(
     With ``fast`` (the default) the bit kernel plays the rules it covers; the results are the
     same either way, game for game.
     """
-    from beggar import bitkernel, kernel
+    from beggar.kernels import bitwise, general
 
-    compiled = rules if isinstance(rules, kernel.KernelRules) else kernel.KernelRules.of(rules)
-    play = bitkernel.play_random_fastest if fast else kernel.play_random
+    compiled = rules if isinstance(rules, general.KernelRules) else general.KernelRules.of(rules)
+    play = bitwise.play_random_fastest if fast else general.play_random
     play(compiled, seed, 0, 0)  # compile or load in this thread first
 
     def work(span: tuple[int, int]) -> tuple[int, Batch]:
@@ -412,7 +412,7 @@ def deal_strings(rules: Rules, seed: int, start: int, count: int) -> list[str]:
     rank pays (then ``-`` would be ambiguous).
 
     >>> from beggar.rules import STANDARD
-    >>> from beggar.kernel import random_deals
+    >>> from beggar.kernels.general import random_deals
     >>> deal_strings(STANDARD, 3, 5, 1)[0] == random_deals(STANDARD, 3, 5, 1)[0][0].compact()
     True
     """
@@ -425,9 +425,9 @@ def deal_strings(rules: Rules, seed: int, start: int, count: int) -> list[str]:
         for card in cards
     ]
     table = np.array([s.encode() for s in symbols], dtype="S1")
-    from beggar import kernel
+    from beggar.kernels import general
 
-    orders, _ = kernel.deal_orders(rules, seed, start, count)
+    orders, _ = general.deal_orders(rules, seed, start, count)
     players = rules.players
     size = rules.deck.size
     columns: list[npt.NDArray[np.bytes_]] = []
@@ -448,12 +448,11 @@ class CsvRows:
         self.writer.writerow(CSV_FIELDS)
 
     def __call__(self, rules: Rules, seed: int, start: int, batch: Batch) -> None:
-        from beggar import kernel
 
         deals = deal_strings(rules, seed, start, len(batch))
-        statuses = [str(s) for s in kernel.STATUSES]
-        reasons = [str(r) for r in kernel.REASONS]
-        outcomes = [str(o) for o in kernel.OUTCOMES]
+        statuses = [str(s) for s in codes.STATUSES]
+        reasons = [str(r) for r in codes.REASONS]
+        outcomes = [str(o) for o in codes.OUTCOMES]
         table = batch.table.tolist()
         self.writer.writerows(
             (
@@ -461,13 +460,13 @@ class CsvRows:
                 seed,
                 start + i,
                 deals[i],
-                row[kernel.COL_FIRST],
-                statuses[row[kernel.COL_STATUS]],
-                reasons[row[kernel.COL_REASON]],
-                outcomes[row[kernel.COL_OUTCOME]],
-                row[kernel.COL_CARDS],
-                row[kernel.COL_TRICKS],
-                "" if row[kernel.COL_WINNER] < 0 else row[kernel.COL_WINNER],
+                row[codes.COL_FIRST],
+                statuses[row[codes.COL_STATUS]],
+                reasons[row[codes.COL_REASON]],
+                outcomes[row[codes.COL_OUTCOME]],
+                row[codes.COL_CARDS],
+                row[codes.COL_TRICKS],
+                "" if row[codes.COL_WINNER] < 0 else row[codes.COL_WINNER],
             )
             for i, row in enumerate(table)
         )

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.extending import intrinsic
+
+from beggar.kernels.jit import jit, jit_inline
 
 _U = np.uint64
 _DEBRUIJN = _U(0x03F79D71B4CB0A89)
@@ -68,9 +69,6 @@ def _as_word(typingctx: Any, x: Any) -> Any:
     return types.uint64(types.float64), codegen
 
 
-_jit = numba.njit(cache=True, nogil=True)
-
-
 def _debruijn_table() -> np.ndarray:
     table = np.zeros(64, dtype=np.uint8)
     for i in range(64):
@@ -81,13 +79,13 @@ def _debruijn_table() -> np.ndarray:
 DEBRUIJN_TABLE = _debruijn_table()
 
 
-@_jit
+@jit
 def tz_llvm(x: np.uint64) -> int:
     """Trailing zeros of ``x`` by the LLVM intrinsic (64 when ``x`` is zero)."""
     return int(np.int64(_cttz(x)))  # type: ignore[call-arg]
 
 
-@_jit
+@jit
 def tz_debruijn(x: np.uint64) -> int:
     """Trailing zeros of ``x`` by a de Bruijn sequence: isolate the lowest bit, multiply, look up."""
     if x == _ZERO:
@@ -103,7 +101,7 @@ _EXPONENT_AT = _U(52)
 _BIAS = _U(1023)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def tz_float(x: np.uint64) -> np.uint64:
     """Trailing zeros of ``x``, whose lowest set bit must be below bit 52, through the float unit.
 
@@ -115,7 +113,7 @@ def tz_float(x: np.uint64) -> np.uint64:
     return (_as_word(exact) >> _EXPONENT_AT) - _BIAS
 
 
-@_jit
+@jit
 def tz(x: np.uint64, debruijn: bool) -> int:
     """Trailing zeros of ``x`` (64 for zero); ``debruijn`` chooses the method (a constant)."""
     if debruijn:
@@ -123,25 +121,25 @@ def tz(x: np.uint64, debruijn: bool) -> int:
     return tz_llvm(x)
 
 
-@_jit
+@jit
 def bit(i: int) -> np.uint64:
     """The word with only bit ``i`` set (``0 <= i < 64``)."""
     return _ONE << _U(i)
 
 
-@_jit
+@jit
 def get(x: np.uint64, i: int) -> int:
     """Bit ``i`` of ``x`` as 0 or 1."""
     return int(np.int64((x >> _U(i)) & _ONE))
 
 
-@_jit
+@jit
 def shr(x: np.uint64, k: int) -> np.uint64:
     """``x`` shifted right by ``k < 64`` bits, staying unsigned (numba types ``uint64 >> int64`` signed)."""
     return x >> _U(k)
 
 
-@_jit
+@jit
 def shl(x: np.uint64, k: int) -> np.uint64:
     """``x`` shifted left by ``k < 64`` bits, staying unsigned."""
     return x << _U(k)

@@ -21,16 +21,16 @@ from typing import Any
 
 from beggar.engine import play
 from beggar.notation import random_deal
+from beggar.research.simulate import run_batches
 from beggar.rules import STANDARD, Rules
-from beggar.simulate import run_batches
 
-COMPILED = "bitkernel.play_random_fastest(rules, count=1); kernel.play_random(rules, count=1)"
+COMPILED = "bitwise.play_random_fastest(rules, count=1); general.play_random(rules, count=1)"
 """What the benchmark plays, so what its compile time measures: a random game by each kernel it
 times (``rules`` is the benchmark's rules; ``bench/compile_time.py`` measures the same)."""
 
 _COMPILE_SNIPPET = (
     "import json, sys, time; t = time.perf_counter(); "
-    "from beggar import bitkernel, kernel; from beggar.rules import Rules; "
+    "from beggar.kernels import bitwise; from beggar.kernels import general; from beggar.rules import Rules; "
     f"rules = Rules.from_dict(json.loads(sys.argv[1])); {COMPILED}; "
     "print(time.perf_counter() - t)"
 )
@@ -78,8 +78,8 @@ def time_kernel(
     ``fast`` plays with the bit kernel where it covers the rules (:func:`run_batches`), else
     with the general kernel only.
     """
-    from beggar.bitkernel import covers
-    from beggar.kernel import KernelRules
+    from beggar.kernels.bitwise import covers
+    from beggar.kernels.general import KernelRules
 
     compiled = KernelRules.of(rules)
     times: list[float] = []

@@ -5,8 +5,8 @@ do. So the factory
 
 1. **harvests** small cycles: it samples positions of a few to :data:`HARVEST_HIGH` cards drawn
    from the deck, any split, and keeps every cycle met under its canonical form
-   (:mod:`beggar.canon`);
-2. **grows** them: a beam of cycles is changed by the moves of :mod:`beggar.growth` (insert one
+   (:mod:`beggar.research.cycles.canon`);
+2. **grows** them: a beam of cycles is changed by the moves of :mod:`beggar.kernels.growth` (insert one
    card, two number cards, a pay card with the number cards that pay it, a card in each stack, a
    run of cards; or, keeping the size, swap, shift or exchange cards) at random positions on the
    cycle, and every child that still loops may enter the next beam. The beam keeps the largest
@@ -18,7 +18,7 @@ do. So the factory
    budget of positions, and keeps each balanced starting deal met, after checking by forward
    play that it runs into that very cycle: the cycle's *basin*.
 
-Work is done in *units* by independent *walkers*, as in :mod:`beggar.search`: a unit is a pure
+Work is done in *units* by independent *walkers*, as in :mod:`beggar.research.search`: a unit is a pure
 function of the campaign's arguments, the walker, the unit number and the walker's state, and its
 results (cycles, basins, deals, move tallies and the walker's new state) are written in one
 transaction, so a factory killed at any moment and started again loses nothing.
@@ -27,7 +27,6 @@ transaction, so a factory killed at any moment and started again loses nothing.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import hashlib
 import math
 import time
 from collections.abc import Callable
@@ -36,13 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from beggar import growth
 from beggar.backward import deals_reaching
-from beggar.canon import Alphabet, CanonError, CycleForm, cycle_rows, form_from_row, form_of
-from beggar.cluster import run_walkers
+from beggar.kernels import growth, rng
+from beggar.kernels.cycles import cycle_rows
+from beggar.research.cluster import run_walkers
+from beggar.research.cycles.canon import Alphabet, CanonError, CycleForm, form_from_row, form_of
+from beggar.research.simulate import default_workers
+from beggar.research.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
 from beggar.rules import rules_named
-from beggar.simulate import default_workers
-from beggar.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
 
 HARVEST_TRIES = 100_000
 """Small positions sampled when a walker (re)starts."""
@@ -184,8 +184,7 @@ class Walker:
 
     @classmethod
     def start(cls, args: FactoryArgs, walker: int) -> Walker:
-        text = f"{args.rules}|{args.seed}|{walker}"
-        return cls(rng=int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little"))
+        return cls(rng=int(rng.stream(args.seed, walker)))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Walker:
@@ -232,13 +231,15 @@ class _Unit:
 
     def _seed(self) -> np.uint64:
         """A fresh stream for one compiled call (the walker's generator advances by one)."""
-        self.walker.rng = (self.walker.rng * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-        return np.uint64(self.walker.rng)
+        state, value = rng.next64(np.uint64(self.walker.rng))
+        self.walker.rng = int(state)
+        return value
 
-    def _rank(self, key: str) -> int:
-        """A random but repeatable order among equals (depends on the walker's state)."""
-        text = f"{self.walker.rng}|{key}"
-        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+    def _ranks(self, deals: list[str]) -> dict[str, int]:
+        """A random but repeatable order of ``deals``, to break ties (the walker's generator advances)."""
+        order = np.arange(len(deals), dtype=np.int64)
+        rng.shuffle(order, self._seed())
+        return {deal: int(order[i]) for i, deal in enumerate(deals)}
 
     # -- cycles met -------------------------------------------------------------------------------
 
@@ -438,9 +439,8 @@ class _Unit:
             found = form_of(self.alphabet, values, lead)
             if found is not None and parent not in children:
                 pool.append((found[0], "kept", parent))
-        pool.sort(
-            key=lambda item: (-self._score(item[0]), item[0].deal in expanded, self._rank(item[0].deal))
-        )
+        ranks = self._ranks([item[0].deal for item in pool])
+        pool.sort(key=lambda item: (-self._score(item[0]), item[0].deal in expanded, ranks[item[0].deal]))
         beam: list[tuple[CycleForm, str, str]] = []
         taken: dict[str, int] = {}
         mixes: dict[str, int] = {}
@@ -478,7 +478,8 @@ class _Unit:
         """A new lineage from freshly harvested small cycles."""
         walker = self.walker
         seeds = [form for form in self.harvest() if self._in_band(form)]
-        seeds.sort(key=lambda form: (-form.cards, self._rank(form.deal)))
+        ranks = self._ranks([form.deal for form in seeds])
+        seeds.sort(key=lambda form: (-form.cards, ranks[form.deal]))
         walker.beam = [form.deal for form in seeds[:BEAM]]
         walker.best = max((self._score(form) for form in seeds[:BEAM]), default=0)
         walker.stall = 0

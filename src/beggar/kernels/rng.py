@@ -16,8 +16,9 @@ True
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from beggar.kernels.jit import jit
 
 _U = np.uint64
 _GOLDEN = _U(0x9E3779B97F4A7C15)
@@ -31,10 +32,8 @@ _S30, _S27, _S31, _S32 = _U(30), _U(27), _U(31), _U(32)
 LEAD_STREAM = 1 << 62
 """The stream a single game's random lead is drawn from (far from the streams of a run's games)."""
 
-_jit = numba.njit(cache=True, nogil=True)
 
-
-@_jit
+@jit
 def mix(z: np.uint64) -> np.uint64:
     """SplitMix64's finaliser: a bijective 64-bit mix."""
     z = (z ^ (z >> _S30)) * _MIX1
@@ -42,19 +41,26 @@ def mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@_jit
+@jit
 def game_state(seed: np.uint64, game: int) -> np.uint64:
     """The starting state of game ``game``'s random stream in a run seeded with ``seed``."""
     return mix(mix(seed) + _U(game) * _GAME_SALT + _GOLDEN)
 
 
-@_jit
+@jit
 def stream(seed: int, name: int) -> np.uint64:
     """The starting state of the stream ``name`` of ``seed`` (a search walker's, a game's)."""
     return game_state(_U(seed), name)
 
 
-@_jit
+@jit
+def next64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The new random state and a random 64-bit number from it (one SplitMix64 step)."""
+    state = state + _GOLDEN
+    return state, mix(state)
+
+
+@jit
 def _bounded(r: np.uint64, n: np.uint64, state: np.uint64) -> tuple[np.uint64, np.int64]:
     """Lemire's unbiased map of the 32-bit draw ``r`` to ``[0, n)``; rare rejections draw again."""
     m = r * n
@@ -68,21 +74,21 @@ def _bounded(r: np.uint64, n: np.uint64, state: np.uint64) -> tuple[np.uint64, n
     return state, np.int64(m >> _S32)
 
 
-@_jit
+@jit
 def below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
     """An unbiased integer in ``[0, bound)`` and the new random state."""
     state = state + _GOLDEN
     return _bounded(mix(state) >> _S32, _U(bound), state)
 
 
-@_jit
+@jit
 def uniform(state: np.uint64) -> tuple[np.uint64, float]:
     """A float uniform in ``[0, 1)`` (53 random bits) and the new random state."""
     state = state + _GOLDEN
     return state, float(mix(state) >> _U(11)) * (1.0 / 9007199254740992.0)
 
 
-@_jit
+@jit
 def shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
     """Fisher-Yates shuffle of ``deck`` in place; returns the new random state.
 
@@ -107,7 +113,7 @@ def shuffle(deck: np.ndarray, state: np.uint64) -> np.uint64:
     return state
 
 
-@_jit
+@jit
 def order(seed: np.uint64, game: int, size: int, players: int, cards: np.ndarray) -> np.int64:
     """Fill ``cards`` with game ``game``'s shuffled card indices; return its random leader.
 

@@ -1,6 +1,6 @@
 """Plots of simulated game lengths: a histogram (log scale) and a survival curve, variants overlaid.
 
-Both are drawn from the exact histograms of :class:`beggar.simulate.Summary`, with matplotlib's
+Both are drawn from the exact histograms of :class:`beggar.research.simulate.Summary`, with matplotlib's
 Agg backend (no display needed). The file type follows the name: ``.png`` or ``.svg``.
 """
 
@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from beggar.simulate import Summary
+from beggar.research.simulate import Summary
 
 MAX_BINS = 120
 

@@ -150,7 +150,7 @@ class Campaign:
 
 @dataclass(frozen=True)
 class StoredCycle:
-    """A cycle as the factory stores it: its canonical position and figures (see :mod:`beggar.canon`)."""
+    """A cycle as the factory stores it: its canonical position and figures (see :mod:`beggar.research.cycles.canon`)."""
 
     rules: str
     deal: str

@@ -1,9 +1,9 @@
 """How isolated a cycle is: every single-card change at every position on it, played out.
 
-The cycle factory (:mod:`beggar.factory`) grows and repairs cycles one small change at a time, so
+The cycle factory (:mod:`beggar.research.cycles.factory`) grows and repairs cycles one small change at a time, so
 it can only reach a cycle that some such change leads into. This module asks the question the other
 way round: from each trick-end position on a cycle, it makes every change of one card, plays each
-child to its end or its cycle (:func:`beggar.canon.canonical`, the kernel's exact play), and counts
+child to its end or its cycle (:func:`beggar.research.cycles.canon.canonical`, the kernel's exact play), and counts
 where the children go. The changes (:data:`CHANGES`):
 
 - ``swap``: two cards of different value change places (in one stack or across the two);
@@ -28,169 +28,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from beggar.canon import (
-    NO_LIMIT,
+from beggar.kernels.cycles import cycle_rows
+from beggar.kernels.neighbours import ENDS, OTHER, SAME, TRIED, tally_changes
+from beggar.notation import Deal
+from beggar.research.cycles.canon import (
     Alphabet,
     CanonError,
     CycleForm,
-    canonical,
     canonical_form,
-    cycle_rows,
     form_of,
 )
-from beggar.notation import Deal
 from beggar.rules import Rules
 
 CHANGES = ("swap", "move", "recolor", "delete", "insert")
 """The single-card changes, in the order of :attr:`Neighbourhood.tallies`."""
 KEEP = 4096
 """Children that run into another cycle whose canonical rows are kept for naming (the counts are exact)."""
-
-# Columns of the compiled tally: children tried, games that end, children back on the same cycle,
-# children on another cycle.
-_TRIED, _ENDS, _SAME, _OTHER = range(4)
-
-_jit = numba.njit(cache=True, nogil=True)
-
-
-@_jit
-def _play(
-    child: np.ndarray,
-    m: int,
-    lead_size: int,
-    cfg: np.ndarray,
-    target: np.ndarray,
-    n: int,
-    change: int,
-    tally: np.ndarray,
-    kept: np.ndarray,
-    sizes: np.ndarray,
-    found: np.ndarray,
-) -> None:
-    """Play one child of ``m`` cards and count where it goes under ``change``."""
-    if lead_size < 1 or lead_size >= m:
-        return
-    tally[change, _TRIED] += 1
-    best = np.zeros(m + 1, np.uint8)
-    loops, _, _, _, _, _, _, _ = canonical(child, m, lead_size, cfg, NO_LIMIT, best)
-    if not loops:
-        tally[change, _ENDS] += 1
-        return
-    same = m == n
-    if same:
-        for i in range(n + 1):
-            if best[i] != target[i]:
-                same = False
-                break
-    if same:
-        tally[change, _SAME] += 1
-        return
-    tally[change, _OTHER] += 1
-    k = found[0]
-    if k < kept.shape[0]:
-        for i in range(m + 1):
-            kept[k, i] = best[i]
-        sizes[k, 0] = m
-        sizes[k, 1] = change
-        found[0] = k + 1
-
-
-@_jit
-def _tally(
-    rows: np.ndarray, n: int, cfg: np.ndarray, target: np.ndarray, values: np.ndarray, keep: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every single-card change of every leader-first row in ``rows`` (a cycle's positions), played.
-
-    Returns the tally (one row per change, columns tried / ends / same cycle / another cycle), and
-    the canonical rows of up to ``keep`` children that ran into another cycle, with each one's
-    size and change.
-    ``values`` are the pay values the deck holds (what ``recolor`` and ``insert`` may write).
-    """
-    tally = np.zeros((5, 4), np.int64)
-    kept = np.zeros((keep, n + 2), np.uint8)
-    sizes = np.zeros((keep, 2), np.int64)
-    found = np.zeros(1, np.int64)
-    child = np.empty(n + 1, np.uint8)
-    rest = np.empty(n, np.uint8)
-    for r in range(rows.shape[0]):
-        lead = int(rows[r, 0])
-        row = rows[r, 1:]
-        # swap: two cards of different value change places
-        for i in range(n):
-            for j in range(i + 1, n):
-                if row[i] == row[j]:
-                    continue
-                for t in range(n):
-                    child[t] = row[t]
-                child[i] = row[j]
-                child[j] = row[i]
-                _play(child, n, lead, cfg, target, n, 0, tally, kept, sizes, found)
-        # move: a card out, then back at every other place (at the seam: under the leader's stack
-        # or on top of the other)
-        for i in range(n):
-            lead_rest = lead - 1 if i < lead else lead
-            k = 0
-            for t in range(n):
-                if t != i:
-                    rest[k] = row[t]
-                    k += 1
-            for at in range(n):
-                for side in range(2):
-                    if side == 1 and at != lead_rest:
-                        continue
-                    new_lead = lead_rest + (1 if at < lead_rest or (at == lead_rest and side == 0) else 0)
-                    k = 0
-                    for t in range(n):
-                        if t == at:
-                            child[t] = row[i]
-                        else:
-                            child[t] = rest[k]
-                            k += 1
-                    unchanged = new_lead == lead
-                    if unchanged:
-                        for t in range(n):
-                            if child[t] != row[t]:
-                                unchanged = False
-                                break
-                    if not unchanged:
-                        _play(child, n, new_lead, cfg, target, n, 1, tally, kept, sizes, found)
-        # recolor: a card becomes another value of the deck
-        for i in range(n):
-            for v in values:
-                if v == row[i]:
-                    continue
-                for t in range(n):
-                    child[t] = row[t]
-                child[i] = v
-                _play(child, n, lead, cfg, target, n, 2, tally, kept, sizes, found)
-        # delete: a card taken away
-        for i in range(n):
-            k = 0
-            for t in range(n):
-                if t != i:
-                    child[k] = row[t]
-                    k += 1
-            _play(child, n - 1, lead - 1 if i < lead else lead, cfg, target, n, 3, tally, kept, sizes, found)
-        # insert: a card of every value of the deck at every place
-        for v in values:
-            for at in range(n + 1):
-                for side in range(2):
-                    if side == 1 and at != lead:
-                        continue
-                    new_lead = lead + (1 if at < lead or (at == lead and side == 0) else 0)
-                    k = 0
-                    for t in range(n + 1):
-                        if t == at:
-                            child[t] = v
-                        else:
-                            child[t] = row[k]
-                            k += 1
-                    _play(child, n + 1, new_lead, cfg, target, n, 4, tally, kept, sizes, found)
-    return tally, kept, sizes, int(found[0])
 
 
 @dataclass(frozen=True)
@@ -256,7 +112,7 @@ class Neighbourhood:
 def neighbourhood(position: str | Deal, rules: Rules, *, first: int = 0) -> Neighbourhood:
     """Make every single-card change at every position of the cycle ``position`` runs into, and play it.
 
-    ``first`` is the seat to lead. Raises :class:`beggar.canon.CanonError` if the game ends or
+    ``first`` is the seat to lead. Raises :class:`beggar.research.cycles.canon.CanonError` if the game ends or
     the rules are not ones the factory writes (two players, one pay rank per value).
     """
     form = canonical_form(position, rules, first=first)
@@ -272,7 +128,7 @@ def neighbourhood(position: str | Deal, rules: Rules, *, first: int = 0) -> Neig
     target[0] = start_lead
     target[1:] = start
     deck_values = np.array(sorted(alphabet.deck), np.uint8)
-    tally, kept, sizes, count = _tally(rows, n, alphabet.cfg, target, deck_values, KEEP)
+    tally, kept, sizes, count = tally_changes(rows, n, alphabet.cfg, target, deck_values, KEEP)
     others: dict[str, CycleForm] = {}
     by_change: list[set[str]] = [set() for _ in CHANGES]
     names = _names(alphabet, kept[:count], sizes[:count, 0])
@@ -282,10 +138,10 @@ def neighbourhood(position: str | Deal, rules: Rules, *, first: int = 0) -> Neig
     tallies = tuple(
         ChangeTally(
             change=change,
-            tried=int(tally[c, _TRIED]),
-            ends=int(tally[c, _ENDS]),
-            same=int(tally[c, _SAME]),
-            other=int(tally[c, _OTHER]),
+            tried=int(tally[c, TRIED]),
+            ends=int(tally[c, ENDS]),
+            same=int(tally[c, SAME]),
+            other=int(tally[c, OTHER]),
             cycles=len(by_change[c]),
             full=sum(1 for deal in by_change[c] if others[deal].full),
         )
@@ -297,7 +153,7 @@ def neighbourhood(position: str | Deal, rules: Rules, *, first: int = 0) -> Neig
         positions=int(rows.shape[0]),
         tallies=tallies,
         others=ordered,
-        complete=count == int(tally[:, _OTHER].sum()),
+        complete=count == int(tally[:, OTHER].sum()),
     )
 
 

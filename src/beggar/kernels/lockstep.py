@@ -1,6 +1,6 @@
 """Games in lockstep: four random games advanced together by one vectorised, branch-free step.
 
-The scalar bit kernel (:mod:`beggar.bitkernel`) takes about 113 steps a random game, and at
+The scalar bit kernel (:mod:`beggar.kernels.bitwise`) takes about 113 steps a random game, and at
 each one whether the payer pays in full or turns a pay card, or which player turns the next pay
 card, is a branch the processor cannot predict (each goes either way about half the time). Here
 :data:`LANES` games are held side by side, one *lane* each, field by field in one flat array
@@ -11,17 +11,17 @@ instruction, variable shifts ``vpsrlvq``/``vpsllvq``). There is no vector ``tzcn
 AVX-512, so trailing zeros are counted through the floating-point unit: the lowest set bit,
 ``2**t``, is turned into the double ``2.0**t`` exactly (or-ing it into the mantissa of ``2**52``
 and subtracting ``2**52``), whose exponent field is ``1023 + t``
-(:func:`beggar._bits.tz_float`, six vector instructions where counting bits took nine). The
+(:func:`beggar.kernels.bits.tz_float`, six vector instructions where counting bits took nine). The
 only branch is whether some lane's game has just ended (one pass in about 28, well predicted);
 an ended game writes its row and its lane deals the next game.
 
 It plays the standard settings (oldest card first, rule 8, at most four pay values, no trick
-limit) on random deals of at most :data:`MAX_CARDS` cards; :func:`beggar.bitkernel.play_random`
+limit) on random deals of at most :data:`MAX_CARDS` cards; :func:`beggar.kernels.bitwise.play_random`
 uses it for those unless asked for the scalar loop. Results are the scalar kernel's, byte for
 byte: game ``i`` is the kernel's deal ``i``, its row is row ``i``, and a game that may reach the
 card bound or limit is replayed by the kernel's exact tracked player.
 
-A step, in the words of :mod:`beggar.bitkernel` (``X`` is the player to turn next, ``Y`` the
+A step, in the words of :mod:`beggar.kernels.bitwise` (``X`` is the player to turn next, ``Y`` the
 other): with no payment due (``owed == 0``) X and Y alternate plain cards until the earlier of
 X's pay card at turn ``2 * tz(X)`` and Y's at ``2 * tz(Y) + 1``; with a payment due X turns
 ``owed`` plain cards (paid: Y takes the pile under their stack and leads) or a pay card first.
@@ -30,29 +30,31 @@ Then the payer, or the taker, becomes X.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from beggar._bits import tz_float as _tz
-from beggar.bitkernel import _deal_random, _settle
-from beggar.kernel import (
-    _CAPPED,
+from beggar.kernels.bits import tz_float as _tz
+from beggar.kernels.codes import (
+    CAPPED,
     CFG_FIRST,
     REASON_ALL_CARDS,
     REASON_CANNOT_TURN,
-    _buffers,
-    _caps,
-    _finish,
-    _runtime,
 )
-from beggar.rng import below, game_state, shuffle
+from beggar.kernels.general import (
+    buffers,
+    caps,
+    deal_random,
+    finish,
+    settle,
+)
+from beggar.kernels.jit import jit, jit_inline, runtime
+from beggar.kernels.rng import below, game_state, shuffle
 
 LANES = 4
 """Games advanced together: one AVX2 vector a field. Eight (two vectors a field) measured slower:
 twice the values live at once in sixteen vector registers, so more of them go to memory each pass."""
 
 MAX_CARDS = 52
-"""The largest deck played in lockstep: :func:`beggar._bits.tz_float` is exact while the
+"""The largest deck played in lockstep: :func:`beggar.kernels.bits.tz_float` is exact while the
 lowest set bit is below bit 52, and a stack's end marker, at its card count, is at most bit
 ``size - 1`` in a game still being played (a player holding every card has won)."""
 
@@ -82,25 +84,25 @@ _MAX_TALLY_CARDS = 1 << 30
 tally's card field must stay clear of its sign bit; the replay is exact at any length)."""
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _pick(mask: np.uint64, a: np.uint64, b: np.uint64) -> np.uint64:
     """``a`` where ``mask`` is all ones, ``b`` where it is zero, without a branch."""
     return b ^ ((a ^ b) & mask)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _mask(flag: bool) -> np.uint64:
     """All ones for True, zero for False."""
     return _ZERO - _U(flag)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _le(a: np.uint64, b: np.uint64) -> bool:
     """``a <= b`` for words below ``2**63``, compared as signed (one instruction in AVX2, not three)."""
     return bool(np.int64(a) <= np.int64(b))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np.uint64:
     """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
 
@@ -186,7 +188,7 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np
     return over_any
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
     """Whether the game in ``lane`` ended at the last step, read from its fields.
 
@@ -208,13 +210,13 @@ _GATHER = _U((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3))
 _S48 = _U(48)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _gather4(slots: np.uint64, plane: int) -> np.uint64:
     """Bit ``plane`` of each of the four 16-bit slots of ``slots``, as four bits."""
     return (((slots >> _U(plane)) & _LOW_BITS) * _GATHER) >> _S48
 
 
-@numba.njit(cache=True, nogil=True)  # not inlined: called at two places, once a game
+@jit  # not inlined: called at two places, once a game
 def _deal_lane(
     s: np.ndarray,
     lane: int,
@@ -269,7 +271,7 @@ def _deal_lane(
     return first
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def random_standard(
     values: np.ndarray,
     flags: np.ndarray,
@@ -284,10 +286,10 @@ def random_standard(
     L = LANES
     size = values.size
     count = res.shape[0]
-    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
-    cap = _caps(cfg)[2]
+    cap = caps(cfg)[2]
     fixed = cfg[CFG_FIRST]
     # The payment of each value code, a byte each (a scale of fewer than four values repeats its last).
     pay_bytes = _ZERO
@@ -315,7 +317,7 @@ def random_standard(
     playing = dealt
     tally_cap = _U(min(cap, _MAX_TALLY_CARDS)) << _CARDS_AT
     usize = _U(size)
-    on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel._settle)
+    on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel.settle)
     while playing > 0:
         if _step(s, pay_bytes, tally_cap, usize) == _ZERO:
             continue
@@ -331,8 +333,8 @@ def random_standard(
                 px = int(np.int64((tally & _SEAT_BIT) != _ZERO))
                 if tally >= tally_cap:
                     # The exact replay plays this lane's deal again from the start.
-                    _deal_random(values, deck, seed, start + game, fixed)
-                    reason, winner = _CAPPED, -1
+                    deal_random(values, deck, seed, start + game, fixed)
+                    reason, winner = CAPPED, -1
                 elif s[_NY * L + lane] == _ALL:
                     # The player who had to turn had no card (rule 8): the other takes the pile
                     # and wins. The step counted one card too many, the one that was not there.
@@ -347,17 +349,17 @@ def random_standard(
                     tricks += 1
                 held0 = size if winner == 0 else 0
                 if reason >= 0:
-                    # bitkernel._settle's answer for a game that ended, without the call (a tenth
+                    # bitkernel.settle's answer for a game that ended, without the call (a tenth
                     # of a game's time, for its eight array arguments).
                     cnt[0] = held0
                     cnt[1] = size - held0
                     result = (reason, cards, tricks, winner, -1, -1)
                 else:
                     played = (reason, cards, tricks, winner, held0, size - held0)
-                    result = _settle(
+                    result = settle(
                         played, deck, lengths, on_deck, first, cfg, buf, head, cnt, out, pile, mask
                     )
-                _finish(res, game, cfg, cnt, first, result)
+                finish(res, game, cfg, cnt, first, result)
                 if dealt < count:
                     games[lane] = dealt
                     dealt += 1

@@ -2,11 +2,11 @@
 
 A search is a *campaign* of *walkers*. A walker is a random sampler, a hill climber or an
 annealer; it works in small *units* (a batch of random deals, or some thousands of moves), and
-after each unit its finds and its new state go into the :class:`~beggar.store.Store` in one
+after each unit its finds and its new state go into the :class:`~beggar.research.store.Store` in one
 transaction. So a search killed at any moment resumes, with the same arguments, from the last unit
 written, and a unit cut off is done again with the same result: no find is lost.
 
-Every candidate is scored by the compiled kernel (:mod:`beggar.kernel`), which plays it exactly as
+Every candidate is scored by the compiled kernel (:mod:`beggar.kernels.general`), which plays it exactly as
 the reference engine would. Local search moves are: swap two cards, move a pay card elsewhere, or
 rotate a hand. Units run in a process pool over all cores, or on a Dask cluster (the executor is
 the only difference).
@@ -15,28 +15,25 @@ the only difference).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 
-from beggar import bitkernel, kernel, rng
-from beggar.cluster import run_walkers
 from beggar.engine import GameRecord, play
+from beggar.kernels import bitwise, codes, general, rng
+from beggar.kernels.walk import walk
 from beggar.notation import compact_symbol, deal_cards, parse_deal
+from beggar.research.cluster import run_walkers
+from beggar.research.simulate import default_workers
+from beggar.research.store import Campaign, Find, Store
 from beggar.rules import Rules, rules_named
-from beggar.simulate import default_workers
-from beggar.store import Campaign, Find, Store
 
 STRATEGIES = ("random", "hill-climb", "anneal")
 TARGETS = ("cards", "tricks", "loops")
 """Longest games by cards or by tricks, or deals that never end (longest by cards on the way)."""
-LOOP_SCORE = 1 << 40
-"""The score of a deal that never ends: better than any finite game."""
 
 RANDOM_UNIT = 1_000_000
 """Random deals per unit of the random strategy."""
@@ -111,7 +108,7 @@ class Space:
     lengths: np.ndarray
     """Cards in each hand."""
     first: int
-    compiled: kernel.KernelRules
+    compiled: general.KernelRules
 
     @classmethod
     def of(cls, rules: Rules) -> Space:
@@ -122,8 +119,8 @@ class Space:
         sizes = [len(hand) for hand in deal_cards(deck, rules.players).hands]
         # Local search scores each candidate with one leader: the rules' own, or the first hand
         # under a random lead (the finds record it).
-        first = max(kernel.fixed_first(rules), 0)
-        compiled = kernel.KernelRules.of(rules.unlimited())
+        first = max(general.fixed_first(rules), 0)
+        compiled = general.KernelRules.of(rules.unlimited())
         return cls(rules, symbols, classes, values, np.array(sizes, dtype=np.int64), first, compiled)
 
     def compact(self, deal: np.ndarray) -> str:
@@ -144,151 +141,6 @@ class Space:
 
 
 # == the compiled search loop ======================================================================
-
-
-@numba.njit(cache=True, nogil=True)
-def _mutate(deal: np.ndarray, lengths: np.ndarray, values: np.ndarray, state: np.uint64) -> np.uint64:
-    """Change ``deal`` in place by one move: swap two cards, move a pay card, or rotate a hand."""
-    n = deal.size
-    state, move = rng.below(state, 10)
-    if move < 6:  # swap two cards of different classes
-        for _ in range(20):
-            state, i = rng.below(state, n)
-            state, j = rng.below(state, n)
-            if deal[i] != deal[j]:
-                deal[i], deal[j] = deal[j], deal[i]
-                break
-    elif move < 9:  # move a pay card to another place
-        for _ in range(20):
-            state, i = rng.below(state, n)
-            if values[deal[i]] != 0:
-                break
-        state, j = rng.below(state, n)
-        card = deal[i]
-        if i < j:
-            for k in range(i, j):
-                deal[k] = deal[k + 1]
-        else:
-            for k in range(i, j, -1):
-                deal[k] = deal[k - 1]
-        deal[j] = card
-    else:  # rotate one hand
-        state, hand = rng.below(state, lengths.size)
-        start = 0
-        for h in range(hand):
-            start += lengths[h]
-        size = lengths[hand]
-        if size > 1:
-            state, shift = rng.below(state, size - 1)
-            shift += 1
-            copy = deal[start : start + size].copy()
-            for k in range(size):
-                deal[start + k] = copy[(k + shift) % size]
-    return state
-
-
-@numba.njit(cache=True, nogil=True)
-def _score(
-    deal: np.ndarray,
-    lengths: np.ndarray,
-    values: np.ndarray,
-    first: int,
-    cfg: np.ndarray,
-    hands: np.ndarray,
-    memory: kernel.Scratch,
-    by_tricks: bool,
-    seek_loops: bool,
-) -> tuple[int, int, int, int]:
-    """``(score, status, cards, tricks)`` of one candidate, played by the kernel.
-
-    A never-ending deal scores highest when ``seek_loops``, else lowest: a climber after long
-    games is not drawn into a loop it cannot leave, and the loop is kept as a find anyway.
-    """
-    for k in range(deal.size):
-        hands[k] = values[deal[k]]
-    status, cards, tricks = kernel.score_deal(hands, lengths, first, cfg, memory)
-    if status == kernel.STATUS_LOOP:
-        return (LOOP_SCORE if seek_loops else 0), status, cards, tricks
-    return (tricks if by_tricks else cards), status, cards, tricks
-
-
-@numba.njit(cache=True, nogil=True)
-def _walk(
-    current: np.ndarray,
-    best: np.ndarray,
-    lengths: np.ndarray,
-    values: np.ndarray,
-    first: int,
-    cfg: np.ndarray,
-    by_tricks: bool,
-    seek_loops: bool,
-    state: np.uint64,
-    moves: int,
-    scores: np.ndarray,
-    counters: np.ndarray,
-    anneal: bool,
-    hot: float,
-    cold: float,
-    length: int,
-    patience: int,
-    loops: np.ndarray,
-) -> tuple[np.uint64, int]:
-    """``moves`` steps of hill climbing (``anneal`` False) or simulated annealing from ``current``.
-
-    One compiled loop on purpose: the whole unit runs without returning to Python.
-
-    ``scores`` holds [current score, best score, best cards, best tricks]; ``counters`` holds
-    [moves since the last improvement, moves into the annealing run]. Never-ending candidates
-    are copied into ``loops``; returns the new random state and how many were found.
-    """
-    size = current.size
-    hands = np.empty(size, np.uint8)
-    memory = kernel.scratch(lengths.size, size)
-    candidate = np.empty_like(current)
-    found = 0
-    if scores[0] < 0:  # a fresh start
-        state = rng.shuffle(current, state)
-        score, status, cards, tricks = _score(
-            current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
-        )
-        scores[0] = score
-        counters[0] = 0
-        counters[1] = 0
-        if score > scores[1]:
-            best[:] = current
-            scores[1], scores[2], scores[3] = score, cards, tricks
-    for _ in range(moves):
-        candidate[:] = current
-        state = _mutate(candidate, lengths, values, state)
-        score, status, cards, tricks = _score(
-            candidate, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
-        )
-        if status == kernel.STATUS_LOOP and found < loops.shape[0]:
-            loops[found, :] = candidate
-            found += 1
-        accept = score >= scores[0]
-        if not accept and anneal:
-            progress = counters[1] / length
-            temperature = hot * (cold / hot) ** progress
-            state, u = rng.uniform(state)
-            accept = u < math.exp((score - scores[0]) / temperature)
-        counters[0] += 1
-        counters[1] += 1
-        if accept:
-            current[:] = candidate
-            scores[0] = score
-        if score > scores[1]:
-            best[:] = candidate
-            scores[1], scores[2], scores[3] = score, cards, tricks
-            counters[0] = 0
-        if (anneal and counters[1] >= length) or (not anneal and counters[0] >= patience):
-            state = rng.shuffle(current, state)
-            scores[0], _, _, _ = _score(
-                current, lengths, values, first, cfg, hands, memory, by_tricks, seek_loops
-            )
-            counters[0] = 0
-            counters[1] = 0
-    return state, found
 
 
 # == units of work =================================================================================
@@ -355,9 +207,9 @@ def _random_unit(
     best_index, best, best_record = -1, -1, None
     for offset in range(0, RANDOM_UNIT, RANDOM_CHUNK):
         count = min(RANDOM_CHUNK, RANDOM_UNIT - offset)
-        batch = bitkernel.play_random_fastest(space.compiled, search.seed, start + offset, count)
+        batch = bitwise.play_random_fastest(space.compiled, search.seed, start + offset, count)
         measure = (batch.tricks if search.target == "tricks" else batch.cards).copy()
-        in_loop = batch.status == kernel.STATUS_LOOP
+        in_loop = batch.status == codes.STATUS_LOOP
         measure[in_loop] = -1
         for i in np.flatnonzero(in_loop)[: MAX_NOTES - len(picks)]:
             picks[offset + int(i)] = batch.record(int(i))
@@ -369,7 +221,7 @@ def _random_unit(
         picks[best_index] = best_record
     finds = []
     for index in sorted(picks):
-        deals, leads = kernel.random_deals(space.compiled.rules, search.seed, start + index, 1)
+        deals, leads = general.random_deals(space.compiled.rules, search.seed, start + index, 1)
         finds.append(_find(space, search, deals[0].compact(space.rules), leads[0], picks[index]))
     new_best = max(best_before, best)
     return UnitResult(walker, unit, {"best": new_best}, RANDOM_UNIT, finds, 0.0)
@@ -395,7 +247,7 @@ def _local_unit(
     loops = np.zeros((MAX_NOTES, size), dtype=np.uint8)
     anneal = search.strategy == "anneal"
     hot, cold = (300.0, 5.0) if search.target == "cards" else (40.0, 0.7)
-    random_state, found = _walk(
+    random_state, found = walk(
         current,
         best,
         space.lengths,
@@ -477,7 +329,7 @@ def _warm() -> None:
 
     Only what a standard campaign runs; anything else compiles at its first use.
     """
-    bitkernel.play_random_fastest()
+    bitwise.play_random_fastest()
     run_unit(SearchArgs(strategy="hill-climb", walkers=1).to_dict(), 0, 0, {})
 
 

@@ -6,7 +6,7 @@ kernel; :func:`play_deals` plays given deals. Both return a :class:`Batch` whose
 :meth:`Batch.records` are the reference engine's :class:`~beggar.engine.GameRecord` objects,
 field for field (the differential tests check this on every preset).
 
-Random deals: game ``i`` of a run with seed ``S`` is shuffled by :mod:`beggar.rng` from its own
+Random deals: game ``i`` of a run with seed ``S`` is shuffled by :mod:`beggar.kernels.rng` from its own
 stream, seeded from ``(S, i)`` alone, so a game's deal and result depend only on the seed and its
 index, never on the batch size or the number of workers; the deck is dealt one card at a time
 round the table, as :func:`beggar.notation.deal_cards` does. :func:`random_deals` gives the same deals as
@@ -28,19 +28,68 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
-from numba import types
-from numba.extending import intrinsic
 
 from beggar.cards import Card
-from beggar.engine import GameRecord, Outcome, Reason, Status
+from beggar.engine import GameRecord
+from beggar.kernels.codes import (
+    AWARD_MOST_CARDS,
+    AWARD_REDEAL,
+    AWARDS,
+    CAPPED,
+    CAPPED_AT_TRICK,
+    CFG_BOUND,
+    CFG_DIRECTION,
+    CFG_FAST,
+    CFG_FIRST,
+    CFG_MAX_CARDS,
+    CFG_MAX_TRICKS,
+    CFG_NEWEST_FIRST,
+    CFG_ON_REPEAT,
+    CFG_ON_STOP,
+    CFG_PLAYERS,
+    CFG_REPEAT,
+    CFG_SIZE,
+    CFG_WHEN_EMPTY,
+    COL_CARDS,
+    COL_FIRST,
+    COL_HOLDINGS,
+    COL_OUTCOME,
+    COL_REASON,
+    COL_REPEAT_CARDS,
+    COL_REPEAT_TRICKS,
+    COL_STATUS,
+    COL_TRICKS,
+    COL_WINNER,
+    NO_LIMIT,
+    OUTCOME_DRAW,
+    OUTCOME_NO_WINNER,
+    OUTCOME_REDEAL,
+    OUTCOME_WIN,
+    OUTCOMES,
+    PLAYING,
+    REASON_ALL_CARDS,
+    REASON_CANNOT_TURN,
+    REASON_CARD_LIMIT,
+    REASON_EMPTY,
+    REASON_REPEAT,
+    REASON_TRICK_LIMIT,
+    REASONS,
+    REPEAT_CARD,
+    REPEAT_OFF,
+    REPEAT_TRICK,
+    REPEATS,
+    STATUS_LOOP,
+    STATUS_OF_REASON,
+    STATUS_STOPPED,
+    STATUSES,
+)
+from beggar.kernels.jit import jit, jit_inline, runtime
+from beggar.kernels.rng import below, game_state, mix, order, seed64, shuffle
 from beggar.notation import Deal, check_deal, deal_cards, parse_deal
-from beggar.rng import below, game_state, mix, order, seed64, shuffle
-from beggar.rules import STANDARD, Award, Direction, EmptyHand, PileOrder, RepeatCheck, Rules
+from beggar.rules import STANDARD, Direction, EmptyHand, PileOrder, Rules
 
 I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
@@ -50,54 +99,7 @@ DEFAULT_BOUND = 20_000
 
 The longest known finished standard game has 8,344 cards; results never depend on this."""
 
-NO_LIMIT = 1 << 62
-
 # -- codes shared by the kernel and Python ---------------------------------------------------------
-
-STATUS_FINISHED, STATUS_LOOP, STATUS_STOPPED = 0, 1, 2
-REASON_ALL_CARDS, REASON_CANNOT_TURN, REASON_EMPTY, REASON_REPEAT = 0, 1, 2, 3
-REASON_CARD_LIMIT, REASON_TRICK_LIMIT = 4, 5
-OUTCOME_WIN, OUTCOME_DRAW, OUTCOME_NO_WINNER, OUTCOME_REDEAL = 0, 1, 2, 3
-AWARD_NO_WINNER, AWARD_MOST_CARDS, AWARD_REDEAL = 0, 1, 2
-REPEAT_OFF, REPEAT_TRICK, REPEAT_CARD = 0, 1, 2
-_CAPPED = -1
-
-STATUSES = (Status.FINISHED, Status.LOOP, Status.STOPPED)
-REASONS = (
-    Reason.ALL_CARDS,
-    Reason.CANNOT_TURN,
-    Reason.EMPTY,
-    Reason.REPEAT,
-    Reason.CARD_LIMIT,
-    Reason.TRICK_LIMIT,
-)
-_STATUS_OF_REASON = np.array([STATUSES.index(reason.status) for reason in REASONS], dtype=np.int64)
-"""Each reason code's status code: :attr:`beggar.engine.Reason.status`, compiled."""
-OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.NO_WINNER, Outcome.REDEAL)
-_AWARDS = {Award.NO_WINNER: AWARD_NO_WINNER, Award.MOST_CARDS: AWARD_MOST_CARDS, Award.REDEAL: AWARD_REDEAL}
-_REPEATS = {RepeatCheck.OFF: REPEAT_OFF, RepeatCheck.TRICK: REPEAT_TRICK, RepeatCheck.CARD: REPEAT_CARD}
-
-# Columns of the per-game result array (holdings follow, one column per player).
-COL_STATUS, COL_REASON, COL_OUTCOME, COL_CARDS, COL_TRICKS = 0, 1, 2, 3, 4
-COL_WINNER, COL_FIRST, COL_REPEAT_CARDS, COL_REPEAT_TRICKS = 5, 6, 7, 8
-COL_HOLDINGS = 9
-
-# Indices of the kernel's configuration vector.
-(
-    CFG_PLAYERS,
-    CFG_DIRECTION,
-    CFG_FIRST,
-    CFG_NEWEST_FIRST,
-    CFG_WHEN_EMPTY,
-    CFG_REPEAT,
-    CFG_MAX_CARDS,
-    CFG_MAX_TRICKS,
-    CFG_ON_REPEAT,
-    CFG_ON_STOP,
-    CFG_BOUND,
-    CFG_FAST,
-) = range(12)
-_CFG_SIZE = 12
 
 _U = np.uint64
 _FNV_PRIME = _U(0x100000001B3)
@@ -106,48 +108,21 @@ _FNV_BASIS = _U(0xCBF29CE484222325)
 Result = tuple[int, int, int, int, int, int]
 """A game's end as the kernel reports it: reason, cards, tricks, winner, repeat cards, repeat tricks."""
 
-_jit = numba.njit(cache=True, nogil=True)
 
 # Compile time (``bench/compile_time.py``). numba compiles each jitted function on its own and
 # once for every distinct tuple of argument types, literal constants included; and it links the
 # code of every function a function calls into that function's module, where LLVM optimises and
-# translates it all again. So constants reach a shared callee through _runtime (one compilation
+# translates it all again. So constants reach a shared callee through runtime (one compilation
 # serves every caller); a large function is inlined (``inline="always"``) only where one copy is
 # typed, or where a constant makes it measurably faster; and the small functions that only wrap
-# the tracked player (_general), such as _replay, are inlined into their callers, so that the
+# the tracked player (play_general), such as replay, are inlined into their callers, so that the
 # player is not optimised once more in a module of their own.
-
-
-@intrinsic
-def _unliteral(typingctx: Any, value: Any) -> Any:
-    plain = types.unliteral(value)  # type: ignore[no-untyped-call]
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return args[0]  # already cast from the literal to ``plain`` by the call
-
-    return plain(plain), codegen
-
-
-_Flag = TypeVar("_Flag", bool, int)
-
-if TYPE_CHECKING:
-
-    def _runtime(value: _Flag) -> _Flag:
-        """``value`` typed as a run-time value of its type, never as a literal constant.
-
-        numba compiles a jitted function once for every literal argument it is called with
-        (``True`` and ``False`` are two compilations, the int ``2`` a third beside ``int64``); a
-        constant passed through this reaches the callee as a plain ``bool`` or ``int64``, so every
-        caller shares one compilation of it. LLVM still folds the constant where it inlines the callee.
-        """
-else:
-    _runtime = _unliteral
 
 
 # == game state helpers ============================================================================
 
 
-@_jit
+@jit
 def _deal_round(deck: np.ndarray, players: int, buf: np.ndarray, head: np.ndarray, cnt: np.ndarray) -> None:
     """Deal ``deck`` one card at a time round the table into the players' ring buffers."""
     for p in range(players):
@@ -162,8 +137,8 @@ def _deal_round(deck: np.ndarray, players: int, buf: np.ndarray, head: np.ndarra
             p = 0
 
 
-@_jit
-def _deal_hands(
+@jit
+def deal_hands(
     cards: np.ndarray,
     lengths: np.ndarray,
     players: int,
@@ -181,7 +156,7 @@ def _deal_hands(
             k += 1
 
 
-@_jit
+@jit
 def _next_seat(player: int, players: int, direction: int, out: np.ndarray) -> int:
     """The next seat round the table that is still in the game."""
     seat = player
@@ -195,7 +170,7 @@ def _next_seat(player: int, players: int, direction: int, out: np.ndarray) -> in
             return seat
 
 
-@_jit
+@jit
 def _take(
     winner: int,
     buf: np.ndarray,
@@ -224,7 +199,7 @@ RING = 256
 """Capacity of each hand's ring buffer in the two-player fast path (a constant: decks have < 256 cards)."""
 
 
-@_jit
+@jit
 def _fast_two(
     ring: np.ndarray,
     pile: np.ndarray,
@@ -242,7 +217,7 @@ def _fast_two(
     the loop every random two-player game runs through.
 
     ``ring`` holds hand 0 from index 0 and hand 1 from index :data:`RING`, ``n0`` and ``n1``
-    cards. Returns ``(reason, cards, tricks, winner, held0, held1)``; reason is ``_CAPPED``
+    cards. Returns ``(reason, cards, tricks, winner, held0, held1)``; reason is ``CAPPED``
     when the game reached ``cap_cards`` cards or ``cap_tricks`` tricks before it ended.
     """
     mask = RING - 1
@@ -289,7 +264,7 @@ def _fast_two(
                 if (n1 if creditor == 0 else n0) == 0:
                     return REASON_ALL_CARDS, cards, tricks, creditor, n0, n1
                 if cards >= cap_cards or tricks >= cap_tricks:
-                    return _CAPPED, cards, tricks, -1, n0, n1
+                    return CAPPED, cards, tricks, -1, n0, n1
                 continue
         else:
             p = other
@@ -304,7 +279,7 @@ def _fast_two(
                 winner = p ^ 1
                 reason = REASON_CANNOT_TURN
             else:
-                return _CAPPED, cards, tricks, -1, n0, n1
+                return CAPPED, cards, tricks, -1, n0, n1
             if winner == 0:
                 n0 += plen
             else:
@@ -312,7 +287,7 @@ def _fast_two(
             return reason, cards, tricks + 1, winner, n0, n1
 
 
-@_jit
+@jit
 def _ring_deal(hands: np.ndarray, lengths: np.ndarray, dealt: bool, ring: np.ndarray) -> tuple[int, int]:
     """Put a two-player deal into the fast path's ring; returns the hand sizes."""
     if dealt:
@@ -336,7 +311,7 @@ def _ring_deal(hands: np.ndarray, lengths: np.ndarray, dealt: bool, ring: np.nda
 # == the general path: any table, optional exact position tracking =================================
 
 
-@_jit
+@jit
 def _position(
     key: np.ndarray,
     buf: np.ndarray,
@@ -383,7 +358,7 @@ def _position(
     return mix(h64)
 
 
-@_jit
+@jit
 def _seen_lookup_or_add(
     key: np.ndarray,
     h64: np.uint64,
@@ -421,7 +396,7 @@ def _seen_lookup_or_add(
     return -1
 
 
-@_jit
+@jit
 def _rehash(hashes: np.ndarray, count: int, size: int) -> np.ndarray:
     table = np.full(size, -1, np.int64)
     tmask = size - 1
@@ -438,30 +413,28 @@ def _rehash(hashes: np.ndarray, count: int, size: int) -> np.ndarray:
 # that a reader can hold against :class:`beggar.engine.Game`.
 G_TO_PLAY, G_OWED, G_CREDITOR, G_PLEN, G_CARDS, G_TRICKS, G_IN, G_REASON, G_WINNER = range(9)
 _G_SIZE = 9
-_PLAYING = -2
-"""``G_REASON`` while the game goes on."""
 
 
-@_jit
+@jit
 def _new_game(players: int, first: int, out: np.ndarray) -> np.ndarray:
     g = np.zeros(_G_SIZE, np.int64)
     g[G_TO_PLAY] = first
     g[G_CREDITOR] = -1
     g[G_IN] = players
-    g[G_REASON] = _PLAYING
+    g[G_REASON] = PLAYING
     g[G_WINNER] = -1
     for p in range(players):
         out[p] = 0
     return g
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _end(g: np.ndarray, reason: int, winner: int) -> None:
     g[G_REASON] = reason
     g[G_WINNER] = winner
 
 
-@_jit
+@jit
 def _take_pile(
     g: np.ndarray,
     player: int,
@@ -485,7 +458,7 @@ def _take_pile(
         _end(g, REASON_ALL_CARDS, player)
 
 
-@_jit
+@jit
 def _turn(
     g: np.ndarray,
     cfg: np.ndarray,
@@ -520,7 +493,7 @@ def _turn(
     return False
 
 
-@_jit
+@jit
 def _put_out(
     g: np.ndarray,
     victim: int,
@@ -562,7 +535,7 @@ def _put_out(
     return False
 
 
-@_jit
+@jit
 def _settle_empty_hands(
     g: np.ndarray,
     player: int,
@@ -577,10 +550,10 @@ def _settle_empty_hands(
 ) -> bool:
     """Put out whoever can no longer play after ``player``'s card (Game.step's last loop)."""
     took = False
-    if g[G_REASON] == _PLAYING and cfg[CFG_WHEN_EMPTY] != 0 and cnt[player] == 0:
-        took |= _put_out(g, player, _runtime(REASON_EMPTY), cfg, buf, head, cnt, out, pile, mask, size)
-    cannot_turn = _runtime(REASON_CANNOT_TURN)
-    while g[G_REASON] == _PLAYING and cnt[g[G_TO_PLAY]] == 0:
+    if g[G_REASON] == PLAYING and cfg[CFG_WHEN_EMPTY] != 0 and cnt[player] == 0:
+        took |= _put_out(g, player, runtime(REASON_EMPTY), cfg, buf, head, cnt, out, pile, mask, size)
+    cannot_turn = runtime(REASON_CANNOT_TURN)
+    while g[G_REASON] == PLAYING and cnt[g[G_TO_PLAY]] == 0:
         took |= _put_out(g, g[G_TO_PLAY], cannot_turn, cfg, buf, head, cnt, out, pile, mask, size)
     return took
 
@@ -589,7 +562,7 @@ Seen = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """Positions met so far: their keys, hashes, (cards, tricks) marks, a hash table, and the count."""
 
 
-@_jit
+@jit
 def _new_seen(width: int, tracked: bool) -> Seen:
     capacity = 64 if tracked else 1
     return (
@@ -601,7 +574,7 @@ def _new_seen(width: int, tracked: bool) -> Seen:
     )
 
 
-@_jit
+@jit
 def _remember(
     g: np.ndarray,
     seen: Seen,
@@ -644,8 +617,8 @@ def _remember(
     return seen, -1
 
 
-@_jit
-def _general(
+@jit
+def play_general(
     buf: np.ndarray,
     head: np.ndarray,
     cnt: np.ndarray,
@@ -663,7 +636,7 @@ def _general(
 
     With ``tracked`` every position the repeat rule looks at is remembered, and a repeat ends
     the game. Returns ``(reason, cards, tricks, winner, repeat_cards, repeat_tricks)``; reason
-    is ``_CAPPED`` at ``cap_cards`` cards or ``cap_tricks`` tricks.
+    is ``CAPPED`` at ``cap_cards`` cards or ``cap_tricks`` tricks.
     """
     players = cfg[CFG_PLAYERS]
     repeat = cfg[CFG_REPEAT]
@@ -676,7 +649,7 @@ def _general(
         player = g[G_TO_PLAY]
         trick = _turn(g, cfg, buf, head, cnt, out, pile, mask, size)
         trick |= _settle_empty_hands(g, player, cfg, buf, head, cnt, out, pile, mask, size)
-        if g[G_REASON] != _PLAYING:
+        if g[G_REASON] != PLAYING:
             return g[G_REASON], g[G_CARDS], g[G_TRICKS], g[G_WINNER], -1, -1
         if tracked and (repeat == REPEAT_CARD or (repeat == REPEAT_TRICK and trick)):
             seen, r = _remember(g, seen, key, buf, head, cnt, out, pile, mask, players)
@@ -684,13 +657,13 @@ def _general(
                 marks = seen[2]
                 return REASON_REPEAT, g[G_CARDS], g[G_TRICKS], -1, marks[r, 0], marks[r, 1]
         if g[G_CARDS] >= cap_cards or g[G_TRICKS] >= cap_tricks:
-            return _CAPPED, g[G_CARDS], g[G_TRICKS], -1, -1, -1
+            return CAPPED, g[G_CARDS], g[G_TRICKS], -1, -1, -1
 
 
 # == one game, start to end ========================================================================
 
 
-@_jit
+@jit
 def _award(award: int, cnt: np.ndarray, players: int) -> tuple[int, int]:
     """``(outcome, winner)`` for a game stopped or ended by a repeat (engine._award)."""
     if award == AWARD_REDEAL:
@@ -712,8 +685,8 @@ def _award(award: int, cnt: np.ndarray, players: int) -> tuple[int, int]:
     return OUTCOME_NO_WINNER, -1
 
 
-@_jit
-def _finish(
+@jit
+def finish(
     res: np.ndarray,
     g: int,
     cfg: np.ndarray,
@@ -724,7 +697,7 @@ def _finish(
     """Write a game's result row."""
     reason, cards, tricks, winner, rep_cards, rep_tricks = result
     players = cfg[CFG_PLAYERS]
-    status = _STATUS_OF_REASON[reason]
+    status = STATUS_OF_REASON[reason]
     outcome = OUTCOME_WIN
     if status == STATUS_LOOP:
         outcome, winner = _award(cfg[CFG_ON_REPEAT], cnt, players)
@@ -743,7 +716,7 @@ def _finish(
         res[g, COL_HOLDINGS + p] = cnt[p]
 
 
-@_jit
+@jit
 def _limit_reason(cards: int, cfg: np.ndarray) -> int:
     """Which limit stopped a game (the card limit is checked first, as in the engine)."""
     max_cards = cfg[CFG_MAX_CARDS]
@@ -752,7 +725,7 @@ def _limit_reason(cards: int, cfg: np.ndarray) -> int:
     return REASON_TRICK_LIMIT
 
 
-@_jit
+@jit
 def _deal(
     hands: np.ndarray,
     lengths: np.ndarray,
@@ -766,11 +739,11 @@ def _deal(
     if dealt:
         _deal_round(hands, players, buf, head, cnt)
     else:
-        _deal_hands(hands, lengths, players, buf, head, cnt)
+        deal_hands(hands, lengths, players, buf, head, cnt)
 
 
-@_jit
-def _caps(cfg: np.ndarray) -> tuple[int, int, int]:
+@jit
+def caps(cfg: np.ndarray) -> tuple[int, int, int]:
     """``(max_cards, max_tricks, cards before a replay)`` with :data:`NO_LIMIT` for no limit."""
     max_cards = cfg[CFG_MAX_CARDS] if cfg[CFG_MAX_CARDS] > 0 else NO_LIMIT
     max_tricks = cfg[CFG_MAX_TRICKS] if cfg[CFG_MAX_TRICKS] > 0 else NO_LIMIT
@@ -778,14 +751,14 @@ def _caps(cfg: np.ndarray) -> tuple[int, int, int]:
     return max_cards, max_tricks, cap_cards
 
 
-@_jit
-def _stopped(cards: int, tricks: int, cfg: np.ndarray) -> Result:
+@jit
+def stopped(cards: int, tricks: int, cfg: np.ndarray) -> Result:
     """The result of a game stopped by a house limit after ``cards`` cards and ``tricks`` tricks."""
     return (_limit_reason(cards, cfg), cards, tricks, -1, -1, -1)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _replay(
+@jit_inline
+def replay(
     hands: np.ndarray,
     lengths: np.ndarray,
     dealt: bool,
@@ -800,16 +773,58 @@ def _replay(
 ) -> Result:
     """Play a deal from the start remembering every position (long games, house limits)."""
     _deal(hands, lengths, dealt, cfg[CFG_PLAYERS], buf, head, cnt)
-    max_cards, max_tricks, _ = _caps(cfg)
-    result = _general(
-        buf, head, cnt, out, pile, mask, hands.size, cfg, first, _runtime(True), max_cards, max_tricks
+    max_cards, max_tricks, _ = caps(cfg)
+    result = play_general(
+        buf, head, cnt, out, pile, mask, hands.size, cfg, first, runtime(True), max_cards, max_tricks
     )
-    if result[0] == _CAPPED:
-        return _stopped(result[1], result[2], cfg)
+    if result[0] == CAPPED:
+        return stopped(result[1], result[2], cfg)
     return result
 
 
-@_jit
+# Whether a deal was dealt a card at a time reaches _play_generic, settle and replay as
+# a run-time flag (runtime), never as the literal True or False: numba compiles a function
+# once for every literal argument, and these are among the largest; one compiled copy serves all.
+@jit_inline
+def settle(
+    played: tuple[int, int, int, int, int, int],
+    hands: np.ndarray,
+    lengths: np.ndarray,
+    dealt: bool,
+    first: int,
+    cfg: np.ndarray,
+    buf: np.ndarray,
+    head: np.ndarray,
+    cnt: np.ndarray,
+    out: np.ndarray,
+    pile: np.ndarray,
+    mask: int,
+) -> tuple[int, int, int, int, int, int]:
+    """The kernel's result for a game the fast path played: exact, or replayed by the kernel."""
+    reason, cards, tricks, winner, held0, held1 = played
+    cnt[0] = held0
+    cnt[1] = held1
+    if reason >= 0:
+        return reason, cards, tricks, winner, -1, -1
+    if reason == CAPPED_AT_TRICK and cfg[CFG_REPEAT] == REPEAT_OFF:
+        return stopped(cards, tricks, cfg)
+    # A long game or a limit: the kernel replays it remembering positions (loops, exact stops).
+    return replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+
+
+@jit
+def deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
+    """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
+    for k in range(values.size):  # not deck[:] = values, whose error message costs compile time
+        deck[k] = values[k]
+    state = shuffle(deck, game_state(seed, game))
+    if fixed >= 0:
+        return fixed
+    _, first = below(state, 2)
+    return int(first)
+
+
+@jit
 def _play_one(
     hands: np.ndarray,
     lengths: np.ndarray,
@@ -823,10 +838,10 @@ def _play_one(
     pile: np.ndarray,
     mask: int,
 ) -> Result:
-    """Play one deal of any table to its end (see :func:`_general` and :func:`_replay`)."""
+    """Play one deal of any table to its end (see :func:`play_general` and :func:`replay`)."""
     players = cfg[CFG_PLAYERS]
     repeat = cfg[CFG_REPEAT]
-    _, max_tricks, cap_cards = _caps(cfg)
+    _, max_tricks, cap_cards = caps(cfg)
     if repeat == REPEAT_OFF or cfg[CFG_BOUND] > 0:
         if players == 2 and cfg[CFG_FAST] != 0:
             ring = np.empty(2 * RING, np.uint8)
@@ -847,19 +862,19 @@ def _play_one(
             result = (reason, cards, tricks, winner, -1, -1)
         else:
             _deal(hands, lengths, dealt, players, buf, head, cnt)
-            tracked = _runtime(False)
-            result = _general(
+            tracked = runtime(False)
+            result = play_general(
                 buf, head, cnt, out, pile, mask, hands.size, cfg, first, tracked, cap_cards, max_tricks
             )
-        if result[0] != _CAPPED:
+        if result[0] != CAPPED:
             return result
         if repeat == REPEAT_OFF:
-            return _stopped(result[1], result[2], cfg)
-    return _replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+            return stopped(result[1], result[2], cfg)
+    return replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
 
 
-@_jit
-def _buffers(
+@jit
+def buffers(
     players: int, size: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Ring buffers for every hand, their heads and sizes, out flags, the pile, and the ring mask."""
@@ -878,13 +893,13 @@ Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 """Working memory for :func:`score_deal`: made once by :func:`scratch`, reused for every deal."""
 
 
-@_jit
+@jit
 def scratch(players: int, size: int) -> Scratch:
     """Working memory to play deals of ``size`` cards at a table of ``players`` (see :func:`score_deal`)."""
-    return _buffers(players, size)
+    return buffers(players, size)
 
 
-@_jit
+@jit
 def score_deal(
     hands: np.ndarray, lengths: np.ndarray, first: int, cfg: np.ndarray, memory: Scratch
 ) -> tuple[int, int, int]:
@@ -895,11 +910,11 @@ def score_deal(
     :data:`STATUSES` index. The result is the reference engine's, like every kernel result.
     """
     buf, head, cnt, out, pile, mask = memory
-    result = _play_one(hands, lengths, _runtime(False), first, cfg, buf, head, cnt, out, pile, mask)
-    return _STATUS_OF_REASON[result[0]], result[1], result[2]
+    result = _play_one(hands, lengths, runtime(False), first, cfg, buf, head, cnt, out, pile, mask)
+    return STATUS_OF_REASON[result[0]], result[1], result[2]
 
 
-@_jit
+@jit
 def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray) -> None:
     """The common case: random two-player deals, played by :func:`_fast_two`.
 
@@ -907,17 +922,17 @@ def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int
     the literals ``False``, so numba compiles a copy of it for them whose loop has those branches
     folded away: about a sixth faster. Every other setting shares the copy compiled for run-time flags.
     """
-    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), values.size)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), values.size)
     ring = np.zeros(2 * RING, np.uint8)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     repeat = cfg[CFG_REPEAT]
-    _, max_tricks, cap_cards = _caps(cfg)
+    _, max_tricks, cap_cards = caps(cfg)
     fixed = cfg[CFG_FIRST]
     newest = cfg[CFG_NEWEST_FIRST] != 0
     when_empty = cfg[CFG_WHEN_EMPTY] != 0
     standard = not newest and not when_empty
-    dealt = _runtime(True)
+    dealt = runtime(True)
     for g in range(res.shape[0]):
         for k in range(values.size):
             deck[k] = values[k]
@@ -933,16 +948,16 @@ def _random_two(values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int
         reason, cards, tricks, winner, held0, held1 = played
         cnt[0] = held0
         cnt[1] = held1
-        if reason != _CAPPED:
+        if reason != CAPPED:
             result = (reason, cards, tricks, winner, -1, -1)
         elif repeat == REPEAT_OFF:
-            result = _stopped(cards, tricks, cfg)
+            result = stopped(cards, tricks, cfg)
         else:
-            result = _replay(deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, first, result)
+            result = replay(deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        finish(res, g, cfg, cnt, first, result)
 
 
-@_jit
+@jit
 def _play_random_kernel(
     values: np.ndarray, cfg: np.ndarray, seed: np.uint64, start: int, res: np.ndarray
 ) -> None:
@@ -951,7 +966,7 @@ def _play_random_kernel(
     if players == 2 and cfg[CFG_FAST] != 0 and cfg[CFG_BOUND] > 0:
         _random_two(values, cfg, seed, start, res)
         return
-    buf, head, cnt, out, pile, mask = _buffers(players, values.size)
+    buf, head, cnt, out, pile, mask = buffers(players, values.size)
     deck = values.copy()
     lengths = np.zeros(players, np.int64)
     for g in range(res.shape[0]):
@@ -961,25 +976,25 @@ def _play_random_kernel(
         first = cfg[CFG_FIRST]
         if first < 0:
             _, first = below(state, players)
-        result = _play_one(deck, lengths, _runtime(True), first, cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, first, result)
+        result = _play_one(deck, lengths, runtime(True), first, cfg, buf, head, cnt, out, pile, mask)
+        finish(res, g, cfg, cnt, first, result)
 
 
-@_jit
+@jit
 def _play_deals_kernel(
     hands: np.ndarray, lengths: np.ndarray, firsts: np.ndarray, cfg: np.ndarray, res: np.ndarray
 ) -> None:
     """Play given deals: row ``g`` of ``hands`` is every hand in seat order, sized by ``lengths[g]``."""
     players = cfg[CFG_PLAYERS]
     size = hands.shape[1]
-    buf, head, cnt, out, pile, mask = _buffers(players, size)
-    dealt = _runtime(False)
+    buf, head, cnt, out, pile, mask = buffers(players, size)
+    dealt = runtime(False)
     for g in range(hands.shape[0]):
         result = _play_one(hands[g], lengths[g], dealt, firsts[g], cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, firsts[g], result)
+        finish(res, g, cfg, cnt, firsts[g], result)
 
 
-@_jit
+@jit
 def _orders_kernel(
     seed: np.uint64,
     start: int,
@@ -1011,17 +1026,17 @@ class KernelRules:
         if rules.deck.size > 255:
             raise ValueError("the kernel handles decks of at most 255 cards")
         values = np.array([rules.pay_value(card) for card in rules.deck.cards()], dtype=np.uint8)
-        cfg = np.zeros(_CFG_SIZE, dtype=np.int64)
+        cfg = np.zeros(CFG_SIZE, dtype=np.int64)
         cfg[CFG_PLAYERS] = rules.players
         cfg[CFG_DIRECTION] = 1 if rules.direction is Direction.CLOCKWISE else -1
         cfg[CFG_FIRST] = fixed_first(rules)
         cfg[CFG_NEWEST_FIRST] = rules.pile_order is PileOrder.NEWEST_FIRST
         cfg[CFG_WHEN_EMPTY] = rules.empty_hand is EmptyHand.WHEN_EMPTY
-        cfg[CFG_REPEAT] = _REPEATS[rules.repeat]
+        cfg[CFG_REPEAT] = REPEATS[rules.repeat]
         cfg[CFG_MAX_CARDS] = rules.max_cards or 0
         cfg[CFG_MAX_TRICKS] = rules.max_tricks or 0
-        cfg[CFG_ON_REPEAT] = _AWARDS[rules.on_repeat]
-        cfg[CFG_ON_STOP] = _AWARDS[rules.on_stop]
+        cfg[CFG_ON_REPEAT] = AWARDS[rules.on_repeat]
+        cfg[CFG_ON_STOP] = AWARDS[rules.on_stop]
         cfg[CFG_BOUND] = bound
         cfg[CFG_FAST] = fast
         return cls(rules, values, cfg)

@@ -1,6 +1,6 @@
 """The bit-parallel kernel: two-player games on decks of at most 64 cards, a few operations per pay card.
 
-The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
+The API mirrors :mod:`beggar.kernels.general`, so that a caller dispatches in one line::
 
     engine = bitkernel if bitkernel.covers(rules) else kernel
     batch = engine.play_random(rules, seed, start, count)
@@ -8,15 +8,15 @@ The API mirrors :mod:`beggar.kernel`, so that a caller dispatches in one line::
 - :func:`covers` ``(rules) -> bool``: two players and a deck of at most 64 cards (every pay scale,
   pile order, empty-hand convention, repeat, stop and award setting); anything else is False.
 - :func:`play_random` ``(rules, seed, start, count)`` and :func:`play_deals` ``(deals, rules,
-  firsts)`` take the same arguments as :func:`beggar.kernel.play_random` and
-  :func:`beggar.kernel.play_deals` and return the same :class:`beggar.kernel.Batch`: the same
+  firsts)`` take the same arguments as :func:`beggar.kernels.general.play_random` and
+  :func:`beggar.kernels.general.play_deals` and return the same :class:`beggar.kernels.general.Batch`: the same
   columns with the same meaning, byte for byte the same table for the same input (game ``i`` of a
   seed is the kernel's deal and leader, drawn by the kernel's own random functions).
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
 
 Two keyword-only options of :func:`play_random` never change a result: ``lockstep`` (the
 default) plays random games under the standard settings four at a time in vectorised lockstep
-(:mod:`beggar.lockstep`), and ``lockstep=False`` one at a time in the scalar loop, whose
+(:mod:`beggar.kernels.lockstep`), and ``lockstep=False`` one at a time in the scalar loop, whose
 ``count_zeros`` counts trailing zeros with LLVM's ``cttz`` (the default) or a de Bruijn table.
 They are there for ``bench/compare.py``, which measured lockstep fastest, then ``cttz``, then de
 Bruijn.
@@ -36,22 +36,22 @@ count of trailing zeros and a few shifts:
 - a won pile goes under the winner's stack as one shift-and-or per word.
 
 A random game takes about 113 such steps instead of about 255 card turns. Loops, card limits and
-the replay bound work as in :mod:`beggar.kernel`: a game is played untracked until it ends or
+the replay bound work as in :mod:`beggar.kernels.general`: a game is played untracked until it ends or
 reaches ``min(max-cards, bound)`` cards (a game that ends cannot have repeated a position), and
 only a game that reaches that point is replayed by the kernel's own exact tracked player
-(:func:`beggar.kernel._replay`), so loops (``repeat=trick`` and ``repeat=card`` alike), their
+(:func:`beggar.kernels.general.replay`), so loops (``repeat=trick`` and ``repeat=card`` alike), their
 counts at the first repeat and every limit come from the one owner of those rules. (A trick
 limit is settled here when nothing else can end the game first: ``repeat=off``.)
 
-numba caches a compiled function by its own file only: after changing :mod:`beggar.kernel` or
-:mod:`beggar._bits`, whose jitted helpers are compiled into this module's functions, delete the
+numba caches a compiled function by its own file only: after changing :mod:`beggar.kernels.general` or
+:mod:`beggar.kernels.bits`, whose jitted helpers are compiled into this module's functions, delete the
 cached ``bitkernel*`` and ``lockstep*`` files (``__pycache__/*.nbi``, ``*.nbc``) or the old code runs.
 
 >>> batch = play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
 >>> int(batch.cards[0]), int(batch.tricks[0]), int(batch.winner[0])
 (7157, 1007, 1)
 >>> from beggar import kernel
->>> bool((play_random(seed=3, count=500).table == kernel.play_random(seed=3, count=500).table).all())
+>>> bool((play_random(seed=3, count=500).table == general.play_random(seed=3, count=500).table).all())
 True
 """
 
@@ -60,33 +60,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from beggar import kernel
-from beggar._bits import bit, get, shl, shr, tz
-from beggar.kernel import (
-    _CAPPED,
+from beggar.kernels import general
+from beggar.kernels import lockstep as lanes
+from beggar.kernels.bits import bit, get, shl, shr, tz
+from beggar.kernels.codes import (
+    CAPPED,
+    CAPPED_AT_TRICK,
     CFG_FIRST,
+    CFG_MAX_TRICKS,
     CFG_NEWEST_FIRST,
-    CFG_REPEAT,
     CFG_WHEN_EMPTY,
+    COL_HOLDINGS,
     REASON_ALL_CARDS,
     REASON_CANNOT_TURN,
     REASON_EMPTY,
-    REPEAT_OFF,
+)
+from beggar.kernels.general import (
     Batch,
     KernelRules,
-    _buffers,
-    _caps,
-    _finish,
-    _replay,
-    _runtime,
-    _stopped,
+    buffers,
+    caps,
+    deal_random,
+    finish,
+    settle,
 )
+from beggar.kernels.jit import jit, jit_inline, runtime
+from beggar.kernels.rng import seed64
 from beggar.notation import Deal
-from beggar.rng import below, game_state, seed64, shuffle
 from beggar.rules import STANDARD, EmptyHand, Rules
 
 U8 = npt.NDArray[np.uint8]
@@ -95,7 +98,6 @@ I64 = npt.NDArray[np.int64]
 MAX_CARDS = 64
 """The largest deck the fast path plays: every stack and the pile fit one 64-bit word."""
 
-_CAPPED_AT_TRICK = -2
 """The game reached the trick limit at a trick end: its counts and holdings there are exact."""
 
 _U = np.uint64
@@ -120,7 +122,7 @@ def covers(rules: Rules) -> bool:
 # == one game ======================================================================================
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _game(
     xm: np.uint64,
     x0: np.uint64,
@@ -148,9 +150,9 @@ def _game(
 
     ``X`` (mask ``xm``, value planes ``x0..x3``, ``nx`` cards, seat ``px``) leads; ``Y`` is
     the other player. ``pays[code]`` is the pay value of a plane code. Returns ``(reason, cards,
-    tricks, winner, held0, held1)`` as :func:`beggar.kernel._fast_two` does; ``reason`` is
-    :data:`beggar.kernel._CAPPED` when the game may reach ``cap_cards`` cards within the step
-    it is in (the caller replays it exactly), or :data:`_CAPPED_AT_TRICK` at the trick that
+    tricks, winner, held0, held1)`` as :func:`beggar.kernels.general._fast_two` does; ``reason`` is
+    :data:`beggar.kernels.general.CAPPED` when the game may reach ``cap_cards`` cards within the step
+    it is in (the caller replays it exactly), or :data:`CAPPED_AT_TRICK` at the trick that
     reached ``cap_tricks``.
     """
     we = 1 if when_empty else 0
@@ -173,7 +175,7 @@ def _game(
                 if lx == sx:
                     k = 2 * lx + we
                     if cards + k >= cap_cards:
-                        return _CAPPED, cards, tricks, -1, 0, 0
+                        return CAPPED, cards, tricks, -1, 0, 0
                     winner = px ^ 1
                     return lost, cards + k, tricks + 1, winner, size * (1 - winner), size * winner
                 t = lx
@@ -186,7 +188,7 @@ def _game(
                 if ly == sy:
                     k = 2 * ly + 1 + we
                     if cards + k >= cap_cards:
-                        return _CAPPED, cards, tricks, -1, 0, 0
+                        return CAPPED, cards, tricks, -1, 0, 0
                     return lost, cards + k, tricks + 1, px, size * (1 - px), size * px
                 t = ly
                 kx = ly + 1
@@ -196,7 +198,7 @@ def _game(
                     c |= (get(y2, t) << 2) | (get(y3, t) << 3)
             k = kx + ky
             if cards + k >= cap_cards:
-                return _CAPPED, cards, tricks, -1, 0, 0
+                return CAPPED, cards, tricks, -1, 0, 0
             cards += k
             xm = shr(xm, kx)
             x0 = shr(x0, kx)
@@ -218,7 +220,7 @@ def _game(
             if owed <= lx:
                 k = owed
                 if cards + k >= cap_cards:
-                    return _CAPPED, cards, tricks, -1, 0, 0
+                    return CAPPED, cards, tricks, -1, 0, 0
                 cards += k
                 xm = shr(xm, k)
                 x0 = shr(x0, k)
@@ -262,18 +264,18 @@ def _game(
                 px ^= 1
                 if tricks >= cap_tricks:
                     held0 = nx if px == 0 else ny
-                    return _CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0
+                    return CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0
                 continue
             if lx >= nx - we:
                 # X runs out before the payment is made (when-empty: turns their last card).
                 if cards + nx >= cap_cards:
-                    return _CAPPED, cards, tricks, -1, 0, 0
+                    return CAPPED, cards, tricks, -1, 0, 0
                 winner = px ^ 1
                 return lost, cards + nx, tricks + 1, winner, size * (1 - winner), size * winner
             t = lx
             k = lx + 1
             if cards + k >= cap_cards:
-                return _CAPPED, cards, tricks, -1, 0, 0
+                return CAPPED, cards, tricks, -1, 0, 0
             cards += k
             c = get(x0, t) | (get(x1, t) << 1)
             if wide:
@@ -321,7 +323,7 @@ def _game(
 # == dealing ======================================================================================
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _stack(
     cards: np.ndarray, begin: int, step: int, count: int, flags: np.ndarray, codes: np.ndarray
 ) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
@@ -338,7 +340,7 @@ def _stack(
     return m, v0, v1, v2, v3
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _play(
     hands: np.ndarray,
     n0: int,
@@ -367,7 +369,7 @@ def _play(
     )  # fmt: skip
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _play_generic(
     hands: np.ndarray,
     n0: int,
@@ -380,59 +382,17 @@ def _play_generic(
     cfg: np.ndarray,
 ) -> tuple[int, int, int, int, int, int]:
     """:func:`_play` with every setting read at run time (every covered rule set but the standard's)."""
-    _, max_tricks, cap_cards = _caps(cfg)
+    _, max_tricks, cap_cards = caps(cfg)
     return _play(
         hands, n0, n1, dealt, first, flags, codes, pays,
         cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False, cap_cards, max_tricks,
     )  # fmt: skip
 
 
-# Whether a deal was dealt a card at a time reaches _play_generic, _settle and kernel._replay as
-# a run-time flag (kernel._runtime), never as the literal True or False: numba compiles a function
-# once for every literal argument, and these are among the largest; one compiled copy serves all.
-@numba.njit(cache=True, nogil=True, inline="always")
-def _settle(
-    played: tuple[int, int, int, int, int, int],
-    hands: np.ndarray,
-    lengths: np.ndarray,
-    dealt: bool,
-    first: int,
-    cfg: np.ndarray,
-    buf: np.ndarray,
-    head: np.ndarray,
-    cnt: np.ndarray,
-    out: np.ndarray,
-    pile: np.ndarray,
-    mask: int,
-) -> tuple[int, int, int, int, int, int]:
-    """The kernel's result for a game the fast path played: exact, or replayed by the kernel."""
-    reason, cards, tricks, winner, held0, held1 = played
-    cnt[0] = held0
-    cnt[1] = held1
-    if reason >= 0:
-        return reason, cards, tricks, winner, -1, -1
-    if reason == _CAPPED_AT_TRICK and cfg[CFG_REPEAT] == REPEAT_OFF:
-        return _stopped(cards, tricks, cfg)
-    # A long game or a limit: the kernel replays it remembering positions (loops, exact stops).
-    return _replay(hands, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
-
-
 # == batches ======================================================================================
 
 
-@numba.njit(cache=True, nogil=True)
-def _deal_random(values: np.ndarray, deck: np.ndarray, seed: np.uint64, game: int, fixed: int) -> int:
-    """Shuffle game ``game``'s deck into ``deck`` as the kernel does; return its leader."""
-    for k in range(values.size):  # not deck[:] = values, whose error message costs compile time
-        deck[k] = values[k]
-    state = shuffle(deck, game_state(seed, game))
-    if fixed >= 0:
-        return fixed
-    _, first = below(state, 2)
-    return int(first)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_inline
 def _random_standard_batch(
     values: np.ndarray,
     flags: np.ndarray,
@@ -446,23 +406,23 @@ def _random_standard_batch(
 ) -> None:
     """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
     size = values.size
-    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
-    _, max_tricks, cap_cards = _caps(cfg)
+    _, max_tricks, cap_cards = caps(cfg)
     n1 = size // 2
-    dealt = _runtime(True)  # see _settle
+    dealt = runtime(True)  # see settle
     for g in range(res.shape[0]):
-        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
+        first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
             deck, size - n1, n1, True, first, flags, codes, pays,
             False, False, False, debruijn, cap_cards, max_tricks,
         )  # fmt: skip
-        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, first, result)
+        result = settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        finish(res, g, cfg, cnt, first, result)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _random_standard(
     values: np.ndarray,
     flags: np.ndarray,
@@ -477,7 +437,7 @@ def _random_standard(
     _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, False)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _random_standard_debruijn(
     values: np.ndarray,
     flags: np.ndarray,
@@ -492,7 +452,7 @@ def _random_standard_debruijn(
     _random_standard_batch(values, flags, codes, pays, cfg, seed, start, res, True)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _random_any(
     values: np.ndarray,
     flags: np.ndarray,
@@ -505,19 +465,19 @@ def _random_any(
 ) -> None:
     """Random games under every other covered rule set (the settings read at run time)."""
     size = values.size
-    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
-    dealt = _runtime(True)  # see _settle
+    dealt = runtime(True)  # see settle
     for g in range(res.shape[0]):
-        first = _deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
+        first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
-        result = _settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, first, result)
+        result = settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        finish(res, g, cfg, cnt, first, result)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _deals_any(
     hands: np.ndarray,
     lengths: np.ndarray,
@@ -530,13 +490,13 @@ def _deals_any(
 ) -> None:
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
-    buf, head, cnt, out, pile, mask = _buffers(_runtime(2), size)
-    dealt = _runtime(False)  # see _settle
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    dealt = runtime(False)  # see settle
     for g in range(hands.shape[0]):
         first = firsts[g]
         played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)
-        result = _settle(played, hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
-        _finish(res, g, cfg, cnt, first, result)
+        result = settle(played, hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        finish(res, g, cfg, cnt, first, result)
 
 
 # == the Python side ==============================================================================
@@ -558,7 +518,7 @@ def _compiled(rules: Rules | KernelRules) -> KernelRules:
     if not covers(compiled.rules):
         raise ValueError(
             f"the bit kernel plays two players and decks of at most {MAX_CARDS} cards, not "
-            f"{compiled.rules.players} players and {compiled.rules.deck.size} cards: use beggar.kernel"
+            f"{compiled.rules.players} players and {compiled.rules.deck.size} cards: use beggar.kernels.general"
         )
     return compiled
 
@@ -574,24 +534,22 @@ def play_random(
 ) -> Batch:
     """Deal and play games ``start`` to ``start + count - 1`` of the run seeded with ``seed``.
 
-    The same table as :func:`beggar.kernel.play_random`. Under the standard settings (oldest
+    The same table as :func:`beggar.kernels.general.play_random`. Under the standard settings (oldest
     card first, rule 8, at most four pay values, no trick limit, at most 52 cards) games are
-    played in lockstep (:mod:`beggar.lockstep`) unless ``lockstep`` is False or ``count_zeros``
+    played in lockstep (:mod:`beggar.kernels.lockstep`) unless ``lockstep`` is False or ``count_zeros``
     is ``debruijn``; ``count_zeros`` chooses how the scalar loop counts trailing zeros (``llvm``
     or ``debruijn``). Neither changes a result; the benchmark compares them.
     """
     compiled = _compiled(rules)
     flags, codes, pays = _tables(compiled.values)
-    table = np.zeros((count, kernel.COL_HOLDINGS + 2), dtype=np.int64)
+    table = np.zeros((count, COL_HOLDINGS + 2), dtype=np.int64)
     if count:
         cfg = compiled.cfg
         standard = cfg[CFG_NEWEST_FIRST] == 0 and cfg[CFG_WHEN_EMPTY] == 0 and pays.size <= 4
-        if standard and lockstep and count_zeros == "llvm" and cfg[kernel.CFG_MAX_TRICKS] == 0:
-            from beggar import lockstep as lanes  # it builds on this module's helpers
-
-            if compiled.values.size <= lanes.MAX_CARDS:
-                lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
-                return Batch(compiled.rules, table)
+        lanes_fit = count_zeros == "llvm" and compiled.values.size <= lanes.MAX_CARDS
+        if standard and lockstep and lanes_fit and cfg[CFG_MAX_TRICKS] == 0:
+            lanes.random_standard(compiled.values, flags, codes, pays, cfg, seed64(seed), start, table)
+            return Batch(compiled.rules, table)
         if not standard:
             entry = _random_any
         elif count_zeros == "debruijn":
@@ -605,20 +563,20 @@ def play_random(
 def play_random_fastest(
     rules: Rules | KernelRules = STANDARD, seed: int = 0, start: int = 0, count: int = 1
 ) -> Batch:
-    """:func:`beggar.kernel.play_random`'s table by the fastest exact path for ``rules``.
+    """:func:`beggar.kernels.general.play_random`'s table by the fastest exact path for ``rules``.
 
     The bit kernel where it :func:`covers` the rules, the general kernel everywhere else: the one
     place that chooses, for ``simulate``, ``search`` and ``bench``.
 
     >>> from beggar.rules import rules_named
     >>> few = play_random_fastest(rules_named("two-decks"), seed=1, count=3)
-    >>> bool((few.table == kernel.play_random(rules_named("two-decks"), seed=1, count=3).table).all())
+    >>> bool((few.table == general.play_random(rules_named("two-decks"), seed=1, count=3).table).all())
     True
     """
     compiled = rules if isinstance(rules, KernelRules) else KernelRules.of(rules)
     if covers(compiled.rules):
         return play_random(compiled, seed, start, count)
-    return kernel.play_random(compiled, seed, start, count)
+    return general.play_random(compiled, seed, start, count)
 
 
 def play_deals(
@@ -626,14 +584,14 @@ def play_deals(
     rules: Rules | KernelRules = STANDARD,
     firsts: Sequence[int] | None = None,
 ) -> Batch:
-    """Play given complete deals; the same arguments, checks and table as :func:`beggar.kernel.play_deals`.
+    """Play given complete deals; the same arguments, checks and table as :func:`beggar.kernels.general.play_deals`.
 
     Under a random lead with no ``firsts``, every game is led by the first hand.
     """
     compiled = _compiled(rules)
     base = compiled.rules
-    hands, lengths, first = kernel.deal_arrays(deals, base, firsts)
-    table = np.zeros((len(hands), kernel.COL_HOLDINGS + 2), dtype=np.int64)
+    hands, lengths, first = general.deal_arrays(deals, base, firsts)
+    table = np.zeros((len(hands), COL_HOLDINGS + 2), dtype=np.int64)
     if len(hands):
         flags, codes, pays = _tables(compiled.values)
         _deals_any(hands, lengths, first, flags, codes, pays, compiled.cfg, table)

@@ -7,7 +7,7 @@ both run the very same code path.
 >>> connect("http://example")
 Traceback (most recent call last):
 ...
-beggar.cluster.ClusterError: write the Dask scheduler as tcp://HOST:PORT, not 'http://example'
+beggar.research.cluster.ClusterError: write the Dask scheduler as tcp://HOST:PORT, not 'http://example'
 """
 
 from __future__ import annotations

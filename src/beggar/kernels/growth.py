@@ -1,6 +1,6 @@
 """Compiled moves that harvest small cycles and grow them card by card.
 
-Positions are leader-first rows of pay values (see :mod:`beggar.canon`). Two loops run here at
+Positions are leader-first rows of pay values (see :mod:`beggar.research.cycles.canon`). Two loops run here at
 native speed:
 
 - :func:`harvest` samples small positions (a few cards drawn from the deck, any split) and keeps
@@ -21,16 +21,17 @@ and repair the composition; ``recolor`` (a pay card becomes a pay card of anothe
 ``missing`` allows) moves the mix of pay cards at a fixed size. ``one+repair`` inserts one card
 and then swaps or shifts a card at random, to mend a cycle that the insertion alone would break.
 
-Every child is played by the kernel (through :func:`beggar.canon.canonical`), so the game's rules
+Every child is played by the kernel (through :func:`beggar.research.cycles.canon.canonical`), so the game's rules
 live in one place.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from beggar.canon import canonical
+from beggar.kernels.cycles import canonical
+from beggar.kernels.jit import jit
+from beggar.kernels.rng import below, uniform
 
 MOVES = ("one", "pair", "block", "twin", "run", "swap", "shift", "exchange", "one+repair", "recolor")
 """Move kinds, by index."""
@@ -44,27 +45,15 @@ META = 8
 """Columns of a found child's record: cards, added, pre tricks, period tricks, period cards,
 smallest lesser stack, largest lesser stack, times the least position occurs."""
 
-_jit = numba.njit(cache=True, nogil=True)
 
-
-@_jit
-def _next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """SplitMix64: the new state and a random 64-bit number."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@_jit
+@jit
 def _below(state: np.uint64, n: int) -> tuple[np.uint64, int]:
-    """A random integer in ``[0, n)`` (``n`` is small: the modulo bias is below 2^-50)."""
-    state, r = _next(state)
-    return state, int(r % np.uint64(n))
+    """:func:`beggar.kernels.rng.below`, its draw as a plain ``int``."""
+    state, r = below(state, n)
+    return state, int(r)
 
 
-@_jit
+@jit
 def _pick_missing(
     state: np.uint64, missing: np.ndarray, weights: np.ndarray, kinds: np.ndarray, pay_only: bool
 ) -> tuple[np.uint64, int]:
@@ -75,8 +64,8 @@ def _pick_missing(
             total += weights[v]
     if total <= 0.0:
         return state, -1
-    state, r = _next(state)
-    x = (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    state, u = uniform(state)
+    x = u * total
     last = -1
     for v in range(missing.size):
         if missing[v] > 0 and (not pay_only or kinds[v] != 0):
@@ -87,7 +76,7 @@ def _pick_missing(
     return state, last
 
 
-@_jit
+@jit
 def _split(row: np.ndarray, n: int, a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
     """Copy a leader-first row's two stacks into ``a`` and ``b``; returns their sizes."""
     la = int(row[0])
@@ -99,7 +88,7 @@ def _split(row: np.ndarray, n: int, a: np.ndarray, b: np.ndarray) -> tuple[int, 
     return la, lb
 
 
-@_jit
+@jit
 def _free(a: np.ndarray, la: int, b: np.ndarray, lb: int) -> int:
     """How deep the opening free run goes: the two stacks alternate number cards up to this depth.
 
@@ -111,7 +100,7 @@ def _free(a: np.ndarray, la: int, b: np.ndarray, lb: int) -> int:
     return depth
 
 
-@_jit
+@jit
 def _insert(stack: np.ndarray, size: int, at: int, value: int) -> int:
     """Insert ``value`` at index ``at`` of a stack of ``size`` cards; returns the new size."""
     for i in range(size, at, -1):
@@ -120,7 +109,7 @@ def _insert(stack: np.ndarray, size: int, at: int, value: int) -> int:
     return size + 1
 
 
-@_jit
+@jit
 def _join(a: np.ndarray, la: int, b: np.ndarray, lb: int, child: np.ndarray) -> None:
     for i in range(la):
         child[i] = a[i]
@@ -128,7 +117,7 @@ def _join(a: np.ndarray, la: int, b: np.ndarray, lb: int, child: np.ndarray) -> 
         child[la + i] = b[i]
 
 
-@_jit
+@jit
 def _draw_small(deck: np.ndarray, m: int, state: np.uint64, out: np.ndarray) -> np.uint64:
     """Draw ``m`` cards of ``deck`` without replacement into ``out`` (a partial Fisher-Yates)."""
     work = deck.copy()
@@ -143,7 +132,7 @@ def _draw_small(deck: np.ndarray, m: int, state: np.uint64, out: np.ndarray) -> 
     return state
 
 
-@_jit
+@jit
 def harvest(
     deck: np.ndarray,
     low: int,
@@ -185,7 +174,7 @@ def harvest(
     return state, found, done
 
 
-@_jit
+@jit
 def _fixed(kind: int, child: np.ndarray, n: int, la: int, state: np.uint64) -> tuple[np.uint64, int]:
     """Swap (``kind`` 5) or shift (6) cards of a joined position in place; returns the leader's new
     stack size, or 0 if the move could not be made."""
@@ -220,7 +209,7 @@ def _fixed(kind: int, child: np.ndarray, n: int, la: int, state: np.uint64) -> t
     return state, la
 
 
-@_jit
+@jit
 def _make_child(
     kind: int,
     row: np.ndarray,
@@ -366,7 +355,7 @@ def _make_child(
     return state, la + lb, la, added
 
 
-@_jit
+@jit
 def attempts(
     cycle: np.ndarray,
     n: int,

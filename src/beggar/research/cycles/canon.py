@@ -11,7 +11,7 @@ A cycle is **symmetric** when it contains a position and its mirror image: then 
 the period replays the first with the seats swapped, and the least position occurs twice in one
 period (the leader-first sequence has half the period).
 
-The play itself is the batch kernel's (:func:`beggar.kernel._general`, with exact repeat
+The play itself is the batch kernel's (:func:`beggar.kernels.general.play_general`, with exact repeat
 detection at trick ends); this module only walks it trick by trick and compares positions.
 
 >>> from beggar.rules import rules_named
@@ -27,166 +27,22 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from beggar import kernel
 from beggar.cards import COURT_AND_ACE
 from beggar.engine import Position
+from beggar.kernels import general
+from beggar.kernels.codes import NO_LIMIT
+from beggar.kernels.cycles import canonical, cycle_rows
 from beggar.notation import Deal, parse_deal
 from beggar.rules import Rules
 
 U8 = npt.NDArray[np.uint8]
 
-WIDTH = 256
-"""Capacity of each stack's ring buffer: every deck has fewer cards."""
-_MASK = WIDTH - 1
-NO_LIMIT = kernel.NO_LIMIT
-
-_jit = numba.njit(cache=True, nogil=True)
-
 
 class CanonError(ValueError):
     """Rules or a position the factory cannot write in compact notation, or that does not loop."""
-
-
-# == compiled play of short positions =============================================================
-
-
-@_jit
-def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Ring buffers for two stacks, their heads and sizes, out flags and the pile."""
-    buf = np.zeros((2, WIDTH), np.uint8)
-    head = np.zeros(2, np.int64)
-    cnt = np.zeros(2, np.int64)
-    out = np.zeros(2, np.uint8)
-    pile = np.zeros(WIDTH, np.uint8)
-    return buf, head, cnt, out, pile
-
-
-@_jit
-def _set(
-    values: np.ndarray, n: int, lead_size: int, buf: np.ndarray, head: np.ndarray, cnt: np.ndarray
-) -> None:
-    """Put a leader-first position (``n`` pay values, the leader's ``lead_size`` first) in the buffers."""
-    lengths = np.empty(2, np.int64)
-    lengths[0] = lead_size
-    lengths[1] = n - lead_size
-    kernel._deal_hands(values, lengths, kernel._runtime(2), buf, head, cnt)
-
-
-@_jit
-def loop_of(
-    values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, cap: int
-) -> tuple[bool, int, int, int, int]:
-    """Does the position loop within ``cap`` cards?
-
-    Returns ``(loops, pre tricks, pre cards, period tricks, period cards)``. The first hand
-    (``lead_size`` cards) leads. A position with an empty stack never loops.
-    """
-    if lead_size < 1 or lead_size >= n:
-        return False, 0, 0, 0, 0
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
-    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, 0, kernel._runtime(True), cap, NO_LIMIT)
-    if r[0] != kernel.REASON_REPEAT:
-        return False, 0, 0, 0, 0
-    return True, r[5], r[4], r[2] - r[5], r[1] - r[4]
-
-
-@_jit
-def _trick(
-    buf: np.ndarray,
-    head: np.ndarray,
-    cnt: np.ndarray,
-    out: np.ndarray,
-    pile: np.ndarray,
-    n: int,
-    cfg: np.ndarray,
-    leader: int,
-) -> tuple[int, int]:
-    """Play one trick from the position in the buffers: ``(cards turned, next leader)``.
-
-    The kernel stops at the trick's end. Its winner is the one whose stack grew: the loser only
-    gives cards away and the winner takes back the whole pile, so the winner's stack gains
-    exactly what the loser paid. Returns ``(-1, -1)`` if the game ended instead.
-    """
-    before = cnt[0]
-    r = kernel._general(buf, head, cnt, out, pile, _MASK, n, cfg, leader, kernel._runtime(False), NO_LIMIT, 1)
-    if r[0] >= 0:  # an ending reason, not the trick cap
-        return -1, -1
-    return r[1], (0 if cnt[0] > before else 1)
-
-
-@_jit
-def _row(buf: np.ndarray, head: np.ndarray, cnt: np.ndarray, leader: int, row: np.ndarray) -> None:
-    """Write the position leader first: the leader's stack size, then both stacks' pay values."""
-    row[0] = cnt[leader]
-    k = 1
-    for seat in (leader, 1 - leader):
-        h = head[seat]
-        for i in range(cnt[seat]):
-            row[k] = buf[seat, (h + i) & _MASK]
-            k += 1
-
-
-@_jit
-def _less(a: np.ndarray, b: np.ndarray) -> int:
-    """-1, 0 or 1 as ``a`` is less than, equal to or greater than ``b`` (same length)."""
-    for i in range(a.size):
-        if a[i] != b[i]:
-            return -1 if a[i] < b[i] else 1
-    return 0
-
-
-@_jit
-def canonical(
-    values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, cap: int, best: np.ndarray
-) -> tuple[bool, int, int, int, int, int, int, int]:
-    """The canonical position of the cycle this position runs into, written into ``best`` (``n + 1``).
-
-    Returns ``(loops, pre tricks, pre cards, period tricks, period cards, smallest lesser stack,
-    largest lesser stack, times the least position occurs in one period)``.
-    """
-    loops, pre_tricks, pre_cards, period_tricks, period_cards = loop_of(values, n, lead_size, cfg, cap)
-    if not loops:
-        return False, 0, 0, 0, 0, 0, 0, 0
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
-    leader = 0
-    for _ in range(pre_tricks):
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
-    row = np.empty(n + 1, np.uint8)
-    low = n
-    high = 0
-    times = 0
-    for t in range(period_tricks):
-        _row(buf, head, cnt, leader, row)
-        order = -1 if t == 0 else _less(row, best[: n + 1])
-        if order < 0:
-            best[: n + 1] = row
-            times = 1
-        elif order == 0:
-            times += 1
-        lesser = min(cnt[0], cnt[1])
-        low = min(low, lesser)
-        high = max(high, lesser)
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
-    return True, pre_tricks, pre_cards, period_tricks, period_cards, low, high, times
-
-
-@_jit
-def cycle_rows(values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, tricks: int) -> np.ndarray:
-    """The ``tricks`` positions from a position on a cycle, one leader-first row each (as :func:`_row`)."""
-    rows = np.zeros((tricks, n + 1), np.uint8)
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
-    leader = 0
-    for t in range(tricks):
-        _row(buf, head, cnt, leader, rows[t])
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
-    return rows
 
 
 # == the Python side ==============================================================================
@@ -228,7 +84,7 @@ class Alphabet:
             else:
                 symbols[value] = rank.symbol
         deck = Counter(rules.pay_value(card) for card in rules.deck.cards())
-        cfg = kernel.KernelRules.of(rules.unlimited()).cfg
+        cfg = general.KernelRules.of(rules.unlimited()).cfg
         return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare), cfg)
 
     @property
