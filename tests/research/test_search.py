@@ -16,9 +16,9 @@ import pytest
 
 from beggar.cli import run
 from beggar.engine import play
-from beggar.rules import rules_named
 from beggar.research.search import SearchArgs, Space, run_search, run_unit
 from beggar.research.store import Store
+from beggar.rules import rules_named
 
 BEGGAR = [sys.executable, "-m", "beggar"]
 
@@ -152,6 +152,7 @@ def _finds(db: Path) -> set[tuple[str, int]]:
         return {(deal, cards) for deal, cards in con.execute("SELECT deal, cards FROM finds")}
 
 
+@pytest.mark.system
 def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) -> None:
     db = tmp_path / "finds.db"
     command = [*BEGGAR, "search", "--db", str(db), "--seed", "3", "--workers", "2", "--strategy", "anneal"]
@@ -208,36 +209,27 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_search_on_a_dask_cluster_stores_its_finds(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    dask_scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=2,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        db = tmp_path / "cluster.db"
-        status = run(
-            [
-                "search",
-                "--scheduler",
-                cluster.scheduler_address,
-                "--strategy",
-                "anneal",
-                "--db",
-                str(db),
-                "--units",
-                "2",
-                "--walkers",
-                "2",
-                "--minutes",
-                "2",
-                "--json",
-            ]
-        )
+    db = tmp_path / "cluster.db"
+    status = run(
+        [
+            "search",
+            "--scheduler",
+            dask_scheduler,
+            "--strategy",
+            "anneal",
+            "--db",
+            str(db),
+            "--units",
+            "2",
+            "--walkers",
+            "2",
+            "--minutes",
+            "2",
+            "--json",
+        ]
+    )
     out, err = capsys.readouterr()
     assert status == 0, err
     summary = json.loads(out.strip().splitlines()[-1])
@@ -304,8 +296,7 @@ def test_a_random_unit_finds_what_one_table_of_the_whole_unit_holds(
     spec: str, target: str, best_before: int
 ) -> None:
     """Played in chunks, a unit still reports its first loops in game order and its first longest game."""
-    from beggar.kernels import bitwise
-    from beggar.kernels import general
+    from beggar.kernels import bitwise, general
     from beggar.research.search import MAX_NOTES, RANDOM_CHUNK, RANDOM_UNIT
 
     assert RANDOM_UNIT % RANDOM_CHUNK != 0  # a short last chunk is exercised too

@@ -23,7 +23,7 @@ from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.tables import TABLE_ID_LENGTH, Lobby, Mode, Seat, TableError
-from test_web_protocol import SHORT_SEED, Socket, create
+from helpers import SHORT_SEED, Socket, create
 
 
 def _client(**settings: object) -> TestClient:
@@ -306,6 +306,7 @@ def test_a_websocket_outlives_the_deadline_for_request_heads(served: tuple[str, 
 # -- 3. on the real server too: frames a client gets wrong close its socket, and log nothing -----------
 
 
+@pytest.mark.system
 def test_a_text_frame_that_is_not_utf8_closes_its_socket_and_logs_no_traceback(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     with beggar_serve("--db", ":memory:", log=log) as url:

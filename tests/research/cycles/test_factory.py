@@ -13,12 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from beggar.research.cycles.canon import canonical_form, form_of
 from beggar.cli import run
 from beggar.cycle import find_cycle
-from beggar.research.cycles.factory import FactoryArgs, FactoryError, alphabet_of, never_ending_deals, run_factory, run_unit
-from beggar.rules import rules_named
+from beggar.research.cycles.canon import canonical_form, form_of
+from beggar.research.cycles.factory import (
+    FactoryArgs,
+    FactoryError,
+    alphabet_of,
+    never_ending_deals,
+    run_factory,
+    run_unit,
+)
 from beggar.research.store import Store
+from beggar.rules import rules_named
 
 BEGGAR = [sys.executable, "-m", "beggar"]
 EASY = "half-deck:pay=J1Q2"
@@ -136,6 +143,7 @@ def _contents(db: Path) -> tuple[dict[str, int], set[str], int]:
     return cycles, deals, tries
 
 
+@pytest.mark.system
 def test_a_factory_killed_with_sigkill_resumes_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "factory.db"
     command = [*BEGGAR, "factory", "--rules", EASY, "--db", str(db), "--workers", "2", "--seed", "4"]
@@ -195,24 +203,15 @@ def test_cycles_lists_positions_that_beggar_cycle_plays(
 
 
 def test_a_factory_on_a_dask_cluster_stores_its_cycles(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    dask_scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=2,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        db = tmp_path / "cluster.db"
-        status = run(
-            [
-                *["factory", "--scheduler", cluster.scheduler_address, "--rules", EASY, "--db", str(db)],
-                *["--units", "1", "--walkers", "2", "--basin-positions", "50", "--minutes", "2", "--json"],
-            ]
-        )
+    db = tmp_path / "cluster.db"
+    status = run(
+        [
+            *["factory", "--scheduler", dask_scheduler, "--rules", EASY, "--db", str(db)],
+            *["--units", "1", "--walkers", "2", "--basin-positions", "50", "--minutes", "2", "--json"],
+        ]
+    )
     out, err = capsys.readouterr()
     assert status == 0, err
     summary = json.loads(out.strip().splitlines()[-1])

@@ -11,11 +11,9 @@ import pytest
 
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.web.app import ServerSettings
-from test_web_browser import browser, page, serving
-from test_web_never_ending import EASY, EASY_DEALS, SHOWN, factory_row, store_rows
-from test_web_play import _axe
+from helpers import EASY, EASY_DEALS, SHOWN, axe, factory_row, serving, store_rows
 
-__all__ = ["browser", "page"]  # the fixtures, shared with test_web_browser
+pytestmark = pytest.mark.browser
 
 W, L, R = 600, 40, 10
 """The chart's width and margins (chart.js): trick ``t`` of ``n`` is drawn at ``L + t / n * (W - L - R)``."""
@@ -81,11 +79,11 @@ def test_the_found_deals_fit_a_phone_and_pass_the_accessibility_audit(server: st
     phone.goto(f"{server}/#famous")
     phone.wait_for_selector("#found-list li")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    problems = {"famous": _axe(phone)}
+    problems = {"famous": axe(phone)}
     phone.tap("a[aria-label='Replay never-ending deal 1']")
     phone.wait_for_selector("#replay-chart .cycle-start", state="attached")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    problems["replay"] = _axe(phone)
+    problems["replay"] = axe(phone)
     context.close()
     assert {name: found for name, found in problems.items() if found} == {}
 

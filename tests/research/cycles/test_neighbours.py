@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from beggar.research.cycles.canon import CanonError, canonical_form
 from beggar.cli import run
 from beggar.cycle import find_cycle
+from beggar.research.cycles.canon import CanonError, canonical_form
 from beggar.research.cycles.neighbours import CHANGES, neighbourhood
 from beggar.rules import STANDARD, Rules, rules_named
 

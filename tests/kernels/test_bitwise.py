@@ -15,11 +15,9 @@ import random
 import numpy as np
 import pytest
 
-from beggar.kernels import bitwise
-from beggar.kernels import general
-from beggar.kernels import lockstep
-from beggar.kernels.bits import DEBRUIJN_TABLE, tz, tz_float
 from beggar.engine import GameRecord, Reason, Status, play
+from beggar.kernels import bitwise, general, lockstep
+from beggar.kernels.bits import DEBRUIJN_TABLE, tz, tz_float
 from beggar.notation import Deal, parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
 from beggar.rules import PRESETS, STANDARD, Rules, rules_named

@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from beggar.kernels import general
 from beggar.engine import GameRecord, Status, play
+from beggar.kernels import general
 from beggar.notation import Deal, parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
 from beggar.rules import PRESETS, STANDARD, Rules, rules_named
@@ -201,7 +201,7 @@ def test_given_deals_are_read_under_their_rules_so_a_dash_may_be_an_ace_that_pay
 
     italian = rules_named("court-only:deck=stripped")
     deal = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
-    for player in (kernel, bitkernel):
+    for player in (general, bitwise):
         record = player.play_deals([deal], italian).record(0)
         assert record == play(deal, italian)
         assert record.status is Status.LOOP

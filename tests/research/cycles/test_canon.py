@@ -7,10 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from beggar.research.cycles.canon import Alphabet, CanonError, canonical_form, cycle_rows, form_of, loop_of
 from beggar.cycle import find_cycle
 from beggar.engine import Position
 from beggar.notation import Deal, parse_deal
+from beggar.kernels.cycles import cycle_rows, loop_of
+from beggar.research.cycles.canon import Alphabet, CanonError, canonical_form, form_of
 from beggar.rules import rules_named
 
 ITALIAN = rules_named("court-only:deck=stripped")

@@ -10,6 +10,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.system
+
 ENTRY_POINTS = (
     "general._play_random_kernel",
     "general._play_deals_kernel",

@@ -2,112 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
-from beggar.web.app import ServerSettings, create_app
+from helpers import SHORT_CARDS, SHORT_SEED, TIMEOUT_MS, open_settings, play_my_cards_until_the_end
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SHORT_SEED = "1432"  # a standard deal that ends after 40 cards, led by A at a friend table too
-SHORT_CARDS, SHORT_TRICKS = 40, 9
-TIMEOUT_MS = 20_000
-
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CI"):
-        raise RuntimeError("Debian's chromium is needed for the browser tests: apt-get install chromium")
-    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def serving(settings: ServerSettings) -> Iterator[str]:
-    """The table served by uvicorn in a thread of this process; yields its address."""
-    port = _free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        instance.should_exit = True
-        thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serving(ServerSettings(db=":memory:")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(TIMEOUT_MS)
-    yield page
-    context.close()
-    assert errors == [], errors
-
-
-def open_settings(page: Any, **values: str) -> None:
-    page.click("#setup summary")
-    for field, value in values.items():
-        locator = page.locator(f"#opt-{field}")
-        if locator.evaluate("el => el.tagName") == "SELECT":
-            locator.select_option(value)
-        else:
-            locator.fill(value)
-
-
-def play_my_cards_until_the_end(page: Any) -> None:
-    """Press Space whenever it is this person's turn, until the end screen shows."""
-    deadline = time.monotonic() + 60
-    while not page.locator("#end").evaluate("el => el.open"):
-        assert time.monotonic() < deadline, "the game did not end"
-        if page.locator("#turn").is_enabled():
-            page.keyboard.press("Space")
-        page.wait_for_timeout(30)
+pytestmark = pytest.mark.browser
 
 
 def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any) -> None:

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from beggar.kernels import general
 from beggar.commands.research import simulate_command
 from beggar.engine import play
+from beggar.kernels import general
 from beggar.notation import parse_deal
-from beggar.rules import STANDARD, rules_named
 from beggar.research.simulate import Histogram, Rate, Summary, deal_strings, simulate
+from beggar.rules import STANDARD, rules_named
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.protocol import MAX_MESSAGE_BYTES
 from beggar.web.tables import Mode, Seat, Table
-from test_web_protocol import SHORT_SEED, Socket, create
+from helpers import SHORT_SEED, Socket, create
 
 
 @pytest.fixture

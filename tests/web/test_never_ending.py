@@ -17,63 +17,21 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from beggar.research.cycles.canon import canonical_form
 from beggar.cli import run
 from beggar.commands.options import db_path
 from beggar.cycle import find_cycle
 from beggar.engine import Game
 from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING, RECORDS
+from beggar.research.store import Store
 from beggar.rules import rules_named
-from beggar.research.store import CycleDeal, Store, StoredCycle
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundShelf, load_found
-from test_web_protocol import Socket, create
+from helpers import EASY, EASY_DEALS, SHOWN, Socket, create, factory_row, store_rows
 
-EASY = "half-deck:pay=J1Q2"
-EASY_DEALS = ("KJ----Q----KQ/AAJ----------", "--------KKAJA/--Q-----Q--J-")
-SHOWN = ("-J----Q-----Q/--J----------", "-----------J-/--Q-----Q--J-")
-"""The stored deals as the page shows them: under J1Q2 a king or an ace pays nothing, so it is ``-``."""
 """Two balanced half-deck deals the factory found (``beggar factory --rules half-deck:pay=J1Q2``):
 the first enters its cycle after two tricks, the second is on it from the deal."""
-
-
-def store_rows(path: Path, rows: list[tuple[str, str, str, int, int]]) -> None:
-    """Write ``(rules, deal, cycle, pre_period_tricks, pre_period_cards)`` rows as the factory does,
-    each with its full-deck cycle row (figures from the canonical form where the deal loops)."""
-    store = Store(path)
-    campaign = store.campaign({"rules": "test"})
-    cycles: dict[tuple[str, str], StoredCycle] = {}
-    for rules, deal, cycle, _, _ in rows:
-        try:
-            form = canonical_form(deal, rules_named(rules))
-            period = (form.period_tricks, form.period_cards)
-        except Exception:  # a malformed row still gets a cycle row, so that the factory's join keeps it
-            period = (1, 1)
-        cycles[(rules, cycle)] = StoredCycle(rules, cycle, 52, *period, False, 0, 0, "", True, 1, "test")
-    store.save_factory_unit(
-        campaign,
-        walker=0,
-        unit=0,
-        state={},
-        scored=0,
-        seconds=0.0,
-        cycles=list(cycles.values()),
-        basins=[],
-        deals=[CycleDeal(*row) for row in rows],
-        finds=[],
-        moves=[],
-    )
-    store.close()
-
-
-def factory_row(rules: str, deal: str) -> tuple[str, str, str, int, int]:
-    """The row the factory stores for a deal that never ends."""
-    cycle = find_cycle(deal, rules_named(rules), first=0)
-    assert cycle is not None
-    form = canonical_form(deal, rules_named(rules))
-    return (rules, deal, form.deal, cycle.pre_period_tricks, cycle.pre_period_cards)
 
 
 @pytest.fixture

@@ -15,54 +15,13 @@ from beggar.engine import play
 from beggar.notation import random_deal
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.protocol import MAX_MESSAGE_BYTES
-
-SHORT_SEED = 1432  # a standard deal that ends after 40 cards, led by A at a friend table too
+from helpers import SHORT_SEED, Socket, create
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
         yield test_client
-
-
-class Socket:
-    """A test browser: sends messages and reads until the reply it wants."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.seen: list[dict[str, Any]] = []
-        self.state: dict[str, Any] | None = None
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-
-    def read(self) -> dict[str, Any]:
-        message = self.ws.receive_json()
-        self.seen.append(message)
-        if message["type"] == "state":
-            self.state = message
-        return message
-
-    def until(self, kind: str, test: Any = None, limit: int = 2000) -> dict[str, Any]:
-        """The next message of this kind that passes ``test``; for a state, the current one may do."""
-        if kind == "state" and test is not None and self.state is not None and test(self.state):
-            return self.state
-        for _ in range(limit):
-            message = self.read()
-            if message["type"] == kind and (test is None or test(message)):
-                return message
-        raise AssertionError(f"no {kind} message")
-
-    def error(self) -> str:
-        """The next error's message, in lower case (messages are sentences: they start capitalised)."""
-        return str(self.until("error")["message"]).lower()
-
-
-def create(socket: Socket, **fields: Any) -> dict[str, Any]:
-    socket.send({"type": "create", **fields})
-    joined = socket.until("joined")
-    socket.until("state")
-    return joined
 
 
 def test_a_game_against_the_computer_is_played_by_the_server(client: TestClient) -> None:

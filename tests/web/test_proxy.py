@@ -28,7 +28,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.tables import TABLE_ID_LENGTH, is_table_id, new_table_id
-from test_web_protocol import SHORT_SEED, Socket, create
+from helpers import SHORT_SEED, Socket, create
+
+pytestmark = pytest.mark.system
 
 
 @pytest.fixture

@@ -163,6 +163,7 @@ def test_no_arguments_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "play" in out and "records" in out
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("module", [False, True], ids=["console-script", "python-m"])
 def test_console_script_and_module_run_as_typed(module: bool) -> None:
     command = [sys.executable, "-m", "beggar"] if module else [str(Path(sys.executable).with_name("beggar"))]
@@ -299,6 +300,7 @@ def test_export_to_paths_that_cannot_be_written(capsys: pytest.CaptureFixture[st
     assert plain.read_text() == "keep me"
 
 
+@pytest.mark.system
 def test_a_runaway_line_on_standard_input_is_refused_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 

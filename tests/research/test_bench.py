@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from beggar.research.bench import compile_seconds
 from beggar.commands.research import bench_command
+from beggar.research.bench import compile_seconds
 
 
 def test_bench_json() -> None:

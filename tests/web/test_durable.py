@@ -36,6 +36,8 @@ from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.tables import Lobby, LobbySettings, Mode, Pace, Seat, Table, TableError, personal
 
+pytestmark = pytest.mark.system
+
 SRC = str(Path(beggar.__file__).resolve().parents[1])
 CARDS_BEFORE, CARDS_AFTER = 26, 24
 
@@ -52,7 +54,7 @@ def _long_deal() -> Deal:
 DEAL = _long_deal()
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -63,7 +65,7 @@ class Server:
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
@@ -305,7 +307,7 @@ def test_a_bad_database_file_is_one_plain_line(tmp_path: Path) -> None:
     bad.write_bytes(b"this is not SQLite" * 100)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(
-        [sys.executable, "-m", "beggar", "serve", "--port", str(_free_port()), "--db", str(bad)],
+        [sys.executable, "-m", "beggar", "serve", "--port", str(free_port()), "--db", str(bad)],
         env=env,
         capture_output=True,
         text=True,

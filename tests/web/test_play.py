@@ -6,40 +6,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_browser import (
+from helpers import (
     CHROMIUM_ARGS,
+    PHONE,
     SHORT_CARDS,
     SHORT_SEED,
     SHORT_TRICKS,
     TIMEOUT_MS,
-    browser,
+    axe,
+    new_page,
     open_settings,
-    page,
-    server,
 )
 
-__all__ = ["browser", "page", "server"]  # the fixtures, shared with test_web_browser
+pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 YOU = re.compile(r"\byou\b|\byour\b", re.IGNORECASE)
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 assert CHROMIUM_ARGS and TIMEOUT_MS
 
 
 def cards(page: Any) -> int:
     return int(page.inner_text("#counts").split()[0])
-
-
-def new_page(browser: Any, **options: Any) -> Any:
-    context = browser.new_context(**options)
-    created = context.new_page()
-    created.set_default_timeout(TIMEOUT_MS)
-    return created
 
 
 @pytest.fixture
@@ -383,49 +373,39 @@ def test_on_a_phone_the_pile_what_is_owed_and_the_turn_button_are_in_the_first_s
 # -- accessibility ------------------------------------------------------------------------------------
 
 
-def _axe(page: Any) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def test_no_page_has_a_serious_accessibility_violation(server: str, browser: Any, page: Any) -> None:
     found: dict[str, list[str]] = {}
     for name in ("home", "lessons", "famous", "rules"):
         page.goto(f"{server}/#{name}")
         page.wait_for_selector(f"#{name}:not([hidden])")
         page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
-        found[name] = _axe(page)
+        found[name] = axe(page)
     page.goto(server)
     open_settings(page, pace="instant", seed=SHORT_SEED)
     page.click("#play-computer")
     page.wait_for_selector("#table:not([hidden])")
     page.keyboard.press("Space")
     page.wait_for_timeout(300)
-    found["table"] = _axe(page)
+    found["table"] = axe(page)
     page.goto(f"{server}/#lessons")
     page.click("text=Start lesson 3")
     page.wait_for_selector("#table:not([hidden])")
-    found["lesson"] = _axe(page)
+    found["lesson"] = axe(page)
     page.goto(server)
     open_settings(page, pace="instant", seed=SHORT_SEED)
     page.click("#watch-game")
     page.wait_for_selector("#end[open]")
-    found["end"] = _axe(page)
+    found["end"] = axe(page)
     page.goto(f"{server}/r/famous-0")
     page.wait_for_function("document.querySelector('#scrub').max > 0")
-    found["replay"] = _axe(page)
+    found["replay"] = axe(page)
     page.goto(f"{server}/t/zzzzzz")
     page.wait_for_selector("#closed:not([hidden])")
-    found["closed"] = _axe(page)
+    found["closed"] = axe(page)
     phone = new_page(browser, **PHONE)
     phone.goto(server)
     phone.tap("#play-computer")
     phone.wait_for_selector("#table:not([hidden])")
-    found["phone table"] = _axe(phone)
+    found["phone table"] = axe(phone)
     phone.context.close()
     assert {name: problems for name, problems in found.items() if problems} == {}

@@ -1,0 +1,69 @@
+"""Fixtures shared by the whole suite: one Chromium for the session, one table server for the
+browser tests, and a fresh page per test (which fails the test on any script error)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from beggar.web.app import ServerSettings
+from helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, serving
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (never Playwright's own browser download)."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            raise RuntimeError("Debian's chromium is needed for the browser tests: apt-get install chromium")
+        pytest.skip("Debian's chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """The table, served by uvicorn in a thread, with an in-memory database."""
+    with serving(ServerSettings(db=":memory:")) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A desktop-sized page in a fresh context; a script error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    created = context.new_page()
+    errors: list[str] = []
+    created.on("pageerror", lambda exc: errors.append(str(exc)))
+    created.set_default_timeout(TIMEOUT_MS)
+    yield created
+    context.close()
+    assert errors == [], errors
+
+
+@pytest.fixture(scope="session")
+def dask_scheduler() -> Iterator[str]:
+    """The address of a one-worker Dask cluster on loopback (threads, no worker processes)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        yield str(cluster.scheduler_address)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives Chromium is a ``browser`` test, whichever module it is in."""
+    for item in items:
+        if {"browser", "page"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)

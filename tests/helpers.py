@@ -1,0 +1,198 @@
+"""What several test modules share: a scripted WebSocket client, Chromium's settings and page
+helpers, the accessibility audit, and stored never-ending deals (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from beggar.cycle import find_cycle
+from beggar.research.cycles.canon import canonical_form
+from beggar.research.store import CycleDeal, Store, StoredCycle
+from beggar.rules import rules_named
+from beggar.web.app import ServerSettings, create_app
+
+SHORT_SEED = 1432
+"""A standard deal that ends after 40 cards (9 tricks), led by A at a friend table too."""
+SHORT_CARDS, SHORT_TRICKS = 40, 9
+
+# -- the WebSocket protocol -----------------------------------------------------------------------
+
+
+class Socket:
+    """A test browser: sends messages and reads until the reply it wants."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.seen: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def read(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, kind: str, test: Any = None, limit: int = 2000) -> dict[str, Any]:
+        """The next message of this kind that passes ``test``; for a state, the current one may do."""
+        if kind == "state" and test is not None and self.state is not None and test(self.state):
+            return self.state
+        for _ in range(limit):
+            message = self.read()
+            if message["type"] == kind and (test is None or test(message)):
+                return message
+        raise AssertionError(f"no {kind} message")
+
+    def error(self) -> str:
+        """The next error's message, in lower case (messages are sentences: they start capitalised)."""
+        return str(self.until("error")["message"]).lower()
+
+
+def create(socket: Socket, **fields: Any) -> dict[str, Any]:
+    """Create a table over ``socket``; returns the ``joined`` message."""
+    socket.send({"type": "create", **fields})
+    joined = socket.until("joined")
+    socket.until("state")
+    return joined
+
+
+# -- a real server and Chromium -------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 20_000
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(settings: ServerSettings) -> Iterator[str]:
+    """The table served by uvicorn in a thread of this process; yields its address."""
+    port = free_port()
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(timeout=10)
+
+
+def new_page(browser: Any, **options: Any) -> Any:
+    """A page in a fresh browser context (its own storage: another person)."""
+    context = browser.new_context(**options)
+    created = context.new_page()
+    created.set_default_timeout(TIMEOUT_MS)
+    return created
+
+
+def open_settings(page: Any, **values: str | int) -> None:
+    """Open "House rules and table settings" and set each field."""
+    page.click("#setup summary")
+    for field, value in values.items():
+        locator = page.locator(f"#opt-{field}")
+        if locator.evaluate("el => el.tagName") == "SELECT":
+            locator.select_option(str(value))
+        else:
+            locator.fill(str(value))
+
+
+def play_my_cards_until_the_end(page: Any) -> None:
+    """Press Space whenever it is this person's turn, until the end screen shows."""
+    deadline = time.monotonic() + 60
+    while not page.locator("#end").evaluate("el => el.open"):
+        assert time.monotonic() < deadline, "the game did not end"
+        if page.locator("#turn").is_enabled():
+            page.keyboard.press("Space")
+        page.wait_for_timeout(30)
+
+
+def axe(page: Any) -> list[str]:
+    """The serious and critical violations axe-core (vendored) finds on the page."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+# -- never-ending deals in a store ----------------------------------------------------------------
+
+EASY = "half-deck:pay=J1Q2"
+EASY_DEALS = ("KJ----Q----KQ/AAJ----------", "--------KKAJA/--Q-----Q--J-")
+SHOWN = ("-J----Q-----Q/--J----------", "-----------J-/--Q-----Q--J-")
+"""The stored deals as the page shows them: under J1Q2 a king or an ace pays nothing, so it is ``-``."""
+
+
+def store_rows(path: Path, rows: list[tuple[str, str, str, int, int]]) -> None:
+    """Write ``(rules, deal, cycle, pre_period_tricks, pre_period_cards)`` rows as the factory does,
+    each with its full-deck cycle row (figures from the canonical form where the deal loops)."""
+    store = Store(path)
+    campaign = store.campaign({"rules": "test"})
+    cycles: dict[tuple[str, str], StoredCycle] = {}
+    for rules, deal, cycle, _, _ in rows:
+        try:
+            form = canonical_form(deal, rules_named(rules))
+            period = (form.period_tricks, form.period_cards)
+        except Exception:  # a malformed row still gets a cycle row, so that the factory's join keeps it
+            period = (1, 1)
+        cycles[(rules, cycle)] = StoredCycle(rules, cycle, 52, *period, False, 0, 0, "", True, 1, "test")
+    store.save_factory_unit(
+        campaign,
+        walker=0,
+        unit=0,
+        state={},
+        scored=0,
+        seconds=0.0,
+        cycles=list(cycles.values()),
+        basins=[],
+        deals=[CycleDeal(*row) for row in rows],
+        finds=[],
+        moves=[],
+    )
+    store.close()
+
+
+def factory_row(rules: str, deal: str) -> tuple[str, str, str, int, int]:
+    """The row the factory stores for a deal that never ends."""
+    cycle = find_cycle(deal, rules_named(rules), first=0)
+    assert cycle is not None
+    form = canonical_form(deal, rules_named(rules))
+    return (rules, deal, form.deal, cycle.pre_period_tricks, cycle.pre_period_cards)
