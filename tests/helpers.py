@@ -173,7 +173,9 @@ def store_rows(path: Path, rows: list[tuple[str, str, str, int, int]]) -> None:
             period = (form.period_tricks, form.period_cards)
         except Exception:  # a malformed row still gets a cycle row, so that the factory's join keeps it
             period = (1, 1)
-        cycles[(rules, cycle)] = StoredCycle(rules, cycle, 52, *period, False, 0, 0, "", True, 1, "test")
+        cycles[(rules, cycle)] = StoredCycle(
+            cycle, 52, *period, False, 0, 0, "", True, rules=rules, met=1, move="test"
+        )
     store.save_factory_unit(
         campaign,
         walker=0,

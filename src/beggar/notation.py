@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from beggar.cards import STANDARD_DECK, Card, Deck, Rank, Suit
@@ -65,7 +66,8 @@ class Deal:
         >>> deal.compact(), deal.compact(rules_named("court-only"))
         ('A-J-/-KQ-', '--J-/-KQ-')
         """
-        return "/".join("".join(compact_symbol(card, rules) for card in hand) for hand in self.hands)
+        symbols = [compact_symbol(card, rules) for hand in self.hands for card in hand]
+        return compact_hands(symbols, [len(hand) for hand in self.hands])
 
     def ranks(self) -> str:
         """One character per card: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
@@ -102,6 +104,24 @@ def compact_symbol(card: Card, rules: Rules | None = None) -> str:
     if card.rank is None or (rules or STANDARD).pay_value(card) == 0:
         return "-"
     return card.rank.symbol
+
+
+def compact_hands(symbols: Sequence[str], sizes: Sequence[int]) -> str:
+    """Cards already written one symbol each, cut into hands of ``sizes``: the compact notation.
+
+    The one writer of compact deals: a :class:`Deal`, a search candidate and a cycle position
+    are all written through it, so :func:`parse_deal` reads every one of them back.
+
+    >>> compact_hands("K--J-Q", [2, 4])
+    'K-/-J-Q'
+    """
+    if sum(sizes) != len(symbols):
+        raise DealError(f"hands of {list(sizes)} cards cannot hold {len(symbols)} cards")
+    hands, start = [], 0
+    for size in sizes:
+        hands.append("".join(symbols[start : start + size]))
+        start += size
+    return "/".join(hands)
 
 
 def parse_deal(

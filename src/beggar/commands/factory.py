@@ -11,13 +11,19 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import DB_HELP, connect_cluster, db_path, rules_option
+from beggar.commands.options import connect_cluster, db_option, db_path, rules_option
 from beggar.rules import Rules
 
 
 @click.command("factory")
 @rules_option(help="Rules preset or spec (two players; each pay rank its own value).")
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Run this long, in minutes (a killed run resumes where it stopped).",
+)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
 @click.option(
@@ -39,7 +45,7 @@ from beggar.rules import Rules
         "or (loose) let each pay kind exceed the deck by a quarter and recolor at the deck's size."
     ),
 )
-@click.option("--db", "db", default=None, help=DB_HELP)
+@db_option
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
 @click.option(
     "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
@@ -135,17 +141,19 @@ def _status_line(rules: str, progress: Any, budget: float) -> str:
 @click.command("cycles")
 @rules_option(None, help="Only cycles under these rules (as the factory ran).")
 @click.option("--full", is_flag=True, help="Only cycles that hold the whole deck.")
-@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option(
+    "--limit", type=click.IntRange(1), default=20, show_default=True, help="Show at most this many cycles."
+)
 @click.option("--moves", is_flag=True, help="Show how far each kind of move grew cycles instead.")
-@click.option("--db", "db", default=None, help=DB_HELP)
-@click.option("--json", "as_json", is_flag=True)
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the cycles as JSON.")
 def cycles_command(
     rules: Rules | None, full: bool, limit: int, moves: bool, db: str | None, as_json: bool
 ) -> None:
     """List the cycles the factory found, largest first, with their basins.
 
     Each cycle is named by one position on it (the leader's stack first, so the first hand leads),
-    which ``beggar cycle --partial`` plays.
+    which 'beggar cycle --partial' plays.
     """
     from beggar.research.cycles.factory import move_report
     from beggar.research.store import Store, StoreError

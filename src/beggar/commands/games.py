@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
+from rich import box
 from rich.table import Table
 
 from beggar.commands.options import RulesType, console, rules_option
@@ -189,22 +190,33 @@ def records_command(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([_record_row(game, record) for game, record in rows], indent=2))
         return
-    table = Table(title="Published games, replayed under the standard rules")
-    for column in ("found by", "deal", "published", "replayed", "winner", "agrees"):
-        table.add_column(column, no_wrap=True)
+    out = console()
+    narrow = out.width < 150  # a hand a line, and the published figures only where they differ
+    table = Table(title="Published games, replayed under the standard rules", box=box.SIMPLE_HEAD)
+    columns = ("found by", "deal", "replayed", "winner", "agrees")
+    if not narrow:
+        columns = ("found by", "deal", "published", "replayed", "winner", "agrees")
+    for column in columns:
+        fixed = column in ("deal", "winner", "agrees")
+        table.add_column(
+            column, no_wrap=fixed, min_width=27 if column == "deal" else None, max_width=None if fixed else 20
+        )
     names = seat_names(2)
     for game, record in rows:
         row = _record_row(game, record)
         winner = "-" if record.winner is None else names[record.winner]
-        table.add_row(
-            f"{game.finder} {game.year}",
-            game.deal,
-            _published_text(game),
-            _replayed_text(record),
-            winner,
-            "yes" if row["agrees"] else "NO",
-        )
-    console().print(table)
+        agrees = "yes" if row["agrees"] else "NO"
+        finder = f"{game.finder} {game.year}"
+        if narrow:
+            replayed = (
+                _replayed_text(record)
+                if row["agrees"]
+                else f"{_replayed_text(record)} (published: {_published_text(game)})"
+            )
+            table.add_row(finder, game.deal.replace("/", "/\n"), replayed, winner, agrees)
+        else:
+            table.add_row(finder, game.deal, _published_text(game), _replayed_text(record), winner, agrees)
+    out.print(table)
 
 
 def _published_text(game: PublishedGame) -> str:
@@ -286,7 +298,7 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
 @click.option(
     "--neighbours",
     is_flag=True,
-    help="Make every change of one card (swap, move, recolor, delete, insert) at every position of "
+    help="Make every change of one card (swap, shift, recolor, delete, insert) at every position of "
     "the cycle and count where the changed games go: how isolated the cycle is.",
 )
 def cycle_command(

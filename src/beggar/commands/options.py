@@ -83,6 +83,7 @@ def db_path(path: str | None) -> str:
 
 
 def db_option(f: F) -> F:
+    """The one ``--db`` option of the research commands (see :func:`db_path`)."""
     return click.option("--db", "db", default=None, help=DB_HELP)(f)
 
 

@@ -15,10 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from beggar.commands.options import (
-    DB_HELP,
     check_writable,
     connect_cluster,
     console,
+    db_option,
     db_path,
     output_file,
     rules_option,
@@ -171,7 +171,13 @@ class _csv_rows:
 @click.option(
     "--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per figure (median)."
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the random deals played.",
+)
 @click.option(
     "--compile/--no-compile",
     "measure_compile",
@@ -247,13 +253,19 @@ def bench_command(
     show_default=True,
     help="Longest games by cards or tricks, or deals that never end.",
 )
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Run this long, in minutes (a killed run resumes where it stopped).",
+)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
 @click.option(
     "--walkers", type=click.IntRange(1), default=None, help="Independent searchers (default: workers)."
 )
-@click.option("--db", "db", default=None, help=DB_HELP)
+@db_option
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
 @click.option(
     "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
@@ -343,11 +355,19 @@ _FIND_FILTER_HELP = "Only finds under these rules (as searched)."
 
 @click.command("top")
 @rules_option(None, help=_FIND_FILTER_HELP)
-@click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
-@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option(
+    "--by",
+    type=click.Choice(["cards", "tricks"]),
+    default="cards",
+    show_default=True,
+    help="Rank finds by cards turned or by tricks.",
+)
+@click.option(
+    "--limit", type=click.IntRange(1), default=20, show_default=True, help="Show at most this many finds."
+)
 @click.option("--loops", is_flag=True, help="Only deals that never end.")
-@click.option("--db", "db", default=None, help=DB_HELP)
-@click.option("--json", "as_json", is_flag=True)
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the finds as JSON.")
 def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str | None, as_json: bool) -> None:
     """List the best deals found so far."""
     finds = _finds(db, rules, by, limit, loops)
@@ -372,13 +392,32 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
 
 
 @click.command("export")
-@click.option("--format", "form", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["csv", "json"]),
+    default="csv",
+    show_default=True,
+    help="Write CSV or JSON.",
+)
 @rules_option(None, help=_FIND_FILTER_HELP)
 @click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
-@click.option("--limit", type=click.IntRange(1), default=1_000_000, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=1_000_000,
+    show_default=True,
+    help="Write at most this many finds.",
+)
 @click.option("--loops", is_flag=True, help="Only deals that never end.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None)
-@click.option("--db", "db", default=None, help=DB_HELP)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write to this file (default: standard output).",
+)
+@db_option
 def export_command(
     form: str, rules: Rules | None, by: str, limit: int, loops: bool, output: str | None, db: str | None
 ) -> None:

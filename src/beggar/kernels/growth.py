@@ -41,9 +41,21 @@ FIXED = (5, 6, 7, 9)
 """Moves that keep the number of cards."""
 MAX_ADDED = 5
 """The most cards one move adds (a king's block under a scale that pays at most 4)."""
+# The columns of a found child's record: its cards, the cards the move added, the tricks before
+# its period, the period in tricks and in cards, the smallest and largest lesser stack on the
+# cycle, and how often the least position occurs in one period.
+(
+    META_CARDS,
+    META_ADDED,
+    META_PRE_TRICKS,
+    META_PERIOD_TRICKS,
+    META_PERIOD_CARDS,
+    META_SPLIT_LOW,
+    META_SPLIT_HIGH,
+    META_TIMES,
+) = range(8)
 META = 8
-"""Columns of a found child's record: cards, added, pre tricks, period tricks, period cards,
-smallest lesser stack, largest lesser stack, times the least position occurs."""
+"""Columns of a found child's record (``META_CARDS`` to ``META_TIMES``)."""
 
 
 @jit
@@ -162,14 +174,14 @@ def harvest(
         loops, pre_t, _, period_t, period_c, lo, hi, times = canonical(values, m, split + 1, cfg, cap, best)
         if loops:
             rows[found, : m + 1] = best[: m + 1]
-            meta[found, 0] = m
-            meta[found, 1] = 0
-            meta[found, 2] = pre_t
-            meta[found, 3] = period_t
-            meta[found, 4] = period_c
-            meta[found, 5] = lo
-            meta[found, 6] = hi
-            meta[found, 7] = times
+            meta[found, META_CARDS] = m
+            meta[found, META_ADDED] = 0
+            meta[found, META_PRE_TRICKS] = pre_t
+            meta[found, META_PERIOD_TRICKS] = period_t
+            meta[found, META_PERIOD_CARDS] = period_c
+            meta[found, META_SPLIT_LOW] = lo
+            meta[found, META_SPLIT_HIGH] = hi
+            meta[found, META_TIMES] = times
             found += 1
     return state, found, done
 
@@ -401,13 +413,13 @@ def attempts(
         loops, pre_t, _, period_t, period_c, lo, hi, times = canonical(child, size, lead, cfg, cap, best)
         if loops:
             rows[found, : size + 1] = best[: size + 1]
-            meta[found, 0] = size
-            meta[found, 1] = added
-            meta[found, 2] = pre_t
-            meta[found, 3] = period_t
-            meta[found, 4] = period_c
-            meta[found, 5] = lo
-            meta[found, 6] = hi
-            meta[found, 7] = times
+            meta[found, META_CARDS] = size
+            meta[found, META_ADDED] = added
+            meta[found, META_PRE_TRICKS] = pre_t
+            meta[found, META_PERIOD_TRICKS] = period_t
+            meta[found, META_PERIOD_CARDS] = period_c
+            meta[found, META_SPLIT_LOW] = lo
+            meta[found, META_SPLIT_HIGH] = hi
+            meta[found, META_TIMES] = times
             found += 1
     return state, found, done

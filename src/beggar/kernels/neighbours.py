@@ -88,7 +88,7 @@ def tally_changes(
                 child[i] = row[j]
                 child[j] = row[i]
                 _play(child, n, lead, cfg, target, n, 0, tally, kept, sizes, found)
-        # move: a card out, then back at every other place (at the seam: under the leader's stack
+        # shift: a card out, then back at every other place (at the seam: under the leader's stack
         # or on top of the other)
         for i in range(n):
             lead_rest = lead - 1 if i < lead else lead

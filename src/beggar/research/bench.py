@@ -154,7 +154,10 @@ def measure(
     """Every figure of ``beggar bench`` as JSON-ready data (speeds, ratios, compile times)."""
     compile_time = compile_seconds(rules) if measure_compile else None
     load_time = load_seconds(rules) if measure_compile else None
-    for fast in (True, False):  # load both kernels before timing
+    from beggar.research.simulate import warm
+
+    for fast in (True, False):  # compile or load both kernels before timing
+        warm(rules, fast=fast)
         time_kernel(rules, min(games, 10_000), 1, seed, fast=fast)
     one = time_kernel(rules, games, 1, seed, repeat)
     every = time_kernel(rules, games, workers, seed, repeat)

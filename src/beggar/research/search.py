@@ -24,8 +24,9 @@ import numpy as np
 
 from beggar.engine import GameRecord, play
 from beggar.kernels import bitwise, codes, general, rng
+from beggar.kernels.jit import compiling
 from beggar.kernels.walk import walk
-from beggar.notation import compact_symbol, deal_cards, parse_deal
+from beggar.notation import compact_hands, compact_symbol, deal_cards, parse_deal
 from beggar.research.cluster import run_walkers
 from beggar.research.simulate import default_workers
 from beggar.research.store import Campaign, Find, Store
@@ -125,12 +126,7 @@ class Space:
 
     def compact(self, deal: np.ndarray) -> str:
         """A candidate (card classes, hands in seat order) in compact notation."""
-        text = "".join(self.symbols[c] for c in deal)
-        hands, start = [], 0
-        for size in self.lengths:
-            hands.append(text[start : start + int(size)])
-            start += int(size)
-        return "/".join(hands)
+        return compact_hands([self.symbols[c] for c in deal], [int(size) for size in self.lengths])
 
     def parse(self, text: str) -> np.ndarray:
         deal = parse_deal(text, self.rules.deck, rules=self.rules)
@@ -355,6 +351,8 @@ def run_search(
     progress.best = _best_of(store, args)
     states = store.walkers(campaign)
     progress.resumed_units = sum(unit for unit, _ in states.values())
+    with compiling("search", 25):  # here once, so that the workers load it rather than each compile it
+        _warm()
     run_walkers(
         run_unit,
         args.to_dict(),

@@ -149,19 +149,39 @@ class Campaign:
 
 
 @dataclass(frozen=True)
-class StoredCycle:
-    """A cycle as the factory stores it: its canonical position and figures (see :mod:`beggar.research.cycles.canon`)."""
+class CycleFigures:
+    """One cycle, named by its canonical position, and its figures.
 
-    rules: str
+    The one description of a cycle: :class:`~beggar.research.cycles.canon.CycleForm` (a cycle as
+    it is computed) and :class:`StoredCycle` (as it is kept) both extend it.
+    """
+
     deal: str
+    """The canonical position in compact notation, the leader's stack first (hand 1 leads)."""
     cards: int
     period_tricks: int
     period_cards: int
     symmetric: bool
+    """The cycle holds a position and its mirror image (seats swapped)."""
     split_low: int
+    """The smallest lesser stack on the cycle (how unbalanced it gets)."""
     split_high: int
+    """The largest lesser stack on the cycle (how close to an even split it comes)."""
     composition: str
+    """Cards of each kind, as :meth:`~beggar.research.cycles.canon.Alphabet.describe` writes them."""
     full: bool
+    """The cycle holds the whole deck."""
+
+    def figures(self) -> dict[str, Any]:
+        """The fields of :class:`CycleFigures`, by name (to build another kind of cycle from this one)."""
+        return {f.name: getattr(self, f.name) for f in fields(CycleFigures)}
+
+
+@dataclass(frozen=True)
+class StoredCycle(CycleFigures):
+    """A cycle as the factory stores it: its figures, rules, and how it was met."""
+
+    rules: str
     met: int
     """How many times it was met (summed over every unit that met it)."""
     move: str

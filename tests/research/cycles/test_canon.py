@@ -9,8 +9,8 @@ import pytest
 
 from beggar.cycle import find_cycle
 from beggar.engine import Position
-from beggar.notation import Deal, parse_deal
 from beggar.kernels.cycles import cycle_rows, loop_of
+from beggar.notation import Deal, parse_deal
 from beggar.research.cycles.canon import Alphabet, CanonError, canonical_form, form_of
 from beggar.rules import rules_named
 

@@ -31,7 +31,7 @@ def test_the_published_italian_cycle_is_isolated() -> None:
     # places (the seam counted twice), less the moves that give the same stacks back; 40 cards x 3
     # other values; 40 deletions; 4 values x 42 places (41 gaps, the seam counted twice).
     assert hood.positions == 18
-    assert tried == {"swap": 6_912, "move": 27_300, "recolor": 2_160, "delete": 720, "insert": 3_024}
+    assert tried == {"swap": 6_912, "shift": 27_300, "recolor": 2_160, "delete": 720, "insert": 3_024}
     assert all(t.ends == t.tried for t in hood.tallies)
 
 
@@ -40,7 +40,7 @@ def test_the_2024_standard_cycle_meets_other_cycles_only_by_changing_the_deck() 
     by = {t.change: t for t in hood.tallies}
     assert hood.positions == 62
     assert (by["swap"].tried, by["swap"].same, by["swap"].other) == (41_664, 62, 0)
-    assert (by["move"].other, by["recolor"].other, by["delete"].other, by["insert"].other) == (
+    assert (by["shift"].other, by["recolor"].other, by["delete"].other, by["insert"].other) == (
         0,
         310,
         62,
@@ -90,7 +90,7 @@ def _children(row: str, symbols: str) -> dict[str, list[str]]:
     for i in range(n):
         rest, rest_split = cards[:i] + cards[i + 1 :], k - (i < k)
         moved = [c for c in inserted(rest, rest_split, cards[i]) if c != row]
-        children["move"].extend(moved)
+        children["shift"].extend(moved)
         children["delete"].append(at(rest, rest_split))
         for symbol in symbols:
             if symbol != cards[i]:

@@ -35,7 +35,8 @@ from beggar.engine import Position
 from beggar.kernels import general
 from beggar.kernels.codes import NO_LIMIT
 from beggar.kernels.cycles import canonical, cycle_rows
-from beggar.notation import Deal, parse_deal
+from beggar.notation import Deal, compact_hands, parse_deal
+from beggar.research.store import CycleFigures
 from beggar.rules import Rules
 
 U8 = npt.NDArray[np.uint8]
@@ -130,8 +131,7 @@ class Alphabet:
         if excess > 0:  # the last zeros are written as the ranks that pay nothing
             for i, symbol in zip(zeros[len(zeros) - excess :], self.spare, strict=False):
                 symbols[i] = symbol
-        text = "".join(symbols)
-        return f"{text[:lead_size]}/{text[lead_size:]}"
+        return compact_hands(symbols, [lead_size, len(symbols) - lead_size])
 
     def position(self, values: U8 | list[int], lead_size: int) -> Position:
         """The engine's position (hand 1 leads)."""
@@ -148,24 +148,9 @@ class Alphabet:
 
 
 @dataclass(frozen=True)
-class CycleForm:
-    """One cycle, named by its canonical position."""
+class CycleForm(CycleFigures):
+    """One cycle, named by its canonical position, as it is computed (with its card counts)."""
 
-    deal: str
-    """The canonical position in compact notation, the leader's stack first (hand 1 leads)."""
-    cards: int
-    period_tricks: int
-    period_cards: int
-    symmetric: bool
-    """The cycle holds a position and its mirror image (seats swapped)."""
-    split_low: int
-    """The smallest lesser stack on the cycle (how unbalanced it gets)."""
-    split_high: int
-    """The largest lesser stack on the cycle (how close to an even split it comes)."""
-    composition: str
-    """Cards of each kind, as :meth:`Alphabet.describe` writes them."""
-    full: bool
-    """The cycle holds the whole deck."""
     counts: tuple[int, ...] = ()
     """Cards of each pay value, in the order of :attr:`Alphabet.deck` (0 first)."""
 

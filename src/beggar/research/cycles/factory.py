@@ -299,9 +299,16 @@ class _Unit:
         return list(found.values())
 
     def _form(self, row: np.ndarray, meta: np.ndarray) -> CycleForm:
-        size = int(meta[0])
         m = [int(x) for x in meta]
-        return form_from_row(self.alphabet, row[: size + 1], m[3], m[4], m[5], m[6], m[7])
+        return form_from_row(
+            self.alphabet,
+            row[: m[growth.META_CARDS] + 1],
+            m[growth.META_PERIOD_TRICKS],
+            m[growth.META_PERIOD_CARDS],
+            m[growth.META_SPLIT_LOW],
+            m[growth.META_SPLIT_HIGH],
+            m[growth.META_TIMES],
+        )
 
     def _cap(self, cards: int) -> int:
         return CAP_BASE + CAP_PER_CARD * cards
@@ -401,12 +408,12 @@ class _Unit:
                 tally = self.tallies[name]
                 tally[0] += done
                 tally[1] += count
-                tally[2] += int(meta[:count, 1].sum())
+                tally[2] += int(meta[:count, growth.META_ADDED].sum())
                 tally[3] += time.process_time() - started
                 self.positions += done
                 useful = 0
                 for i in range(count):
-                    key = out[i, : int(meta[i, 0]) + 1].tobytes()
+                    key = out[i, : int(meta[i, growth.META_CARDS]) + 1].tobytes()
                     form = rows_met.get(key)
                     if form is None:
                         form = rows_met[key] = self._form(out[i], meta[i])
@@ -537,20 +544,7 @@ class _Unit:
 
     def stored_cycles(self) -> list[StoredCycle]:
         return [
-            StoredCycle(
-                rules=self.args.rules,
-                deal=form.deal,
-                cards=form.cards,
-                period_tricks=form.period_tricks,
-                period_cards=form.period_cards,
-                symmetric=form.symmetric,
-                split_low=form.split_low,
-                split_high=form.split_high,
-                composition=form.composition,
-                full=form.full,
-                met=count,
-                move=move,
-            )
+            StoredCycle(**form.figures(), rules=self.args.rules, met=count, move=move)
             for form, count, move in self.met.values()
         ]
 

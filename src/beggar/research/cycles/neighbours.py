@@ -7,12 +7,12 @@ child to its end or its cycle (:func:`beggar.research.cycles.canon.canonical`, t
 where the children go. The changes (:data:`CHANGES`):
 
 - ``swap``: two cards of different value change places (in one stack or across the two);
-- ``move``: one card is taken out and put back at another place, in either stack;
+- ``shift``: one card is taken out and put back at another place, in either stack;
 - ``recolor``: one card becomes a card of another value the deck has (the mix changes);
 - ``delete``: one card is taken away;
 - ``insert``: one card of any value the deck has is added at any place.
 
-``swap`` and ``move`` keep the deck's mix, so a full-deck cycle with no other cycle among them
+``swap`` and ``shift`` keep the deck's mix, so a full-deck cycle with no other cycle among them
 cannot be reached by a walk among cycles of its own size. The published Italian cycle is such a
 cycle: no change of one card at any of its positions runs into another cycle. (It is symmetric:
 its 36 trick-end positions are 18 positions, each met once from either seat.)
@@ -20,7 +20,7 @@ its 36 trick-end positions are 18 positions, each met once from either seat.)
 >>> from beggar.rules import rules_named
 >>> hood = neighbourhood("--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", rules_named("court-only:deck=stripped"))
 >>> [(t.change, t.tried, t.other) for t in hood.tallies]
-[('swap', 6912, 0), ('move', 27300, 0), ('recolor', 2160, 0), ('delete', 720, 0), ('insert', 3024, 0)]
+[('swap', 6912, 0), ('shift', 27300, 0), ('recolor', 2160, 0), ('delete', 720, 0), ('insert', 3024, 0)]
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from beggar.research.cycles.canon import (
 )
 from beggar.rules import Rules
 
-CHANGES = ("swap", "move", "recolor", "delete", "insert")
+CHANGES = ("swap", "shift", "recolor", "delete", "insert")
 """The single-card changes, in the order of :attr:`Neighbourhood.tallies`."""
 KEEP = 4096
 """Children that run into another cycle whose canonical rows are kept for naming (the counts are exact)."""
