@@ -193,7 +193,7 @@ def records_command(as_json: bool) -> None:
     out = console()
     narrow = out.width < 150  # a hand a line, and the published figures only where they differ
     table = Table(title="Published games, replayed under the standard rules", box=box.SIMPLE_HEAD)
-    columns = ("found by", "deal", "replayed", "winner", "agrees")
+    columns: tuple[str, ...] = ("found by", "deal", "replayed", "winner", "agrees")
     if not narrow:
         columns = ("found by", "deal", "published", "replayed", "winner", "agrees")
     for column in columns:
