@@ -43,7 +43,7 @@ def test_harvested_small_cycles_are_canonical_and_loop_under_the_engine() -> Non
 @pytest.mark.parametrize("kind", range(len(growth.MOVES)))
 def test_every_child_of_every_move_loops_and_holds_what_the_move_added(kind: int) -> None:
     alphabet = Alphabet.of(RULES)
-    harvested = sorted(_harvest(alphabet, 20_000, 5), key=lambda item: -int(item[1][0]))
+    harvested = sorted(_harvest(alphabet, 20_000, 6), key=lambda item: -int(item[1][0]))
     kept = 0
     for parent_row, parent_meta in harvested[:4]:
         kept += _children_check(alphabet, parent_row, parent_meta, kind)

@@ -43,14 +43,13 @@ only a game that reaches that point is replayed by the kernel's own exact tracke
 counts at the first repeat and every limit come from the one owner of those rules. (A trick
 limit is settled here when nothing else can end the game first: ``repeat=off``.)
 
-numba caches a compiled function by its own file only: after changing :mod:`beggar.kernels.general` or
-:mod:`beggar.kernels.bits`, whose jitted helpers are compiled into this module's functions, delete the
-cached ``bitkernel*`` and ``lockstep*`` files (``__pycache__/*.nbi``, ``*.nbc``) or the old code runs.
+Its cache is keyed on every compiled source (:mod:`beggar.kernels.jit`), so an edit to the general
+kernel or the bit helpers is always compiled in.
 
 >>> batch = play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
 >>> int(batch.cards[0]), int(batch.tricks[0]), int(batch.winner[0])
 (7157, 1007, 1)
->>> from beggar import kernel
+>>> from beggar.kernels import general
 >>> bool((play_random(seed=3, count=500).table == general.play_random(seed=3, count=500).table).all())
 True
 """

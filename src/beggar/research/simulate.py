@@ -9,7 +9,7 @@ for the rare values beyond the histogram), so medians and percentiles are exact,
 a hundred million games holds no per-game rows.
 
 >>> summary = simulate("standard", games=2_000, seed=1)
->>> from beggar import kernel
+>>> from beggar.kernels import general
 >>> played = general.play_random(seed=1, count=2_000)
 >>> summary.games, summary.cards.median == float(np.median(played.cards))
 (2000, True)

@@ -233,7 +233,7 @@ class _Unit:
         """A fresh stream for one compiled call (the walker's generator advances by one)."""
         state, value = rng.next64(np.uint64(self.walker.rng))
         self.walker.rng = int(state)
-        return value
+        return np.uint64(value)
 
     def _ranks(self, deals: list[str]) -> dict[str, int]:
         """A random but repeatable order of ``deals``, to break ties (the walker's generator advances)."""
