@@ -2,7 +2,7 @@
 
 Runs the load benchmark several times at each number of tables, each run against a fresh server,
 the points taken in turn (100, 250, ..., then again) so that a noisy spell on the machine spreads
-over all of them rather than spoiling one. Prints a Markdown table to paste into the README: for
+over all of them rather than spoiling one. Prints a Markdown table to paste into docs/performance.md: for
 each number of tables the number of runs, the median p99 delay with its range, and the rest.
 
     .venv/bin/python scripts/capacity.py                    # instant tables: 100 to 1,000

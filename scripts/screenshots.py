@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the browser table (run by hand).
+"""Take the documentation's screenshots of the browser table (run by hand).
 
     .venv/bin/python scripts/screenshots.py [--out docs] [--all]
 

@@ -1,4 +1,4 @@
-"""Specification of ``beggar.cards``: ranks, suits, cards and the decks of RULES.md."""
+"""Specification of ``beggar.cards``: ranks, suits, cards and the decks of docs/rules.md."""
 
 from __future__ import annotations
 

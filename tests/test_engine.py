@@ -1,4 +1,4 @@
-"""Specification of ``beggar.engine``: the standard game of RULES.md card by card, its edge cases,
+"""Specification of ``beggar.engine``: the standard game of docs/rules.md card by card, its edge cases,
 how a game is counted, and the house rules that stop it."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def state(game: Game) -> tuple[Any, ...]:
 
 
 def test_the_worked_example_of_rules_md_step_by_step():
-    """RULES.md worked example (Pagat, seed 001): pay cards cancel payments until the king is paid."""
+    """docs/rules.md worked example (Pagat): pay cards cancel payments until the king is paid."""
     game = Game("QAT465/6J37K8", complete=False)
 
     assert game.step() == [CardTurned(0, Q, 1, False, 2), PaymentDue(1, 0, 2, Q)]  # A turns a queen
@@ -213,7 +213,7 @@ def test_a_player_who_must_lead_and_has_no_card_loses_and_the_opponent_takes_the
 
 
 def test_running_out_in_the_middle_of_a_payment_loses_and_the_trick_is_counted():
-    """Rule 8, paying; seed 001: 'whether you are leading or halfway through paying'."""
+    """Rule 8, paying; the friend table: whether you are leading or halfway through paying."""
     events = all_events(Game("A-/--", complete=False))
     assert turners(events) == [0, 1, 1]
     assert of_type(events, PlayerOut) == [PlayerOut(1, True)]
@@ -236,7 +236,7 @@ def test_a_last_card_that_is_a_pay_card_can_rescue_its_owner():
 
 
 def test_a_last_pay_card_turned_while_paying_can_also_rescue_its_owner():
-    """Seed 001: if your last card is a pay card you turned while paying, the other player pays."""
+    """The friend table: if your last card is a pay card you turned while paying, the other player pays."""
     game = Game("J--/K", complete=False)
     events = game.step() + game.step()  # A: jack; B pays with a king, B's last card
     assert events[-1] == PaymentDue(0, 1, 3, K)
@@ -248,7 +248,7 @@ def test_a_last_pay_card_turned_while_paying_can_also_rescue_its_owner():
 
 
 def test_when_both_players_are_down_to_nothing_whoever_must_turn_next_loses():
-    """Seed 001: 'If both of you are down to nothing, whoever has to turn next loses.'"""
+    """The friend table: if both players are down to nothing, whoever has to turn next loses."""
     events = all_events(Game("Q/J", complete=False))  # A: queen (last card); B: jack (last card)
     assert of_type(events, PlayerOut) == [PlayerOut(0, True)]  # A owes one and has nothing
     assert of_type(events, PileTaken) == [PileTaken(1, (Q, J), 1, False)]
@@ -384,7 +384,7 @@ def test_a_card_limit_stops_the_game_with_the_rules_award(award, outcome, winner
 
 
 def test_equal_holdings_at_a_stop_are_a_draw_under_most_cards():
-    """Seeds 001-003: whoever holds more cards wins; equal is a draw."""
+    """The friend and family tables: whoever holds more cards wins; equal is a draw."""
     rules = STANDARD.replace(max_cards=2, on_stop=Award.MOST_CARDS)
     record = Game("--/--", rules, complete=False).run()
     assert record.holdings == (1, 1)
@@ -434,7 +434,7 @@ def test_a_finish_on_the_limit_card_is_a_finish_not_a_stop():
 
 
 def test_a_table_can_stop_a_game_for_its_time_limit():
-    """Seed 003: at a time limit whoever holds the most cards wins (the table enforces the clock)."""
+    """The family table: at a time limit whoever holds the most cards wins (the table enforces the clock)."""
     game = Game("--/---", rules_named("family-table"), complete=False)
     game.step()
     events = game.stop(Reason.TIME_LIMIT)
@@ -527,7 +527,7 @@ def test_a_fixed_seat_leads_under_lead_seat():
 
 @pytest.mark.parametrize(("dealer", "first"), [(0, 1), (1, 0), (None, 0)])
 def test_the_player_after_the_dealer_leads_under_after_dealer(dealer, first):
-    """Seeds 002 and 003: the non-dealer (the player to the dealer's left) plays first.
+    """The family table: the non-dealer (the player to the dealer's left) plays first.
     By default the dealer is the seat that deals to the first hand, so the first hand leads."""
     game = Game("--/--", rules_named("standard:lead=after-dealer"), dealer=dealer, complete=False)
     assert game.first == first
@@ -593,7 +593,7 @@ def test_the_payer_is_the_next_player_round_the_table(direction, payer):
 
 
 def test_a_pay_card_turned_while_paying_passes_the_debt_to_the_next_player():
-    """Seed 003: the obligation passes to the next player; the pile goes to the latest pay card."""
+    """The family table: the obligation passes to the next player; the pile goes to the latest pay card."""
     game = Game("Q-/J-/--", THREE, complete=False)
     events = game.step() + game.step()
     assert events[-2:] == [PaymentCancelled(1, 0, 1), PaymentDue(2, 1, 1, J)]
@@ -849,11 +849,11 @@ def test_saving_at_any_card_and_restoring_continues_the_same_game(rules, seed, s
         assert restored.run() == game.run()
 
 
-# -- an independent two-player model of RULES.md ---------------------------------------------------
+# -- an independent two-player model of docs/rules.md ----------------------------------------------
 
 
 def reference_play(hands: list[list[Card]], rules: Rules, first: int) -> tuple[Any, ...]:
-    """RULES.md for two players, written out plainly, to check the engine against."""
+    """docs/rules.md for two players, written out plainly, to check the engine against."""
     value = rules.pay_value
     stacks = [deque(hand) for hand in hands]
     pile: list[Card] = []

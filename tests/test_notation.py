@@ -1,4 +1,4 @@
-"""Specification of ``beggar.notation``: the deal notations of RULES.md, their errors, and random deals."""
+"""Specification of ``beggar.notation``: the deal notations of docs/rules.md, their errors, random deals."""
 
 from __future__ import annotations
 

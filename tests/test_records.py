@@ -1,5 +1,5 @@
 """Specification of ``beggar.records``: the published record games and the first never-ending deal,
-replayed under the record-keepers' counting convention of RULES.md."""
+replayed under the record-keepers' counting convention of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _label(game: PublishedGame) -> str:
 
 @pytest.mark.parametrize("game", RECORDS, ids=_label)
 def test_every_record_game_reproduces_its_published_cards_tricks_and_winner(game):
-    """RULES.md 'How a game is counted': cards turned, piles taken (the last included), the winner."""
+    """docs/rules.md, 'Counting a game': cards turned, piles taken (the last included), the winner."""
     record = game.replay()
     assert record.status is Status.FINISHED
     assert (record.cards, record.tricks, record.winner) == (game.cards, game.tricks, game.winner)

@@ -45,7 +45,7 @@ SETTING_KEYS = {
 
 
 def test_the_standard_game_is_the_default_column_of_the_variants_table():
-    """RULES.md: where the engine offers a choice, the default is the standard column."""
+    """docs/rules.md: where the engine offers a choice, the default is the standard column."""
     assert Rules() == STANDARD
     assert STANDARD.name == "standard"
     assert STANDARD.deck is STANDARD_DECK
@@ -112,7 +112,7 @@ REQUIRED_PRESETS = {
 
 
 def test_every_variant_of_rules_md_is_a_named_preset():
-    """RULES.md: seed 000's and seed 001's tables are named presets alongside the variants."""
+    """docs/rules.md: the practice and friend tables are named presets alongside the variants."""
     assert set(PRESETS) >= REQUIRED_PRESETS
 
 
@@ -139,8 +139,8 @@ def test_aliases_name_existing_presets(alias, target):
 
 
 def test_the_seed_presets_hold_the_seed_tables():
-    """Seed 000: you start, exact repeat or 4,000 cards, no winner. Seed 001: random lead,
-    trick-end repeat or 3,000 piles, more cards wins. Seeds 002/003: after dealer, loop redeals."""
+    """The practice table: you start, exact repeat or 4,000 cards, no winner. The friend table: random
+    lead, trick-end repeat or 3,000 piles, more cards wins. The family table: after dealer, loop redeals."""
     practice = PRESETS["practice-table"]
     assert (practice.lead, practice.lead_seat) == (Lead.SEAT, 0)
     assert practice.repeat is RepeatCheck.CARD

@@ -1,4 +1,4 @@
-"""Each preset of RULES.md's variants table really changes the game the way its rule says."""
+"""Each preset of docs/rules.md's presets table really changes the game the way its rule says."""
 
 from __future__ import annotations
 
@@ -174,14 +174,14 @@ def test_lose_when_empty_also_ends_a_game_on_a_last_number_card():
 
 
 def test_practice_table_stops_at_4000_cards_with_no_winner():
-    """Seed 000: a 4,000-card practice limit; it awards no win."""
+    """The practice table: a 4,000-card practice limit; it awards no win."""
     record = play(PAULHUS.deal, rules_named("practice-table"))  # 4,791 cards in the standard game
     assert (record.status, record.reason, record.cards) == (Status.STOPPED, Reason.CARD_LIMIT, 4000)
     assert (record.outcome, record.winner) == (Outcome.NO_WINNER, None)
 
 
 def test_practice_table_ends_an_exact_repeat_with_no_winner():
-    """Seed 000: a repeat of both pack orders, the centre pile, the next player and the challenge."""
+    """The practice table: a repeat of both pack orders, the centre pile, the next player, the challenge."""
     record = play(NEVER_ENDING.deal, rules_named("practice-table"))
     assert (record.status, record.reason) == (Status.LOOP, Reason.REPEAT)
     assert (record.outcome, record.winner) == (Outcome.NO_WINNER, None)
@@ -189,13 +189,13 @@ def test_practice_table_ends_an_exact_repeat_with_no_winner():
 
 
 def test_practice_table_lets_you_seat_0_start_whoever_deals():
-    """Seed 000: 'You start at our table.'"""
+    """The practice table: you start."""
     rules = rules_named("practice-table")
     assert Game(PAULHUS.deal, rules, dealer=0, seed=3).first == 0
 
 
 def test_friend_table_has_a_random_lead_reproducible_from_a_seed():
-    """Seed 001: a game starts with a random lead."""
+    """The friend table: a game starts with a random lead."""
     rules = rules_named("friend-table")
     firsts = [Game(PAULHUS.deal, rules, seed=seed).first for seed in range(40)]
     assert set(firsts) == {0, 1}
@@ -203,7 +203,7 @@ def test_friend_table_has_a_random_lead_reproducible_from_a_seed():
 
 
 def test_friend_table_stops_at_3000_tricks_and_more_cards_wins():
-    """Seed 001: stop at 3,000 piles taken; whoever holds more cards wins."""
+    """The friend table: stop at 3,000 piles taken; whoever holds more cards wins."""
     rules = rules_named("friend-table:repeat=off")
     record = play(NEVER_ENDING.deal, rules, first=0)
     assert (record.status, record.reason, record.tricks) == (Status.STOPPED, Reason.TRICK_LIMIT, 3000)
@@ -212,7 +212,7 @@ def test_friend_table_stops_at_3000_tricks_and_more_cards_wins():
 
 
 def test_friend_table_gives_a_repeated_position_to_whoever_holds_more_cards():
-    """Seed 001: at the first repeated position, whoever holds more cards wins."""
+    """The friend table: at the first repeated position, whoever holds more cards wins."""
     record = play(NEVER_ENDING.deal, rules_named("friend-table"), first=0)
     assert (record.status, record.cards, record.tricks) == (Status.LOOP, 474, 66)
     assert record.holdings == (42, 10)
@@ -220,7 +220,7 @@ def test_friend_table_gives_a_repeated_position_to_whoever_holds_more_cards():
 
 
 def test_family_table_lets_the_player_after_the_dealer_lead():
-    """Seeds 002 and 003: the non-dealer, the player to the dealer's left, plays first."""
+    """The family table: the non-dealer, the player to the dealer's left, plays first."""
     rules = rules_named("family-table")
     assert Game(PAULHUS.deal, rules, dealer=0).first == 1
     assert Game(PAULHUS.deal, rules, dealer=1).first == 0
@@ -228,13 +228,13 @@ def test_family_table_lets_the_player_after_the_dealer_lead():
 
 
 def test_family_table_redeals_a_loop():
-    """Seed 003: if the game has entered a loop, gather all cards, reshuffle and redeal."""
+    """The family table: if the game has entered a loop, gather all cards, reshuffle and redeal."""
     record = play(NEVER_ENDING.deal, rules_named("family-table"))
     assert (record.status, record.outcome, record.winner) == (Status.LOOP, Outcome.REDEAL, None)
 
 
 def test_family_table_time_limit_gives_the_win_to_the_most_cards():
-    """Seed 003: a 30-minute limit; the player holding the most cards when time expires wins."""
+    """The family table: a 30-minute limit; the player holding the most cards when time expires wins."""
     rules = rules_named("family-table")
     assert rules.time_limit == 1800
     game = Game(PAULHUS.deal, rules)

@@ -4,7 +4,7 @@ The browser table and the lessons drive a :class:`Game` one :meth:`Game.step` at
 its events; :func:`play` runs a deal to the end and returns its :class:`GameRecord`. The compiled
 kernel is tested against this module.
 
-Counting follows RULES.md: ``cards`` counts every card turned onto the pile, ``tricks`` every pile
+Counting follows docs/rules.md: ``cards`` counts every card turned onto the pile, ``tricks`` every pile
 taken (the last pile handed to the winner included). A game that reaches a position it has seen
 before can never end: it is reported as a ``loop`` with the counts at that moment.
 

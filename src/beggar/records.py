@@ -2,7 +2,7 @@
 
 The list is the record table kept by Richard P. Mann (as carried by public test suites that
 hard-code it). Each record is the deal as published (compact notation, first hand leads) and the numbers the
-finders reported, counted the record-keepers' way (see RULES.md). ``beggar records`` replays
+finders reported, counted the record-keepers' way (see docs/rules.md). ``beggar records`` replays
 them; the tests check every count.
 
 >>> RECORDS[0].finder, RECORDS[0].cards

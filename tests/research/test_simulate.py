@@ -88,7 +88,7 @@ def test_deal_strings() -> None:
     assert deal_strings(rules, 5, 0, 2) == [deal.ranks() for deal in deals]
 
 
-# -- the published facts (RULES.md) ------------------------------------------------------------------
+# -- the published facts (docs/rules.md) --------------------------------------------------------------
 
 
 def _density(histogram: Histogram, at: float, half_width: int = 10) -> float:
@@ -117,7 +117,7 @@ def test_known_facts(million: Summary) -> None:
     se_median = math.sqrt(0.25 / n) / _density(cards, 192)
     assert abs(million.cards.median - 192) <= 1 + 4 * se_median
     se_p90 = math.sqrt(0.09 / n) / _density(cards, 520)
-    assert abs(million.cards.p90 - 520) <= 10 + 4 * se_p90  # "about 520" (seed 001: "about 530")
+    assert abs(million.cards.p90 - 520) <= 10 + 4 * se_p90  # "about 520" (one source: "about 530")
     rate = million.first_player_wins
     assert rate.ci95[1] < 0.5
     assert rate.rate > 0.48 - 4 * math.sqrt(0.25 / n)

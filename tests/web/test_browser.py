@@ -86,7 +86,7 @@ def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any)
         "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
-    # The table says why it paused, with a prominent Resume (issue 8, defect 11).
+    # The table says why it paused, with a prominent Resume.
     page.wait_for_selector("#paused-banner:not([hidden])")
     assert page.inner_text("#paused-why") == "Paused because you switched to another tab."
     assert page.locator("#resume-big").is_visible()
@@ -122,7 +122,7 @@ def test_a_famous_game_is_watched_with_a_chart_of_both_stacks(server: str, page:
     page.click("#end-close")
     assert page.locator("#chart polyline").count() == 2
     assert "66 tricks" in page.inner_text("#chart-caption")
-    # Where the cycle starts and one period are marked (issue 10), as in the replay.
+    # Where the cycle starts and one period are marked, as in the replay.
     assert page.locator("#chart .cycle-start").count() == 1
     assert "starts after trick 4 (card 34), repeats every 62 tricks (440 cards)" in page.inner_text(
         "#chart-legend"

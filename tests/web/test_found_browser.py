@@ -1,6 +1,6 @@
 """Never-ending deals found by the cycle factory, in the famous-games viewer, in Debian's Chromium:
 listed with the famous games, opened in the replay viewer, the cycle's start and one period marked
-on the chart (issue 10)."""
+on the chart."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The browser table as people use it, in Debian's Chromium (issue 8): the two buttons' tables,
+"""The browser table as people use it, in Debian's Chromium: the two buttons' tables,
 who is "you", the keyboard, agreeing on a new game, waiting for a friend, closed tables, replays,
 the phone layout, and an accessibility audit of every page with axe-core (vendored)."""
 

@@ -1,7 +1,7 @@
 """The table behind a real reverse proxy: a path prefix, forwarded headers, ``wss://``, and several
 server processes, each table living in one of them and reached by its id.
 
-The last test runs Debian's nginx with the configuration the README documents
+The last test runs Debian's nginx with the configuration docs/deploying.md documents
 (``scripts/deploy/nginx.conf``) in front of two ``beggar serve`` processes and plays a friend game
 through it in Chromium.
 """

@@ -1,4 +1,4 @@
-"""The numbered defects of the browser table, seen from the server (issue 8); see also
+"""The numbered defects of the browser table, seen from the server; see also
 tests/test_web_browser.py for what a person sees in Chromium."""
 
 from __future__ import annotations

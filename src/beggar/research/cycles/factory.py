@@ -259,8 +259,8 @@ class _Unit:
         Under the ``kind`` band each kind of pay card must stay near its share: a cycle that has
         used up the jacks while it has no queen yet must still find room for four queens, and
         single insertions rarely manage that. The ``total`` band only holds the share of number
-        cards (as the issue's prototype did); it lets lineages grow further on the standard deck
-        and less far on the Italian and half decks (see the README). Under the ``loose`` band the
+        cards; it lets lineages grow further on the standard deck
+        and less far on the Italian and half decks (see docs/research.md). Under the ``loose`` band the
         caps of the moves (:meth:`_caps`) hold the mix and the beam's score steers it.
         """
         if self.args.band == "loose":  # the caps of the moves hold it; the beam prefers the deck's mix
@@ -332,7 +332,7 @@ class _Unit:
         deck = list(self.alphabet.deck.values())
         numbers = abs(form.counts[0] - deck[0]) if 0 in self.alphabet.deck else 0
         kinds = sum(abs(c - t) for c, t in zip(form.counts[1:], deck[1:], strict=True))
-        # More number cards first: a lineage rich in pay cards stops growing (see the README).
+        # More number cards first: a lineage rich in pay cards stops growing (see docs/research.md).
         return form.cards * 4096 - numbers * 64 - kinds
 
     def _within_deck(self, form: CycleForm) -> bool:
