@@ -58,12 +58,13 @@ def test_simulate_under_the_standard_rules_compiles_only_the_lockstep_kernel() -
 
 def test_bench_compiles_what_it_plays() -> None:
     played = compiled_after(
-        "from beggar.research.bench import measure; from beggar.rules import STANDARD; measure(STANDARD, 3000, 5, 1)"
+        "from beggar.research.bench import measure; from beggar.rules import STANDARD; "
+        "measure(STANDARD, 3000, 5, 1)"
     )
     assert played == {"lockstep.random_standard", "general._play_random_kernel"}
     # Its compile-time probe compiles the same.
     probe = compiled_after(
-        "from beggar.kernels import bitwise; from beggar.kernels import general; from beggar.research.bench import COMPILED; "
+        "from beggar.kernels import bitwise, general; from beggar.research.bench import COMPILED; "
         "from beggar.rules import STANDARD as rules; exec(COMPILED)"
     )
     assert probe == played

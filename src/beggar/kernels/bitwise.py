@@ -9,7 +9,8 @@ The API mirrors :mod:`beggar.kernels.general`, so that a caller dispatches in on
   pile order, empty-hand convention, repeat, stop and award setting); anything else is False.
 - :func:`play_random` ``(rules, seed, start, count)`` and :func:`play_deals` ``(deals, rules,
   firsts)`` take the same arguments as :func:`beggar.kernels.general.play_random` and
-  :func:`beggar.kernels.general.play_deals` and return the same :class:`beggar.kernels.general.Batch`: the same
+  :func:`beggar.kernels.general.play_deals` and return the same
+  :class:`beggar.kernels.general.Batch`: the same
   columns with the same meaning, byte for byte the same table for the same input (game ``i`` of a
   seed is the kernel's deal and leader, drawn by the kernel's own random functions).
 - :func:`warm_up` compiles (or loads from the cache) every entry point.
@@ -517,7 +518,8 @@ def _compiled(rules: Rules | KernelRules) -> KernelRules:
     if not covers(compiled.rules):
         raise ValueError(
             f"the bit kernel plays two players and decks of at most {MAX_CARDS} cards, not "
-            f"{compiled.rules.players} players and {compiled.rules.deck.size} cards: use beggar.kernels.general"
+            f"{compiled.rules.players} players and {compiled.rules.deck.size} cards: "
+            "use beggar.kernels.general"
         )
     return compiled
 
@@ -583,7 +585,7 @@ def play_deals(
     rules: Rules | KernelRules = STANDARD,
     firsts: Sequence[int] | None = None,
 ) -> Batch:
-    """Play given complete deals; the same arguments, checks and table as :func:`beggar.kernels.general.play_deals`.
+    """Play given complete deals: the arguments, checks and table of :func:`general.play_deals`.
 
     Under a random lead with no ``firsts``, every game is led by the first hand.
     """

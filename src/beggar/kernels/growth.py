@@ -21,8 +21,8 @@ and repair the composition; ``recolor`` (a pay card becomes a pay card of anothe
 ``missing`` allows) moves the mix of pay cards at a fixed size. ``one+repair`` inserts one card
 and then swaps or shifts a card at random, to mend a cycle that the insertion alone would break.
 
-Every child is played by the kernel (through :func:`beggar.research.cycles.canon.canonical`), so the game's rules
-live in one place.
+Every child is played by the kernel (through :func:`beggar.kernels.cycles.canonical`), so the
+game's rules live in one place.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """How isolated a cycle is: every single-card change at every position on it, played out.
 
-The cycle factory (:mod:`beggar.research.cycles.factory`) grows and repairs cycles one small change at a time, so
-it can only reach a cycle that some such change leads into. This module asks the question the other
-way round: from each trick-end position on a cycle, it makes every change of one card, plays each
-child to its end or its cycle (:func:`beggar.research.cycles.canon.canonical`, the kernel's exact play), and counts
-where the children go. The changes (:data:`CHANGES`):
+The cycle factory (:mod:`beggar.research.cycles.factory`) grows and repairs cycles one small
+change at a time, so it can only reach a cycle that some such change leads into. This module
+asks the question the other way round: from each trick-end position on a cycle, it makes every
+change of one card, plays each child to its end or its cycle
+(:func:`beggar.kernels.cycles.canonical`, the kernel's exact play), and counts where the
+children go. The changes (:data:`CHANGES`):
 
 - ``swap``: two cards of different value change places (in one stack or across the two);
 - ``shift``: one card is taken out and put back at another place, in either stack;
