@@ -11,24 +11,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import connect_cluster, db_option, db_path, rules_option
+from beggar.commands.options import campaign_options, connect_cluster, db_option, db_path, rules_option
 from beggar.rules import Rules
 
 
 @click.command("factory")
 @rules_option(help="Rules preset or spec (two players; each pay rank its own value).")
-@click.option(
-    "--minutes",
-    type=click.FloatRange(min=0, min_open=True),
-    default=1.0,
-    show_default=True,
-    help="Run this long, in minutes (a killed run resumes where it stopped).",
-)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
-@click.option(
-    "--walkers", type=click.IntRange(1), default=None, help="Independent lineages (default: workers)."
-)
+@campaign_options("Independent lineages")
 @click.option(
     "--basin-positions",
     type=click.IntRange(1),
@@ -45,12 +34,6 @@ from beggar.rules import Rules
         "or (loose) let each pay kind exceed the deck by a quarter and recolor at the deck's size."
     ),
 )
-@db_option
-@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
-@click.option(
-    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
 def factory_command(
     rules: Rules,
     minutes: float,
@@ -70,6 +53,7 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
+    from beggar.research.cluster import default_workers
     from beggar.research.cycles.factory import (
         DEFAULT_BASIN_POSITIONS,
         FactoryArgs,
@@ -77,7 +61,6 @@ def factory_command(
         alphabet_of,
         run_factory,
     )
-    from beggar.research.simulate import default_workers
     from beggar.research.store import Store, StoreError
     from beggar.rules import RulesError
 

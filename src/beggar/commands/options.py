@@ -87,6 +87,49 @@ def db_option(f: F) -> F:
     return click.option("--db", "db", default=None, help=DB_HELP)(f)
 
 
+def campaign_options(walkers: str) -> Callable[[F], F]:
+    """The options every campaign command shares (how long, where, how many walkers, which database).
+
+    ``walkers`` says what a walker is for this command ("independent searchers").
+    """
+    options = (
+        click.option(
+            "--minutes",
+            type=click.FloatRange(min=0, min_open=True),
+            default=1.0,
+            show_default=True,
+            help="Run this long, in minutes (a killed run resumes where it stopped).",
+        ),
+        click.option(
+            "--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign."
+        ),
+        click.option(
+            "--workers", type=click.IntRange(1), default=None, help="Processes (default: every core)."
+        ),
+        click.option(
+            "--walkers", type=click.IntRange(1), default=None, help=f"{walkers} (default: workers)."
+        ),
+        db_option,
+        click.option(
+            "--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster])."
+        ),
+        click.option(
+            "--units",
+            type=click.IntRange(1),
+            default=None,
+            help="Stop each walker after this many units in all.",
+        ),
+        click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end."),
+    )
+
+    def apply(f: F) -> F:
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return apply
+
+
 def connect_cluster(scheduler: str | None) -> Cluster | None:
     """The Dask cluster ``--scheduler`` names, or None; a cluster that cannot be used is one plain line."""
     from beggar.research.cluster import ClusterError, connect

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from beggar.commands.options import (
+    campaign_options,
     check_writable,
     connect_cluster,
     console,
@@ -23,10 +24,10 @@ from beggar.commands.options import (
     output_file,
     rules_option,
 )
+from beggar.research.cluster import default_workers
 from beggar.research.simulate import (
     CsvRows,
     Summary,
-    default_workers,
     simulate,
     summaries_json,
     summary_table,
@@ -253,24 +254,7 @@ def bench_command(
     show_default=True,
     help="Longest games by cards or tricks, or deals that never end.",
 )
-@click.option(
-    "--minutes",
-    type=click.FloatRange(min=0, min_open=True),
-    default=1.0,
-    show_default=True,
-    help="Run this long, in minutes (a killed run resumes where it stopped).",
-)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
-@click.option(
-    "--walkers", type=click.IntRange(1), default=None, help="Independent searchers (default: workers)."
-)
-@db_option
-@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
-@click.option(
-    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
+@campaign_options("Independent searchers")
 def search_command(
     rules: Rules,
     strategy: str,

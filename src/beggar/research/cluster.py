@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -150,3 +150,72 @@ def run_walkers(
     finally:
         if own:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class CampaignProgress:
+    """What a running campaign has done so far: the part every kind of campaign shares."""
+
+    campaign: str
+    started: float = field(default_factory=time.monotonic)
+    units: int = 0
+    resumed_units: int = 0
+    """Units its walkers had done before this run (a resumed campaign)."""
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How long and where a campaign's walkers run: what every campaign command's options say."""
+
+    seconds: float
+    executor: cf.Executor | None = None
+    """A Dask cluster's executor; None runs a process pool of ``workers`` here."""
+    workers: int | None = None
+    """Processes of the local pool (None: :func:`default_workers`)."""
+    units: int | None = None
+    """Stop each walker once it has done this many units in all (None: when time is up)."""
+
+
+def run_campaign(
+    work: Callable[[dict[str, Any], int, int, dict[str, Any]], UnitOutcome],
+    args: dict[str, Any],
+    walkers: int,
+    states: dict[int, tuple[int, dict[str, Any]]],
+    record: Callable[[Any], None],
+    progress: CampaignProgress,
+    schedule: Schedule,
+    *,
+    initializer: Callable[[], None] | None = None,
+    on_progress: Callable[[Any], None] | None = None,
+) -> None:
+    """Run (or resume, from ``states``) a campaign's walkers on ``schedule`` (see :func:`run_walkers`).
+
+    The one runner of the search and the cycle factory: ``progress`` learns how many units were
+    done before, and ``on_progress(progress)`` is called after each round of results.
+    """
+    progress.resumed_units = sum(unit for unit, _ in states.values())
+    run_walkers(
+        work,
+        args,
+        walkers,
+        states,
+        record,
+        seconds=schedule.seconds,
+        executor=schedule.executor,
+        workers=schedule.workers or default_workers(),
+        initializer=initializer,
+        units=schedule.units,
+        on_round=None if on_progress is None else lambda: on_progress(progress),
+    )

@@ -27,8 +27,7 @@ from beggar.kernels import bitwise, codes, general, rng
 from beggar.kernels.jit import compiling
 from beggar.kernels.walk import walk
 from beggar.notation import compact_hands, compact_symbol, deal_cards, parse_deal
-from beggar.research.cluster import run_walkers
-from beggar.research.simulate import default_workers
+from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
 from beggar.research.store import Campaign, Find, Store
 from beggar.rules import Rules, rules_named
 
@@ -281,21 +280,13 @@ def _local_unit(
 
 
 @dataclass
-class Progress:
+class Progress(CampaignProgress):
     """What a running search has done so far (for the status line and the summary)."""
 
-    campaign: str
-    started: float = field(default_factory=time.monotonic)
     scored: int = 0
-    units: int = 0
     new_finds: int = 0
     loops: set[str] = field(default_factory=set)
     best: Find | None = None
-    resumed_units: int = 0
-
-    @property
-    def seconds(self) -> float:
-        return time.monotonic() - self.started
 
     @property
     def rate(self) -> float:
@@ -349,22 +340,18 @@ def run_search(
     campaign = store.campaign(args.to_dict())
     progress = Progress(campaign.id)
     progress.best = _best_of(store, args)
-    states = store.walkers(campaign)
-    progress.resumed_units = sum(unit for unit, _ in states.values())
     with compiling("search", 25):  # here once, so that the workers load it rather than each compile it
         _warm()
-    run_walkers(
+    run_campaign(
         run_unit,
         args.to_dict(),
         args.walkers,
-        states,
+        store.walkers(campaign),
         lambda result: _record(store, campaign, progress, result),
-        seconds=seconds,
-        executor=executor,
-        workers=workers or default_workers(),
+        progress,
+        Schedule(seconds, executor, workers, units),
         initializer=_warm,
-        units=units,
-        on_round=None if on_progress is None else lambda: on_progress(progress),
+        on_progress=on_progress,
     )
     return progress
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -315,14 +314,6 @@ def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
         yield start, min(size, games - start)
 
 
-def default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def run_batches(
     rules: Rules | KernelRules,
     games: int,
@@ -547,7 +538,6 @@ __all__ = [
     "Tally",
     "chunks",
     "deal_strings",
-    "default_workers",
     "run_batches",
     "simulate",
     "summaries_json",

@@ -38,9 +38,8 @@ import numpy as np
 from beggar.backward import deals_reaching
 from beggar.kernels import growth, rng
 from beggar.kernels.cycles import cycle_rows
-from beggar.research.cluster import run_walkers
+from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
 from beggar.research.cycles.canon import Alphabet, CanonError, CycleForm, form_from_row, form_of
-from beggar.research.simulate import default_workers
 from beggar.research.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
 from beggar.rules import rules_named
 
@@ -598,24 +597,16 @@ def run_unit(args: dict[str, Any], walker: int, unit: int, state: dict[str, Any]
 
 
 @dataclass
-class Progress:
+class Progress(CampaignProgress):
     """What a running factory has done so far (for the status line and the summary)."""
 
-    campaign: str
-    started: float = field(default_factory=time.monotonic)
     positions: int = 0
-    units: int = 0
     new_cycles: int = 0
     small_cycles: int = 0
     full_cycles: int = 0
     largest: int = 0
     balanced_deals: int = 0
     basins: int = 0
-    resumed_units: int = 0
-
-    @property
-    def seconds(self) -> float:
-        return time.monotonic() - self.started
 
     @property
     def rate(self) -> float:
@@ -674,23 +665,19 @@ def run_factory(
     alphabet_of(args.rules)  # refuse bad rules here, not in a worker
     campaign = store.campaign(args.to_dict())
     progress = Progress(campaign.id)
-    states = store.walkers(campaign)
-    progress.resumed_units = sum(unit for unit, _ in states.values())
     known = store.cycles(rules=args.rules, full=True)
     progress.full_cycles = len(known)
     progress.largest = max((c.cards for c in store.cycles(rules=args.rules, limit=1)), default=0)
-    run_walkers(
+    run_campaign(
         run_unit,
         args.to_dict(),
         args.walkers,
-        states,
+        store.walkers(campaign),
         lambda result: _record(store, campaign, progress, result),
-        seconds=seconds,
-        executor=executor,
-        workers=workers or default_workers(),
+        progress,
+        Schedule(seconds, executor, workers, units),
         initializer=_warm,
-        units=units,
-        on_round=None if on_progress is None else lambda: on_progress(progress),
+        on_progress=on_progress,
     )
     return progress
 
