@@ -138,7 +138,6 @@ def cycles_command(
     Each cycle is named by one position on it (the leader's stack first, so the first hand leads),
     which 'beggar cycle --partial' plays.
     """
-    from beggar.research.cycles.factory import move_report
     from beggar.research.store import Store, StoreError
 
     spec = None if rules is None else rules.name
@@ -148,6 +147,8 @@ def cycles_command(
     try:
         store = Store(path)
         if moves:
+            from beggar.research.cycles.factory import move_report  # compiled code: only for --moves
+
             _show_moves(move_report(store), as_json)
             return
         cycles = store.cycles(rules=spec, full=True if full else None, limit=limit)

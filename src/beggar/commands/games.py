@@ -314,8 +314,6 @@ def cycle_command(
     """Find where DEAL enters a cycle, and how long the cycle is (card and trick limits are ignored)."""
     from beggar.backward import deals_reaching
     from beggar.cycle import find_cycle
-    from beggar.research.cycles.canon import CanonError
-    from beggar.research.cycles.neighbours import neighbourhood
 
     deal = deal.strip()
     first = _leader(rules, seed)
@@ -331,8 +329,13 @@ def cycle_command(
     found = deals_reaching(cycle.positions, rules, max_tricks=reach) if reach else None
     hood: Neighbourhood | None = None
     if neighbours:
+        from beggar.kernels.jit import compiling
+        from beggar.research.cycles.canon import CanonError
+        from beggar.research.cycles.neighbours import neighbourhood
+
         try:
-            hood = neighbourhood(deal, rules, first=first)
+            with compiling("neighbours", 35):
+                hood = neighbourhood(deal, rules, first=first)
         except CanonError as error:
             raise click.UsageError(f"--neighbours: {error}") from None
     if as_json:

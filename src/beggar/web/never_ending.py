@@ -26,7 +26,7 @@ from beggar.cycle import Cycle, find_cycle
 from beggar.engine import GameError
 from beggar.notation import DealError, parse_deal
 from beggar.records import PublishedGame
-from beggar.research.store import Store, StoreError
+from beggar.research.store import Store, StoreError, never_ending_deals
 from beggar.rules import Award, Rules, RulesError, rules_named
 from beggar.web.presets import table_rules_title
 
@@ -117,9 +117,6 @@ def load_found(path: str | Path, limit: int = FOUND_LIMIT) -> list[FoundDeal]:
         store = Store(path, read_only=True)
     except StoreError:
         return []
-    # The factory's module brings numba with it: imported only when there is a store to read.
-    from beggar.research.cycles.factory import never_ending_deals
-
     try:
         rows = never_ending_deals(store)
     except sqlite3.Error:  # not a factory store (no such table), or damaged

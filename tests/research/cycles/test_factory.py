@@ -20,11 +20,10 @@ from beggar.research.cycles.factory import (
     FactoryArgs,
     FactoryError,
     alphabet_of,
-    never_ending_deals,
     run_factory,
     run_unit,
 )
-from beggar.research.store import Store
+from beggar.research.store import Store, never_ending_deals
 from beggar.rules import rules_named
 
 BEGGAR = [sys.executable, "-m", "beggar"]

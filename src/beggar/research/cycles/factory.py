@@ -711,58 +711,6 @@ def _record(store: Store, campaign: Campaign, progress: Progress, result: UnitRe
 # == what the browser and the commands read ========================================================
 
 
-@dataclass(frozen=True)
-class NeverEnding:
-    """A stored starting deal that never ends: where its cycle starts and how long it is."""
-
-    deal: str
-    rules: str
-    cycle: str
-    """The cycle's canonical position."""
-    pre_period_tricks: int
-    pre_period_cards: int
-    period_tricks: int
-    period_cards: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "rules": self.rules,
-            "cycle": self.cycle,
-            "pre_period_tricks": self.pre_period_tricks,
-            "pre_period_cards": self.pre_period_cards,
-            "period_tricks": self.period_tricks,
-            "period_cards": self.period_cards,
-        }
-
-
-def never_ending_deals(store: Store, rules: str | None = None) -> list[NeverEnding]:
-    """Every stored never-ending starting deal with where its cycle starts and its period.
-
-    The cycle starts after ``pre_period_tricks`` tricks (``pre_period_cards`` cards) and then
-    repeats every ``period_tricks`` tricks (``period_cards`` cards), as :func:`beggar.cycle.find_cycle`
-    reports it.
-    """
-    cycles = {(c.rules, c.deal): c for c in store.cycles(rules=rules, full=True)}
-    found = []
-    for deal in store.cycle_deals(rules=rules):
-        cycle = cycles.get((deal.rules, deal.cycle))
-        if cycle is None:
-            continue
-        found.append(
-            NeverEnding(
-                deal=deal.deal,
-                rules=deal.rules,
-                cycle=deal.cycle,
-                pre_period_tricks=deal.pre_period_tricks,
-                pre_period_cards=deal.pre_period_cards,
-                period_tricks=cycle.period_tricks,
-                period_cards=cycle.period_cards,
-            )
-        )
-    return found
-
-
 def move_report(store: Store, campaign: str | None = None) -> list[dict[str, Any]]:
     """Each move's tries, children kept, cards added, and cards added per CPU-minute."""
     report = []
