@@ -12,8 +12,6 @@ import pytest
 
 from beggar.kernels import jit
 
-pytestmark = pytest.mark.system
-
 PACKAGE = Path(jit.__file__).resolve().parent.parent
 
 # A compiled function of one file (walk.mutate) that calls a helper of another (rng.below).
@@ -37,6 +35,7 @@ def _probe(root: Path, cache: Path) -> tuple[str, str]:
     return source_hash, result
 
 
+@pytest.mark.system
 def test_a_changed_helper_in_one_file_reaches_a_cached_function_of_another(tmp_path: Path) -> None:
     root = tmp_path / "copy"
     shutil.copytree(PACKAGE, root / "beggar", ignore=shutil.ignore_patterns("__pycache__"))
@@ -56,3 +55,16 @@ def test_a_changed_helper_in_one_file_reaches_a_cached_function_of_another(tmp_p
     assert changed_hash != first_hash
     shutil.rmtree(cache)
     assert _probe(root, cache) == (changed_hash, changed)  # the same as a compile from nothing
+
+
+def test_the_first_compile_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(jit, "CACHE_DIR", tmp_path)
+    with jit.compiling("probe", 20, notify=True):
+        pass
+    assert capsys.readouterr().err == "compiling the kernels, once: about 20 s\n"
+    assert jit.compiled_before("probe")
+    with jit.compiling("probe", 20, notify=True):
+        pass
+    assert capsys.readouterr().err == ""

@@ -197,7 +197,7 @@ def records_command(as_json: bool) -> None:
     if not narrow:
         columns = ("found by", "deal", "published", "replayed", "winner", "agrees")
     for column in columns:
-        fixed = column in ("deal", "winner", "agrees")
+        fixed = column in ("deal", "winner", "agrees") or not narrow
         table.add_column(
             column, no_wrap=fixed, min_width=27 if column == "deal" else None, max_width=None if fixed else 20
         )

@@ -100,16 +100,19 @@ def compiled_before(name: str) -> bool:
 
 
 @contextmanager
-def compiling(name: str, seconds: int, *, quiet: bool = False) -> Iterator[None]:
+def compiling(name: str, seconds: int, *, notify: bool | None = None) -> Iterator[None]:
     """Say on standard error that ``name``'s kernels are being compiled, when they are not cached.
 
     The first run of a command compiles its kernels (``seconds`` is the usual time on a small
     machine); later runs load them from :data:`CACHE_DIR` in about a second. The notice is
-    printed once per source hash; the body runs either way.
+    printed once per source hash, to a person at a terminal (``notify=None``: when standard
+    error is one); the body runs either way.
     """
     first = not compiled_before(name)
     started = time.perf_counter()
-    if first and not quiet:
+    if notify is None:
+        notify = sys.stderr.isatty()
+    if first and notify:
         print(f"compiling the kernels, once: about {seconds} s", file=sys.stderr, flush=True)
     yield
     if first:
