@@ -3,15 +3,16 @@ helpers, the accessibility audit, and stored never-ending deals (fixtures live i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
@@ -24,6 +25,32 @@ from beggar.web.app import ServerSettings, create_app
 SHORT_SEED = 1432
 """A standard deal that ends after 40 cards (9 tricks), led by A at a friend table too."""
 SHORT_CARDS, SHORT_TRICKS = 40, 9
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own.
+
+    The session's Chromium is driven by Playwright's sync API, which keeps an event loop running
+    in the main thread for as long as the browser is open; asyncio.run() refuses to start there.
+    """
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coroutine))
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
 
 # -- the WebSocket protocol -----------------------------------------------------------------------
 

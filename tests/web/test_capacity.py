@@ -27,6 +27,7 @@ from beggar.web.tables import (
     Table,
     card_json,
 )
+from helpers import run_async
 
 
 def _watch(lobby: Lobby, seed: int) -> Table:
@@ -50,7 +51,7 @@ def test_an_instant_table_turns_a_batch_of_cards_per_change() -> None:
         lobby.close_all()
         return cards, changes
 
-    cards, changes = asyncio.run(run())
+    cards, changes = run_async(run())
     assert cards > 2 * changes  # one state carries several cards
     assert changes > 0
 
@@ -76,7 +77,7 @@ def test_the_budget_grants_whole_batches_at_most_and_takes_back_what_was_not_tur
         budget.stop()
         return granted
 
-    granted = asyncio.run(run())
+    granted = run_async(run())
     assert all(1 <= n <= INSTANT_BATCH for n in granted)
     assert granted[-1] == INSTANT_BATCH  # what was given back is there to take again
 
@@ -91,7 +92,7 @@ def test_the_budget_watches_the_loop_once_instant_tables_play_and_stops_with_the
         await asyncio.sleep(0)
         return idle and watching and budget._watcher is None
 
-    assert asyncio.run(run())
+    assert run_async(run())
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -11,7 +11,6 @@ import asyncio
 import json
 import logging
 import os
-import shutil
 import signal
 import socket
 import sqlite3
@@ -35,6 +34,7 @@ from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.tables import Lobby, LobbySettings, Mode, Pace, Seat, Table, TableError, personal
+from helpers import run_async
 
 pytestmark = pytest.mark.system
 
@@ -224,7 +224,7 @@ def test_two_players_resume_their_game_after_a_restart_card_for_card(
                 assert player.ws.close_code == 1012
         return ann.joined["table"], ann.joined["token"], bea.joined["token"], first
 
-    table, ann_token, bea_token, first = asyncio.run(before())
+    table, ann_token, bea_token, first = run_async(before())
     rows = saved_rows(server.db)
     assert [row[0] for row in rows] == [table]
     assert ann_token not in rows[0][1] and bea_token not in rows[0][1]  # only hashes are kept
@@ -255,7 +255,7 @@ def test_two_players_resume_their_game_after_a_restart_card_for_card(
         for player in (ann, bea, spectator):
             await player.ws.close()
 
-    asyncio.run(after())
+    run_async(after())
     total = CARDS_BEFORE + CARDS_AFTER
     assert cards == reference_cards(first, total)
 
@@ -279,7 +279,7 @@ def test_games_against_the_computer_and_lessons_survive_a_restart(server: Server
         assert server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
         return {**me.joined, "state": paused}, {**pupil.joined, "state": lesson_state}
 
-    computer, lesson = asyncio.run(before())
+    computer, lesson = run_async(before())
     server.start()
 
     async def after() -> None:
@@ -296,7 +296,7 @@ def test_games_against_the_computer_and_lessons_survive_a_restart(server: Server
         for player in (me, pupil):
             await player.ws.close()
 
-    asyncio.run(after())
+    run_async(after())
     assert server.page(f"/t/{computer['table']}") == 404
     time.sleep(0.5)
     assert computer["table"] not in [row[0] for row in saved_rows(server.db)]
@@ -429,7 +429,7 @@ def test_a_join_brings_its_table_back_first() -> None:
         keeper.save_all()
         return list(lobby.tables)
 
-    assert asyncio.run(scenario())[0] == "table2xxxx"
+    assert run_async(scenario())[0] == "table2xxxx"
 
 
 def test_the_saved_state_holds_no_token() -> None:
@@ -486,7 +486,7 @@ def test_the_keeper_writes_at_trick_ends_and_changes_not_on_every_card() -> None
         table.closed = True
         assert keeper.collect() == ([], [table.id])
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def _archive_with(tmp_path: Path, rows: list[LiveRow]) -> Archive:
@@ -524,7 +524,7 @@ def test_bad_rows_are_skipped_with_a_log_line_and_other_processes_rows_left_alon
         return lobby, swept
 
     with caplog.at_level(logging.WARNING, logger="beggar.web.durable"):
-        lobby, swept = asyncio.run(scenario())
+        lobby, swept = run_async(scenario())
     assert list(lobby.tables) == [good.id]
     assert lobby.tables[good.id].seat_of("bea-secret") == 1
     assert sum("garbage123" in line for line in caplog.messages) == 1
@@ -590,37 +590,25 @@ def test_old_games_and_stale_rows_of_other_processes_are_pruned(tmp_path: Path) 
 # -- the browser comes back by itself -----------------------------------------------------------------
 
 
-def test_a_page_goes_back_to_its_game_by_itself_after_a_restart(server: Server) -> None:
+def test_a_page_goes_back_to_its_game_by_itself_after_a_restart(server: Server, page: Any) -> None:
     """In Chromium: a game against the computer, the server restarted under it, the same game."""
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(chromium):
-        pytest.skip("Debian's chromium is not installed")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(20_000)
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.click("#setup summary")
-        page.locator("#opt-pace").select_option("slow")
-        page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
-        for _ in range(3):  # turn a few cards (the computer answers each)
-            page.wait_for_function("!document.querySelector('#turn').disabled")
-            page.click("#turn")
-        page.click("#pause")
-        page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
-        counts = page.inner_text("#counts")
-        assert server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
-        page.wait_for_function("document.querySelector('#prompt').innerText.includes('restarting')")
-        server.start()
-        page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
-        assert page.inner_text("#counts") == counts
-        assert page.is_visible("#table")
-        browser.close()
-    assert errors == []
+    page.goto(f"http://127.0.0.1:{server.port}/")
+    page.click("#setup summary")
+    page.locator("#opt-pace").select_option("slow")
+    page.click("#play-computer")
+    page.wait_for_selector("#table:not([hidden])")
+    for _ in range(3):  # turn a few cards (the computer answers each)
+        page.wait_for_function("!document.querySelector('#turn').disabled")
+        page.click("#turn")
+    page.click("#pause")
+    page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
+    counts = page.inner_text("#counts")
+    assert server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
+    page.wait_for_function("document.querySelector('#prompt').innerText.includes('restarting')")
+    server.start()
+    page.wait_for_function("document.querySelector('#prompt').innerText.startsWith('Paused')")
+    assert page.inner_text("#counts") == counts
+    assert page.is_visible("#table")
 
 
 def test_a_full_server_does_not_make_room_by_closing_a_table_whose_people_are_reconnecting() -> None:
@@ -637,6 +625,6 @@ def test_a_full_server_does_not_make_room_by_closing_a_table_whose_people_are_re
         lobby.close_all()
         return tables, refused
 
-    tables, refused = asyncio.run(scenario())
+    tables, refused = run_async(scenario())
     assert tables == ["abcdefghjk"]
     assert "as many tables as it can hold" in refused

@@ -5,7 +5,6 @@ Each test is one defect found by a probe of ``beggar serve`` on loopback.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import select
 import socket
@@ -23,7 +22,7 @@ from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.tables import TABLE_ID_LENGTH, Lobby, Mode, Seat, TableError
-from helpers import SHORT_SEED, Socket, create
+from helpers import SHORT_SEED, Socket, create, run_async
 
 
 def _client(**settings: object) -> TestClient:
@@ -89,7 +88,7 @@ def test_a_live_table_cannot_run_for_ever(client: TestClient, rules: str, words:
 
 
 def test_tables_that_play_themselves_close_when_nobody_watches() -> None:
-    asyncio.run(_tables_that_play_themselves())
+    run_async(_tables_that_play_themselves())
 
 
 async def _tables_that_play_themselves() -> None:
@@ -109,7 +108,7 @@ def test_the_lobby_refuses_a_live_table_with_an_absurd_limit() -> None:
         Lobby().open(Mode.WATCH, rules_named("standard:max-tricks=200000"), [Seat("A", human=False)] * 2)
 
     with pytest.raises(TableError, match="max-tricks"):
-        asyncio.run(open_one())
+        run_async(open_one())
 
 
 # -- 2. a spectator cannot close someone else's table -------------------------------------------------
