@@ -1,5 +1,5 @@
 """The numbered defects of the browser table, seen from the server; see also
-tests/test_web_browser.py for what a person sees in Chromium."""
+tests/web/test_browser.py for what a person sees in Chromium."""
 
 from __future__ import annotations
 
