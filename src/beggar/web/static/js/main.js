@@ -42,12 +42,13 @@ class App {
     }
     const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
-      this.leave(false);
+      this.leave(false, this.me.mode !== "computer");
       this.openReplay(replay[1]);
       return;
     }
     const page = location.hash.replace("#", "") || "home";
-    if (this.me.table && page !== "table") this.leave(false);
+    // Back from a game against the computer keeps it (Forward returns to it); a friend table is left.
+    if (this.me.table && page !== "table") this.leave(false, this.me.mode !== "computer");
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
   }
 
@@ -84,6 +85,11 @@ class App {
         this.me.token = message.token;
         localStorage.setItem(`beggar-token-${message.table}`, message.token);
       }
+      // A game with seats has its own address: a reload or Back and Forward come back to it.
+      const here = `t/${message.table}`;
+      if (["computer", "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
+        history.pushState(null, "", siteUrl(here).href);
+      }
       this.table.reset();
       this.showPage("table");
       $("table").focus();
@@ -114,7 +120,7 @@ class App {
     if ($("end").open) $("end").close();
     this.showClosed("This table is closed or never existed.",
       "A table closes when nobody has played at it for 30 minutes, and a game against the computer "
-      + "closes when its player leaves.");
+      + "closes when its player presses Leave table.");
   }
 
   /** The line dropped: go back to the table (it survives a server restart), or say it has ended. */
@@ -162,8 +168,9 @@ class App {
     this.connection.open(message, tableId);
   }
 
-  leave(goHome = true) {
-    this.connection.send({ type: "leave" });
+  /** Leave the table; `onPurpose` tells the table so (a game against the computer then ends). */
+  leave(goHome = true, onPurpose = true) {
+    if (onPurpose) this.connection.send({ type: "leave" });
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     this.table.reset();
@@ -202,6 +209,14 @@ class App {
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     control("again", () => this.send({ type: "new-game" }));
+    // The offers about a friend who is away: the computer plays for them, or a new game without them.
+    $("offers").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-seat]");
+      if (!button) return;
+      this.send({ type: "play-for", seat: Number(button.dataset.seat) });
+      if (button.dataset.action === "new-game") this.send({ type: "new-game" });
+      this.refocus(event);
+    });
     control("play-again", () => this.send({ type: "new-game" }));
     control("sound", () => {
       const on = this.sound.toggle();

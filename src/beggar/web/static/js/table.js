@@ -109,7 +109,8 @@ export class TableView {
     $("pause").disabled = !player || over || waiting;
     $("auto").setAttribute("aria-pressed", String(auto));
     $("auto").textContent = auto ? "Stop watching" : (lesson ? "Play it for me" : "Watch both players");
-    $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous" || over;
+    $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous";
+    this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
     const othersAsked = s.new_game_asked.length > 0 && !asked;
@@ -136,6 +137,29 @@ export class TableView {
     this.drawLog(s);
     this.drawChart(s);
     this.drawEnd(s);
+  }
+
+  /** For each friend away past the grace the server gives: let the computer play for them, or a
+   * new game without them (the buttons carry the seat; the page binds them). */
+  drawOffers(s) {
+    const box = $("offers");
+    const absent = this.player ? s.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i !== s.you && seat.absent && !seat.stand_in) : [];
+    box.hidden = !absent.length;
+    const key = absent.map(([seat, i]) => `${i}:${seat.name}:${s.over !== null}`).join("|");
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.replaceChildren();
+    for (const [seat, i] of absent) {
+      if (!s.over) {
+        const play = el("button", "secondary", `Let the computer play for ${seat.name}`);
+        play.dataset.seat = String(i);
+        box.append(play);
+      }
+      const fresh = el("button", "secondary", `New game without ${seat.name}`);
+      fresh.dataset.seat = String(i);
+      fresh.dataset.action = "new-game";
+      box.append(fresh);
+    }
   }
 
   tickClock() {
@@ -167,6 +191,9 @@ export class TableView {
       if (index === s.you && seated) label += " (you)";
       else if (!seat.human && seated) label += " (computer)";
       else if (!seat.taken && s.mode === "friends") label += " (waiting for a friend)";
+      else if (seat.stand_in) label += " (computer playing)";
+      else if (seat.away === "left") label += " (left)";
+      else if (seat.away === "lost") label += " (connection lost)";
       else if (!seat.connected && s.mode === "friends") label += " (away)";
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
@@ -333,6 +360,10 @@ export class TableView {
       drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
     $("end-chart-box").hidden = this.chartPoints.length <= 1;
-    if (first && !dialog.open) dialog.showModal();
+    if (first && !dialog.open) {
+      dialog.showModal();
+      $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
+      dialog.scrollTop = 0;
+    }
   }
 }

@@ -1,0 +1,177 @@
+"""The table as a product, in Debian's Chromium driven by Playwright: what happens around a game
+(a reload, a friend who goes, the end of a game, the settings) at a desktop's and a phone's size."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from beggar.web import tables
+from beggar.web.app import ServerSettings, create_app
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+SHORT_SEED = "1432"  # a standard deal that ends after 40 cards
+TIMEOUT_MS = 20_000
+PHONE = {"width": 390, "height": 844}
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):
+        raise RuntimeError("Debian's chromium is needed for the browser tests: apt-get install chromium")
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The table served by uvicorn in a thread of this process; yields its address."""
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(ServerSettings(db=":memory:")), host="127.0.0.1", port=port, log_level="warning"
+    )
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@contextlib.contextmanager
+def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any) -> Iterator[Any]:
+    """A fresh page in a context of its own; no script error may happen in it."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def open_settings(page: Any, **values: str) -> None:
+    if not page.locator("#setup").evaluate("el => el.open"):
+        page.click("#setup summary")
+    for field, value in values.items():
+        locator = page.locator(f"#opt-{field}")
+        if locator.evaluate("el => el.tagName") == "SELECT":
+            locator.select_option(value)
+        else:
+            locator.fill(value)
+
+
+def cards_turned(page: Any) -> int:
+    return int(page.inner_text("#counts").split()[0])
+
+
+def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+            page.wait_for_timeout(400)
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        cards = cards_turned(page)
+        address = page.url
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and "(you)" in page.inner_text(".seat[data-seat='0']")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+
+
+def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "ABSENT_GRACE", 1.0)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        guest.wait_for_selector("#table:not([hidden])")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        guest.close()
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
+        assert "Bea lost the connection." in host.inner_text("#notice")
+        assert "Bea lost the connection." in host.inner_text("#log")
+        host.wait_for_selector("text=Let the computer play for Bea")
+        assert host.locator("text=New game without Bea").is_visible()
+        host.click("text=Let the computer play for Bea")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('(computer playing)')")
+        assert host.locator("#offers").is_hidden()
+
+
+def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-close")
+        assert page.locator("#auto").is_visible()  # the watch control stays at the end
+        page.click("#play-again")
+        page.wait_for_selector("#turn:not([hidden])")
+        page.wait_for_timeout(800)
+        assert page.locator("#auto").get_attribute("aria-pressed") == "false"
+        assert not page.locator("#end").evaluate("el => el.open")
+
+
+@pytest.mark.parametrize("players", ["4", "8"])
+def test_the_end_dialog_opens_at_its_headline_on_a_phone(server: str, browser: Any, players: str) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players=players, pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        assert page.locator("#end").evaluate("el => el.scrollTop") == 0
+        assert page.evaluate("document.activeElement.id") == "end-title"
+        box = page.locator("#end-title").bounding_box()
+        assert box is not None and 0 <= box["y"] < PHONE["height"] / 2
