@@ -205,3 +205,21 @@ def test_the_notice_names_play_again_once_the_game_is_over(client: TestClient) -
         a.send({"type": "new-game"})
         state = b.until("state", lambda s: bool(s["notice"]))
         assert state["notice"] == "Ann asks for a new game: press Play again to agree."
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"deal": "K-K"}, "deal"),
+        ({"rules": "practice-table:players=12"}, "rules"),
+        ({"rules": "standard:time-limit=48h"}, "rules"),
+        ({"seed": "abc"}, "seed"),
+    ],
+)
+def test_a_refused_setting_is_named_so_the_page_can_show_it_by_its_field(
+    client: TestClient, fields: dict[str, Any], field: str
+) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "create", "mode": "computer", **fields})
+        assert me.until("error").get("field") == field

@@ -175,3 +175,50 @@ def test_the_end_dialog_opens_at_its_headline_on_a_phone(server: str, browser: A
         assert page.evaluate("document.activeElement.id") == "end-title"
         box = page.locator("#end-title").bounding_box()
         assert box is not None and 0 <= box["y"] < PHONE["height"] / 2
+
+
+def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", name="Bartholomew", pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        names = page.locator("#seats .name")
+        assert names.count() == 8
+        cut = names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)")
+        assert cut == []
+        mine = page.locator(".seat.you")
+        assert "Bartholomew" in mine.inner_text() and "(you)" in mine.inner_text()
+        assert mine.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.clock.install()
+        page.goto(server)
+        open_settings(page, deal="K-K")
+        page.mouse.wheel(0, -2000)
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert "two hands" in page.inner_text("#opt-error")
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+        assert page.locator("#opt-error").is_visible()
+        box = page.locator("#opt-error").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+        page.clock.run_for(15_000)
+        assert page.locator("#opt-error").is_visible()  # it stays until the deal is changed
+        page.fill("#opt-deal", "")
+        assert page.locator("#opt-error").is_hidden()
+        assert page.get_attribute("#opt-deal", "aria-invalid") is None
+
+
+def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 31")
+        page.locator("#scrub").evaluate("el => { el.value = '31'; el.dispatchEvent(new Event('input')); }")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 31 ')")
+        stacks = page.locator("#replay-seats .stack-count").all_inner_texts()
+        legend = [item.split(": ")[-1] for item in page.locator("#replay-legend li").all_inner_texts()]
+        assert legend[: len(stacks)] == stacks

@@ -432,7 +432,10 @@ async def socket(websocket: WebSocket) -> None:
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
             except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
-                connection.send({"type": "error", "message": plain(str(exc))})
+                reply = {"type": "error", "message": plain(str(exc))}
+                if connection.table is None and (field := setting_at_fault(exc)) is not None:
+                    reply["field"] = field  # the page shows the error by that setting
+                connection.send(reply)
             if sender.done():
                 break
     except (WebSocketDisconnect, RuntimeError):
@@ -643,6 +646,21 @@ def handle(
         table.ask_new_game(seat)
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
+
+
+SETTINGS = ("deal", "seed", "rules", "players", "humans", "name", "pace")
+"""The fields of a new table's message that the page has a setting for."""
+
+
+def setting_at_fault(exc: Exception) -> str | None:
+    """Which setting of a new table an error is about (``"deal"``, ``"rules"``...), if any."""
+    if isinstance(exc, DealError):
+        return "deal"
+    text = str(exc)
+    if isinstance(exc, RulesError) or "at a live table" in text:
+        return "rules"
+    first = text.split(" ", 1)[0]
+    return first if isinstance(exc, ProtocolError) and first in SETTINGS else None
 
 
 def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:

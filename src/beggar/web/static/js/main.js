@@ -77,6 +77,34 @@ class App {
     this.errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
   }
 
+  /** A new table refused for one of its settings: the error stays by that field, in view, until
+   * the field is changed. */
+  settingError(field, text) {
+    const ids = {
+      deal: "opt-deal", seed: "opt-seed", players: "opt-players", humans: "opt-humans", name: "opt-name",
+      pace: "opt-pace", rules: $("opt-spec").value.trim() || !$("opt-rules").value ? "opt-spec" : "opt-rules",
+    };
+    this.clearSettingError();
+    $("setup").open = true;
+    const input = $(ids[field] || "opt-spec");
+    const box = $("opt-error");
+    box.textContent = text;
+    box.hidden = false;
+    input.closest("label").after(box);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "opt-error");
+    input.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "center" });
+  }
+
+  clearSettingError() {
+    $("opt-error").hidden = true;
+    for (const input of document.querySelectorAll("#setup [aria-invalid]")) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
+
   receive(message) {
     if (message.type === "joined") {
       this.me.table = message.table;
@@ -106,6 +134,10 @@ class App {
     } else if (message.type === "error") {
       if (message.code === "no-table") {
         this.closeTable();
+        return;
+      }
+      if (message.field && !this.me.table && !$("home").hidden) {
+        this.settingError(message.field, message.message);
         return;
       }
       this.showError(message.message);
@@ -200,6 +232,12 @@ class App {
     $("skip").addEventListener("click", (event) => {
       event.preventDefault();
       $("main").focus();
+    });
+    $("setup").addEventListener("input", (event) => {
+      if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
+    });
+    $("setup").addEventListener("change", (event) => {
+      if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
     });
     $("play-computer").addEventListener("click", () => this.create("computer"));
     $("play-friend").addEventListener("click", () => this.create("friends"));

@@ -101,7 +101,7 @@ export class ReplayView {
     $("scrub").value = String(this.at);
     $("scrub").setAttribute("aria-valuetext", `card ${this.at} of ${last}`);
     const trick = this.tricksAt[this.at];
-    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick, data.cycle || null);
+    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick, data.cycle || null, stacks);
   }
 
   /** Step `delta` cards. */
