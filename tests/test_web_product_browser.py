@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import uvicorn
 
+from beggar.lessons import LESSONS
 from beggar.web import tables
 from beggar.web.app import ServerSettings, create_app
 
@@ -222,3 +223,75 @@ def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, brows
         stacks = page.locator("#replay-seats .stack-count").all_inner_texts()
         legend = [item.split(": ")[-1] for item in page.locator("#replay-legend li").all_inner_texts()]
         assert legend[: len(stacks)] == stacks
+
+
+def test_the_table_settings_are_remembered_after_a_reload(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, rules="double-penalty", players="4", pace="fast", spec="max-cards=500")
+        page.check("#opt-open")
+        page.reload()
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        fields = ("rules", "players", "pace", "spec")
+        chosen = {field: page.locator(f"#opt-{field}").input_value() for field in fields}
+        assert chosen == {"rules": "double-penalty", "players": "4", "pace": "fast", "spec": "max-cards=500"}
+        assert page.locator("#opt-open").is_checked()
+
+
+def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 1000")
+        page.select_option("#replay-speed", "400")
+        page.click("#replay-play")
+        page.wait_for_timeout(1000)
+        page.click("#replay-play")
+        assert int(page.locator("#scrub").input_value()) >= 150
+        page.click("#replay-deal")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        assert page.locator("#seats .seat").count() == 2
+        assert "(you)" in page.inner_text(".seat[data-seat='0']")
+        assert "pay J1 Q2 K3 A4" in page.inner_text("#rules-line")
+
+
+def test_the_words_fit_the_table(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        assert page.inner_text("#auto") == "Watch all players"
+        assert "piles" not in page.inner_text("#rules-line")
+        page.goto(server)
+        assert "piles" not in page.inner_text("#home")
+        open_settings(page, players="2")
+        page.click("#play-friend")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_selector("#auto:not([hidden])")
+        assert page.inner_text("#auto") == "Play my cards for me"
+        table_id = page.url.rsplit("/", 1)[-1]
+        assert table_id not in page.title()
+
+
+def test_a_lesson_ends_with_its_closing_sentence_and_the_next_lesson(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 1")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.select_option("#pace", "instant")
+        page.wait_for_selector("#end[open]")
+        assert page.inner_text("#end-again") == "Start again"
+        assert LESSONS[0].outro in page.inner_text("#end-sentence")
+        page.click("#end-next")
+        page.wait_for_function("document.querySelector('#table-title').innerText.startsWith('Lesson 2')")
+
+
+def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#famous")
+        page.click("button[aria-label='Watch Casella et al. 2024']")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#counts').innerText.length > 0")
+        assert page.locator("#chart-box").is_hidden()

@@ -24,7 +24,7 @@ import orjson
 
 from beggar.cards import Card
 from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason, Status
-from beggar.lessons import Lesson
+from beggar.lessons import LESSONS, Lesson
 from beggar.narrate import Narrator, ending
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
@@ -583,7 +583,12 @@ class Table:
             played = 0.0 if self.waiting_for() else self.playing_seconds()  # the clock waits too
             view["time_left"] = max(0.0, round(self.rules.time_limit - played, 1))
         if self.lesson is not None:
-            view["lesson"] = {"number": self.lesson.number, "title": self.lesson.title}
+            view["lesson"] = {
+                "number": self.lesson.number,
+                "title": self.lesson.title,
+                "outro": self.lesson.outro,
+                "next": self.lesson.number + 1 if self.lesson.number < len(LESSONS) else None,
+            }
         if self.famous is not None:
             view["famous"] = famous_json(self.famous)
         if record is not None:

@@ -5,7 +5,7 @@ import { Connection } from "./connection.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
-import { chosenSettings, setupHome } from "./home.js";
+import { chosenSettings, rememberSettings, setupHome } from "./home.js";
 
 const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
 const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
@@ -171,10 +171,12 @@ class App {
   }
 
   /** A new table: the server first names it, so that its socket can go where the table will live. */
-  async create(mode, extra = {}) {
+  async create(mode, extra = {}, own = false) {
     const me = { table: null, seat: null, token: null, mode };
     this.me = me;
-    const base = mode === "lesson" || mode === "famous" ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
+    const base = mode === "lesson" || mode === "famous" || own ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
+    const name = $("opt-name").value.trim();
+    if (own && name) base.name = name;
     if (mode === "friends") base.humans = Number($("opt-humans").value);
     let tableId;
     try {
@@ -186,6 +188,11 @@ class App {
     }
     if (this.me !== me) return; // the person went elsewhere meanwhile
     this.connection.open({ type: "create", mode, ...base, ...extra }, tableId);
+  }
+
+  /** A game against the computer on a given deal (from a replay or a famous game). */
+  playDeal(deal, rules, players) {
+    this.create("computer", { deal, rules, players, pace: $("opt-pace").value || "normal" }, true);
   }
 
   join(tableId) {
@@ -275,6 +282,10 @@ class App {
       this.send({ type: "new-game" });
       $("table").focus();
     });
+    $("end-next").addEventListener("click", () => {
+      $("end").close();
+      this.create("lesson", { lesson: Number($("end-next").dataset.lesson) });
+    });
     $("end-close").addEventListener("click", () => {
       $("end").close();
       $("table").focus();
@@ -294,6 +305,11 @@ class App {
     $("replay-next").addEventListener("click", () => this.replay.step(1));
     $("replay-next-trick").addEventListener("click", () => this.replay.stepTrick(1));
     $("replay-end").addEventListener("click", () => this.replay.step(Infinity));
+    $("replay-speed").addEventListener("change", () => this.replay.setSpeed(Number($("replay-speed").value)));
+    $("replay-deal").addEventListener("click", () => {
+      const data = this.replay.data;
+      if (data) this.playDeal(data.deal, data.rules.name, data.names.length);
+    });
     window.addEventListener("hashchange", () => this.route());
     window.addEventListener("popstate", () => this.route());
   }
@@ -323,7 +339,9 @@ class App {
         lesson: (number) => this.create("lesson", { lesson: number }),
         famous: (index) => this.create("famous", { famous: index, pace: "fast" }),
         found: (key) => this.create("famous", { found: key, pace: "fast" }),
+        playDeal: (deal, rules, players) => this.playDeal(deal, rules, players),
       });
+      rememberSettings();
     } catch {
       this.showError("Could not reach the server. Reload the page to try again.");
       return;

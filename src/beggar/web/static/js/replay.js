@@ -12,6 +12,16 @@ export class ReplayView {
     this.tricksAt = [];
     this.trickFrames = [];
     this.points = [];
+    this.speed = 16;
+  }
+
+  /** Cards a second while playing; a change takes effect at once. */
+  setSpeed(cardsPerSecond) {
+    this.speed = cardsPerSecond;
+    if (this.timer) {
+      this.stop();
+      this.play();
+    }
   }
 
   /** Fetch the replay `id` (a finished game's short id, or famous-N) and show its first frame. */
@@ -120,19 +130,21 @@ export class ReplayView {
     this.show(next === undefined ? (direction > 0 ? this.data.frames.length - 1 : 0) : next);
   }
 
-  /** Play forwards, a card every `ms`, until the end or a stop. */
-  play(ms = 250) {
+  /** Play forwards at the chosen speed (several cards a frame when fast), until the end or a stop. */
+  play() {
     if (this.timer) {
       this.stop();
       return;
     }
     $("replay-play").textContent = "Pause";
+    const ms = Math.max(40, 1000 / this.speed);
+    const cards = Math.max(1, Math.round((this.speed * ms) / 1000));
     this.timer = setInterval(() => {
       if (!this.data || this.at >= this.data.frames.length - 1) {
         this.stop();
         return;
       }
-      this.show(this.at + 1);
+      this.show(this.at + cards);
     }, ms);
   }
 

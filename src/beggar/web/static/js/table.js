@@ -11,7 +11,7 @@ export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
   const names = s.seats.map((seat) => seat.name).join(" · ");
-  if (s.mode === "friends") return `Table ${s.table}: ${names}`;
+  if (s.mode === "friends") return `Friend table: ${names}`;
   if (s.mode === "watch") return `Watching ${names}`;
   return names;
 }
@@ -27,7 +27,7 @@ export function rulesSummary(rules) {
   const parts = [`pay ${settings.pay}`, settings.deck, `${settings.players} players`];
   if (settings.lead === "random") parts.push("random lead");
   if (settings["max-cards"] !== "none") parts.push(`stops after ${Number(settings["max-cards"]).toLocaleString("en")} cards`);
-  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} piles`);
+  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} tricks`);
   if (settings["time-limit"] !== "none") parts.push(`time limit ${settings["time-limit"]}`);
   return `${rules.title}: ${parts.join(", ")}.`;
 }
@@ -108,7 +108,10 @@ export class TableView {
     $("pause").textContent = s.paused ? "Resume" : "Pause";
     $("pause").disabled = !player || over || waiting;
     $("auto").setAttribute("aria-pressed", String(auto));
-    $("auto").textContent = auto ? "Stop watching" : (lesson ? "Play it for me" : "Watch both players");
+    const watchWords = s.mode === "friends" ? "Play my cards for me"
+      : s.seats.length > 2 ? "Watch all players" : "Watch both players";
+    $("auto").textContent = auto ? (s.mode === "friends" ? "Turn my own cards" : "Stop watching")
+      : (lesson ? "Play it for me" : watchWords);
     $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous";
     this.drawOffers(s);
     const newGame_ = $("again");
@@ -305,7 +308,10 @@ export class TableView {
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
     log.scrollTop = log.scrollHeight;
-    $("narration").textContent = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" ")).join(" ");
+    // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
+    const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
+    if (this.player && s.prompt && !s.over) told.push(s.prompt);
+    $("narration").textContent = told.join(" ");
     const note = [...s.log].reverse().find((line) => line.note);
     $("lesson-note").hidden = s.mode !== "lesson" || !note;
     if (note) $("lesson-note").textContent = note.note;
@@ -313,7 +319,7 @@ export class TableView {
 
   drawChart(s) {
     this.chartPoints = s.history_start === 0 ? s.history.slice() : this.chartPoints.concat(s.history);
-    const show = s.mode === "famous" || (s.over !== null && this.chartPoints.length > 1);
+    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 1;
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((seat) => seat.name);
@@ -333,7 +339,10 @@ export class TableView {
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
     $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.over.sentence;
+    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.over.sentence} ${s.lesson.outro}` : s.over.sentence;
+    const next = s.lesson && s.lesson.next;
+    $("end-next").hidden = !next;
+    if (next) $("end-next").dataset.lesson = String(next);
     const facts = $("end-facts");
     facts.replaceChildren();
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
@@ -358,6 +367,7 @@ export class TableView {
     }
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !this.player;
+    $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (this.chartPoints.length > 1) {
       drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
