@@ -223,3 +223,15 @@ def test_a_refused_setting_is_named_so_the_page_can_show_it_by_its_field(
         me = Socket(ws)
         me.send({"type": "create", "mode": "computer", **fields})
         assert me.until("error").get("field") == field
+
+
+def test_a_friend_who_came_without_a_name_gives_one_and_the_others_are_told(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        table = create(a, mode="friends", name="Ann")["table"]
+        b.send({"type": "join", "table": table})
+        assert b.until("joined")["seat"] == 1
+        b.until("state", lambda s: s["seats"][1]["name"] == "Player 2")
+        b.send({"type": "rename", "name": "Bea"})
+        a.until("state", lambda s: s["seats"][1]["name"] == "Bea")
+        assert "Player 2 is now called Bea." in logged(a)

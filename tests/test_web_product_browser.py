@@ -295,3 +295,17 @@ def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("document.querySelector('#counts').innerText.length > 0")
         assert page.locator("#chart-box").is_hidden()
+
+
+def test_a_friend_opening_the_link_is_asked_for_a_name(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
+        guest.wait_for_selector("#name-ask", state="hidden")

@@ -55,6 +55,7 @@ from beggar.web.protocol import (
     Ping,
     PlayFor,
     ProtocolError,
+    Rename,
     SetAutomatic,
     SetPace,
     SetPaused,
@@ -646,6 +647,8 @@ def handle(
         table.ask_new_game(seat)
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
+    elif isinstance(message, Rename):
+        table.rename(seat, message.name)
 
 
 SETTINGS = ("deal", "seed", "rules", "players", "humans", "name", "pace")

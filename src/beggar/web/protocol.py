@@ -91,6 +91,13 @@ class PlayFor:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """A person at a friend table gives the name their seat is known by."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Leave:
     pass
 
@@ -100,7 +107,9 @@ class Ping:
     pass
 
 
-Message = Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | PlayFor | Leave | Ping
+Message = (
+    Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | PlayFor | Rename | Leave | Ping
+)
 
 
 def parse_message(text: str | bytes) -> Message:
@@ -154,6 +163,11 @@ def parse_message(text: str | bytes) -> Message:
         if seat is None:
             raise ProtocolError("play-for needs the seat of the player who is away")
         message = PlayFor(seat)
+    elif kind == "rename":
+        name = fields.text("name", MAX_NAME)
+        if not name:
+            raise ProtocolError("rename needs a name")
+        message = Rename(name)
     elif kind == "leave":
         message = Leave()
     elif kind == "ping":
@@ -161,7 +175,7 @@ def parse_message(text: str | bytes) -> Message:
     else:
         raise ProtocolError(
             "unknown message type: use create, join, turn, pace, pause, resume, watch, "
-            "new-game, play-for, leave or ping"
+            "new-game, play-for, rename, leave or ping"
         )
     fields.finish(kind)
     return message

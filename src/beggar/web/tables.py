@@ -330,6 +330,17 @@ class Table:
             self.say(f"Everyone is here. {self.names[self.game.to_play]} leads.")
         self.changed()
 
+    def rename(self, seat: int, name: str) -> None:
+        """The person at ``seat`` of a friend table gives their name; the others are told."""
+        if self.mode is not Mode.FRIENDS:
+            raise TableError("only a friend table's seats take a name once the game is set")
+        old = self.seats[seat].name
+        if name == old:
+            return
+        self.rename_seat(seat, name)
+        self.say(f"{old} is now called {name}.")
+        self.changed()
+
     def rename_seat(self, seat: int, name: str) -> None:
         self.seats[seat].name = name
         self.narrator.names[seat] = name

@@ -246,6 +246,15 @@ class App {
     $("setup").addEventListener("change", (event) => {
       if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
     });
+    $("name-ask").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = $("sit-name").value.trim();
+      if (!name) return;
+      this.send({ type: "rename", name });
+      $("opt-name").value = name;
+      localStorage.setItem("beggar-name", name);
+      $("table").focus();
+    });
     $("play-computer").addEventListener("click", () => this.create("computer"));
     $("play-friend").addEventListener("click", () => this.create("friends"));
     $("watch-game").addEventListener("click", () => this.create("watch"));

@@ -82,6 +82,8 @@ export class TableView {
       : "Send this link to your friend; the game starts when they arrive.";
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
+    // A friend who came by a link without a name is asked for one (their seat says "Player 2").
+    $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
     this.drawSeats(s);
     this.drawPile(s, previous, newGame);
     $("prompt").textContent = s.prompt;
