@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -309,3 +310,74 @@ def test_a_friend_opening_the_link_is_asked_for_a_name(server: str, browser: Any
         guest.click("#sit-name-save")
         host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
         guest.wait_for_selector("#name-ask", state="hidden")
+
+
+def test_a_finished_game_is_listed_on_the_home_page_and_reopens_its_replay(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        assert page.locator("#recent").is_hidden()
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end-replay:not([hidden])")
+        page.goto(server)
+        page.wait_for_selector("#recent:not([hidden])")
+        assert page.locator("#recent-list li").count() == 1
+        page.click("#recent-list a")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) == 40")
+
+
+def test_dark_mode_and_high_contrast_cards(server: str, browser: Any) -> None:
+    with opened(browser, color_scheme="dark") as page:
+        page.goto(server)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        light = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        assert "rgb(17, 22, 20)" in (background, light)
+        open_settings(page, seed=SHORT_SEED)
+        page.check("#opt-contrast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card .hc-index")
+        assert page.locator("#pile .card .hc-index").first.is_visible()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def _axe(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}" for v in result["violations"]]
+
+
+def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
+    found: dict[str, list[str]] = {}
+    with opened(browser, color_scheme="dark") as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant", deal="K-K")
+        page.check("#opt-contrast")
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        found["home, a setting refused"] = _axe(page)
+        page.fill("#opt-deal", "")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_timeout(300)
+        found["table"] = _axe(page)
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        found["end"] = _axe(page)
+        page.goto(server)
+        page.wait_for_selector("#recent:not([hidden])")
+        found["home, recent games"] = _axe(page)
+        for name in ("famous", "rules"):
+            page.goto(f"{server}/#{name}")
+            page.wait_for_selector(f"#{name}:not([hidden])")
+            found[name] = _axe(page)
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        found["replay"] = _axe(page)
+    assert {name: problems for name, problems in found.items() if problems} == {}

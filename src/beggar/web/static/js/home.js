@@ -118,7 +118,12 @@ function showFound(found, actions) {
   });
 }
 
-const REMEMBERED = ["opt-rules", "opt-spec", "opt-players", "opt-humans", "opt-pace", "opt-open"];
+const REMEMBERED = ["opt-rules", "opt-spec", "opt-players", "opt-humans", "opt-pace", "opt-open", "opt-contrast"];
+
+/** High-contrast cards, a setting of this browser: a class on the page's root. */
+function applyContrast() {
+  document.documentElement.classList.toggle("hc-cards", $("opt-contrast").checked);
+}
 const SETTINGS_KEY = "beggar-settings";
 
 /** The table settings a person chose last time come back (kept in this browser), and each change
@@ -146,6 +151,8 @@ export function rememberSettings() {
   };
   for (const id of REMEMBERED) $(id).addEventListener("change", keep);
   $("opt-spec").addEventListener("input", keep);
+  $("opt-contrast").addEventListener("change", applyContrast);
+  applyContrast();
 }
 
 /** What the home page's settings ask for, for a table of this mode. */

@@ -2,7 +2,8 @@
 // what the server sends back. Everything lives in one App object; modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { TableView } from "./table.js";
+import { TableView, tableTitle } from "./table.js";
+import { RecentList, rememberGame } from "./recent.js";
 import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
 import { chosenSettings, rememberSettings, setupHome } from "./home.js";
@@ -17,6 +18,7 @@ class App {
     this.sound = new Sound();
     this.table = new TableView(this.sound);
     this.replay = new ReplayView();
+    this.recent = new RecentList();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.errorTimer = null;
   }
@@ -25,6 +27,7 @@ class App {
     for (const page of PAGES) $(page).hidden = page !== name;
     if (name !== "table" && name !== "replay") document.title = "Beggar-My-Neighbour";
     if (name !== "replay") this.replay.stop();
+    if (name === "home") this.recent.render();
   }
 
   /** Where this page is under the site's root: "t/k7m2x9qbtf", "r/famous-0", "" (home). */
@@ -129,6 +132,10 @@ class App {
       if (message.closed) {
         this.closeTable();
         return;
+      }
+      if (message.over && message.over.replay && message.you !== null && message.over.replay !== this.remembered) {
+        this.remembered = message.over.replay;
+        rememberGame({ replay: message.over.replay, title: tableTitle(message), sentence: message.over.sentence, at: Date.now() });
       }
       this.table.render(message);
     } else if (message.type === "error") {
