@@ -381,3 +381,24 @@ def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server
         page.wait_for_function("document.querySelector('#scrub').max > 0")
         found["replay"] = _axe(page)
     assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_the_game_gets_the_screen(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="slow", seed=SHORT_SEED)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card")
+        width = page.locator("#pile .card").first.evaluate("el => el.offsetWidth")
+        assert width > 84  # cards grow with a desktop window
+        pile = page.locator("#pile").bounding_box()
+        mine = page.locator(".seat.you").bounding_box()
+        others = [box for box in (s.bounding_box() for s in page.locator(".seat:not(.you)").all()) if box]
+        assert pile is not None and mine is not None and len(others) == 3
+        assert all(box["y"] < pile["y"] for box in others) and mine["y"] > pile["y"]
+        log = page.locator("#log").bounding_box()
+        assert log is not None and log["height"] < 120  # the log is short until asked for
+        page.click("#log-more")
+        assert page.get_attribute("#log-more", "aria-expanded") == "true"

@@ -270,6 +270,12 @@ class App {
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     control("again", () => this.send({ type: "new-game" }));
+    $("log-more").addEventListener("click", () => {
+      const open = $("log-more").getAttribute("aria-expanded") !== "true";
+      $("log-more").setAttribute("aria-expanded", String(open));
+      $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
+      $("log").classList.toggle("short", !open);
+    });
     // The offers about a friend who is away: the computer plays for them, or a new game without them.
     $("offers").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-seat]");

@@ -94,7 +94,7 @@ export class ReplayView {
     pile.replaceChildren();
     const shown = pileCards.slice(-8);
     const width = pile.clientWidth || 300;
-    const cardWidth = width < 360 ? 64 : 84;
+    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);

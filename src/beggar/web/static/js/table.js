@@ -182,9 +182,12 @@ export class TableView {
 
   drawSeats(s) {
     const box = $("seats");
-    box.replaceChildren();
+    box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
+    // The others sit in rows above the pile, this person below it: columns for the others.
+    const others = s.seats.length - (seated && this.player ? 1 : 0);
+    box.style.setProperty("--cols", String(others <= 4 ? others : others <= 6 ? 3 : 4));
     const challenge = s.challenge === null ? null : s.pile[s.challenge];
     s.seats.forEach((seat, index) => {
       const node = el("div", "seat");
@@ -239,8 +242,9 @@ export class TableView {
     if (swept) this.sweep(pile, s.last_take.seat);
     pile.querySelectorAll(".card:not(.sweeping)").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
+    pile.classList.toggle("empty", !s.pile.length);
     const width = pile.clientWidth || 300;
-    const cardWidth = width < 360 ? 64 : 84;
+    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
