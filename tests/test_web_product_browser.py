@@ -402,3 +402,16 @@ def test_the_game_gets_the_screen(server: str, browser: Any) -> None:
         assert log is not None and log["height"] < 120  # the log is short until asked for
         page.click("#log-more")
         assert page.get_attribute("#log-more", "aria-expanded") == "true"
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_winner_of_a_game_is_marked_calmly(server: str, browser: Any, motion: str) -> None:
+    with opened(browser, reduced_motion=motion) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        winner = page.locator(".seat.won")
+        assert winner.count() == 1
+        animation = winner.evaluate("el => getComputedStyle(el).animationName")
+        assert animation == ("none" if motion == "reduce" else "won")

@@ -84,7 +84,7 @@ export class TableView {
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2").
     $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
-    this.drawSeats(s);
+    this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
     $("prompt").textContent = s.prompt;
     $("notice").textContent = s.notice || "";
@@ -180,7 +180,12 @@ export class TableView {
     box.classList.toggle("low", remaining < 60);
   }
 
-  drawSeats(s) {
+  drawSeats(s, previous = null) {
+    // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
+    // under reduced motion); a won game has its chord.
+    const took = previous && s.last_take && s.tricks > previous.tricks ? s.last_take.seat : null;
+    const won = previous && s.over && !previous.over ? s.over.winner : null;
+    if (won !== null && won !== undefined) this.sound.play("win");
     const box = $("seats");
     box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     box.dataset.count = String(s.seats.length);
@@ -194,6 +199,8 @@ export class TableView {
       node.dataset.seat = String(index);
       if (s.to_play === index) node.classList.add("to-play");
       if (seat.out) node.classList.add("out");
+      if (index === took) node.classList.add("took");
+      if (index === won) node.classList.add("won");
       if (index === s.you && seated) node.classList.add("you");
       let tag = "";
       if (index === s.you && seated) tag = "(you)";
