@@ -415,3 +415,22 @@ def test_the_winner_of_a_game_is_marked_calmly(server: str, browser: Any, motion
         assert winner.count() == 1
         animation = winner.evaluate("el => getComputedStyle(el).animationName")
         assert animation == ("none" if motion == "reduce" else "won")
+
+
+def test_no_accessibility_violation_around_an_absent_friend(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "ABSENT_GRACE", 0.5)
+    found: dict[str, list[str]] = {}
+    with opened(browser, color_scheme="dark") as host, opened(browser, PHONE, is_mobile=True) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        found["asked for a name"] = _axe(guest)
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        found["offers"] = _axe(host)
+    assert {name: problems for name, problems in found.items() if problems} == {}
