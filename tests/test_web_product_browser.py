@@ -434,3 +434,13 @@ def test_no_accessibility_violation_around_an_absent_friend(
         host.wait_for_selector("#offers:not([hidden])")
         found["offers"] = _axe(host)
     assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("document.querySelector('#narration').innerText.includes('Your turn')")
