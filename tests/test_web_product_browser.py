@@ -444,3 +444,19 @@ def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None
         page.wait_for_selector("#turn:enabled")
         page.keyboard.press("Space")
         page.wait_for_function("document.querySelector('#narration').innerText.includes('Your turn')")
+
+
+def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        page.tap("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#leave").is_hidden() and page.locator("#pace").is_hidden()
+        page.tap("#more")
+        assert page.get_attribute("#more", "aria-expanded") == "true"
+        assert page.locator("#leave").is_visible() and page.locator("#pace").is_visible()
+    with opened(browser) as page:
+        page.goto(server)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#more").is_hidden() and page.locator("#leave").is_visible()

@@ -270,6 +270,12 @@ class App {
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     control("again", () => this.send({ type: "new-game" }));
+    // On a phone the pace, the sound and Leave wait behind "More".
+    $("more").addEventListener("click", () => {
+      const open = $("more").getAttribute("aria-expanded") !== "true";
+      $("more").setAttribute("aria-expanded", String(open));
+      $("more-controls").classList.toggle("open", open);
+    });
     $("log-more").addEventListener("click", () => {
       const open = $("log-more").getAttribute("aria-expanded") !== "true";
       $("log-more").setAttribute("aria-expanded", String(open));
