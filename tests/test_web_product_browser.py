@@ -118,6 +118,7 @@ def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: 
         assert page.url == address and "(you)" in page.inner_text(".seat[data-seat='0']")
         page.go_back()
         page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_visible()  # the way back, from the home page too
         page.go_forward()
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
@@ -460,3 +461,20 @@ def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: 
         page.click("#play-computer")
         page.wait_for_selector("#turn:enabled")
         assert page.locator("#more").is_hidden() and page.locator("#leave").is_visible()
+
+
+def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.go_back()
+        page.click("#current-link")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.click("#leave")
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_hidden()

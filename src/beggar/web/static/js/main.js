@@ -3,7 +3,7 @@
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
 import { TableView, tableTitle } from "./table.js";
-import { RecentList, rememberGame } from "./recent.js";
+import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
 import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
 import { chosenSettings, rememberSettings, setupHome } from "./home.js";
@@ -121,6 +121,7 @@ class App {
       if (["computer", "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
         history.pushState(null, "", siteUrl(here).href);
       }
+      if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
       this.table.reset();
       this.showPage("table");
       $("table").focus();
@@ -154,6 +155,7 @@ class App {
   }
 
   closeTable() {
+    setCurrentGame(null);
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     if ($("end").open) $("end").close();
@@ -217,6 +219,9 @@ class App {
   /** Leave the table; `onPurpose` tells the table so (a game against the computer then ends). */
   leave(goHome = true, onPurpose = true) {
     if (onPurpose) this.connection.send({ type: "leave" });
+    const s = this.table.state;
+    // A game against the computer left by Back waits for its player: the home page links to it.
+    setCurrentGame(!onPurpose && s && s.mode === "computer" && !s.over ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     this.table.reset();

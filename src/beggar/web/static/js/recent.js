@@ -26,13 +26,41 @@ export function rememberGame(game) {
   }
 }
 
-/** The home page's list of recent games; it owns the #recent element. */
+const CURRENT = "beggar-current";
+
+/** A game against the computer this person went away from without leaving it: `{table, title}`. */
+export function setCurrentGame(game) {
+  try {
+    if (game) localStorage.setItem(CURRENT, JSON.stringify(game));
+    else localStorage.removeItem(CURRENT);
+  } catch {
+    // The link back is a convenience.
+  }
+}
+
+function currentGame() {
+  try {
+    const game = JSON.parse(localStorage.getItem(CURRENT) || "null");
+    return game && typeof game.table === "string" ? game : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The home page's list of recent games, and the way back to a game in progress; it owns the
+ * #recent and #current-game elements. */
 export class RecentList {
   constructor() {
     this.root = $("recent");
   }
 
   render() {
+    const current = currentGame();
+    $("current-game").hidden = !current;
+    if (current) {
+      $("current-link").href = siteUrl(`t/${current.table}`).href;
+      $("current-link").textContent = `Back to your game: ${current.title || "against the computer"}`;
+    }
     const games = recentGames();
     this.root.hidden = !games.length;
     const list = $("recent-list");
