@@ -149,8 +149,9 @@ def new_page(browser: Any, **options: Any) -> Any:
 
 
 def open_settings(page: Any, **values: str | int) -> None:
-    """Open "House rules and table settings" and set each field."""
-    page.click("#setup summary")
+    """Open "House rules and table settings" (unless open) and set each field."""
+    if not page.locator("#setup").evaluate("el => el.open"):
+        page.click("#setup summary")
     for field, value in values.items():
         locator = page.locator(f"#opt-{field}")
         if locator.evaluate("el => el.tagName") == "SELECT":

@@ -165,5 +165,5 @@ def test_any_house_rule_can_be_chosen_and_a_bad_one_is_explained(server: str, pa
     page.goto(server)
     open_settings(page, spec="players=12")
     page.click("#play-computer")
-    page.wait_for_selector("#error:not([hidden])")
-    assert "players=12" in page.inner_text("#error")
+    page.wait_for_selector("#opt-error:not([hidden])")
+    assert "players=12" in page.inner_text("#opt-error")

@@ -62,7 +62,7 @@ def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(ser
     page.click("#leave")
     page.click("#play-friend")
     page.wait_for_function("document.querySelector('#rules-line').innerText.startsWith('Friend table')")
-    assert "random lead, stops after 3,000 piles" in page.inner_text("#rules-line")
+    assert "random lead, stops after 3,000 tricks" in page.inner_text("#rules-line")
     page.goto(server)
     page.click("#setup summary")
     options = " ".join(page.locator("#opt-rules option").all_inner_texts())

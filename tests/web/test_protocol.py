@@ -172,7 +172,10 @@ def test_tables_nobody_touches_are_closed() -> None:
 
 def test_a_game_against_the_computer_ends_when_the_player_leaves(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
-        joined = create(Socket(ws), mode="computer")
+        me = Socket(ws)
+        joined = create(me, mode="computer")
+        me.send({"type": "leave"})
+        me.until("left")
     lobby = client.app.state.lobby
     for _ in range(50):
         if joined["table"] not in lobby.tables:

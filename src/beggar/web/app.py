@@ -53,7 +53,9 @@ from beggar.web.protocol import (
     Message,
     NewGame,
     Ping,
+    PlayFor,
     ProtocolError,
+    Rename,
     SetAutomatic,
     SetPace,
     SetPaused,
@@ -263,19 +265,23 @@ class Connection:
         self.history_game, self.history_points = -1, 0
         table.listeners.append(self.on_change)
         if seat is not None:
-            table.seats[seat].connections += 1
-        table.changed()
+            table.arrive(seat)
+        else:
+            table.changed()
 
-    def leave(self) -> Table | None:
+    def leave(self, *, on_purpose: bool = False) -> Table | None:
+        """Leave the table (``on_purpose``: the person pressed Leave, rather than went away)."""
         table = self.table
         if table is None:
             return None
         with contextlib.suppress(ValueError):
             table.listeners.remove(self.on_change)
-        if self.seat is not None:
-            table.seats[self.seat].connections -= 1
+        seat = self.seat
         self.table, self.seat = None, None
-        table.changed()
+        if seat is not None:
+            table.depart(seat, left=on_purpose)
+        else:
+            table.changed()
         return table
 
 
@@ -427,7 +433,10 @@ async def socket(websocket: WebSocket) -> None:
             except NoSuchTable as exc:
                 connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
             except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
-                connection.send({"type": "error", "message": plain(str(exc))})
+                reply = {"type": "error", "message": plain(str(exc))}
+                if connection.table is None and (field := setting_at_fault(exc)) is not None:
+                    reply["field"] = field  # the page shows the error by that setting
+                connection.send(reply)
             if sender.done():
                 break
     except (WebSocketDisconnect, RuntimeError):
@@ -619,7 +628,9 @@ def handle(
         raise TableError("you are not at a table: create one or join one first")
     seat = connection.seat
     if isinstance(message, Leave):
-        _disconnect(lobby, connection)
+        _disconnect(lobby, connection, on_purpose=True)
+        if table.mode is Mode.COMPUTER and seat is not None:
+            lobby.close(table.id)  # leaving a game against the computer ends it
         connection.send({"type": "left"})
         return
     if seat is None:
@@ -634,6 +645,25 @@ def handle(
         table.set_automatic(seat, message.on)
     elif isinstance(message, NewGame):
         table.ask_new_game(seat)
+    elif isinstance(message, PlayFor):
+        table.play_for(seat, message.seat)
+    elif isinstance(message, Rename):
+        table.rename(seat, message.name)
+
+
+SETTINGS = ("deal", "seed", "rules", "players", "humans", "name", "pace")
+"""The fields of a new table's message that the page has a setting for."""
+
+
+def setting_at_fault(exc: Exception) -> str | None:
+    """Which setting of a new table an error is about (``"deal"``, ``"rules"``...), if any."""
+    if isinstance(exc, DealError):
+        return "deal"
+    text = str(exc)
+    if isinstance(exc, RulesError) or "at a live table" in text:
+        return "rules"
+    first = text.split(" ", 1)[0]
+    return first if isinstance(exc, ProtocolError) and first in SETTINGS else None
 
 
 def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:
@@ -689,7 +719,7 @@ def _create(
         rules = rules_named("standard")
         deal = famous.deal
     seats = _seats(mode, rules, message)
-    bound = mode in (Mode.COMPUTER, Mode.WATCH, Mode.LESSON, Mode.FAMOUS)
+    bound = mode in (Mode.WATCH, Mode.LESSON, Mode.FAMOUS)  # a computer game outlives a reload
     table = lobby.open(
         mode,
         rules,
@@ -721,6 +751,8 @@ def _create(
         }
     )
     connection.sit(table, seat)
+    if mode is Mode.COMPUTER:
+        _close_abandoned_computer_games(lobby, table)
 
 
 def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
@@ -775,21 +807,39 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
     connection.sit(table, seat)
 
 
-def _disconnect(lobby: Lobby, connection: Connection) -> None:
+def _disconnect(lobby: Lobby, connection: Connection, *, on_purpose: bool = False) -> None:
     """``connection`` leaves its table; a table bound to its players closes when the last one goes.
 
     Spectators come and go without closing anything.
     """
     seated = connection.seat is not None
-    _close_if_abandoned(lobby, connection.leave(), seated)
+    _close_if_abandoned(lobby, connection.leave(on_purpose=on_purpose), seated)
 
 
 def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None:
-    """Close a table bound to its players once a player left it and no player is connected."""
-    if table is None or not table.bound_to_connection or not seated:
+    """Close a table bound to its players once a player left it and no player is connected.
+
+    A game against the computer stays for its player's return (a reload, a lost line); one that
+    was playing itself pauses meanwhile.
+    """
+    if table is None or not seated or any(seat.connections > 0 for seat in table.seats):
         return
-    if not any(seat.connections > 0 for seat in table.seats):
+    if table.bound_to_connection:
         lobby.close(table.id)
+    elif table.mode is Mode.COMPUTER and not table.game.over and any(s.automatic for s in table.seats):
+        table.set_paused(True)
+
+
+def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
+    """A new game against the computer from an address closes its earlier ones nobody is at."""
+    for table in list(lobby.tables.values()):
+        if (
+            table is not keep
+            and table.mode is Mode.COMPUTER
+            and table.owner == keep.owner
+            and not any(seat.connections > 0 for seat in table.seats)
+        ):
+            lobby.close(table.id)
 
 
 async def _janitor(lobby: Lobby) -> None:

@@ -84,6 +84,20 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class PlayFor:
+    """Let the computer play for another player who has been away a while."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A person at a friend table gives the name their seat is known by."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Leave:
     pass
 
@@ -93,7 +107,9 @@ class Ping:
     pass
 
 
-Message = Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | Leave | Ping
+Message = (
+    Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | PlayFor | Rename | Leave | Ping
+)
 
 
 def parse_message(text: str | bytes) -> Message:
@@ -142,6 +158,16 @@ def parse_message(text: str | bytes) -> Message:
         message = SetAutomatic(fields.boolean("on"))
     elif kind == "new-game":
         message = NewGame()
+    elif kind == "play-for":
+        seat = fields.integer("seat", 0, 7)
+        if seat is None:
+            raise ProtocolError("play-for needs the seat of the player who is away")
+        message = PlayFor(seat)
+    elif kind == "rename":
+        name = fields.text("name", MAX_NAME)
+        if not name:
+            raise ProtocolError("rename needs a name")
+        message = Rename(name)
     elif kind == "leave":
         message = Leave()
     elif kind == "ping":
@@ -149,7 +175,7 @@ def parse_message(text: str | bytes) -> Message:
     else:
         raise ProtocolError(
             "unknown message type: use create, join, turn, pace, pause, resume, watch, "
-            "new-game, leave or ping"
+            "new-game, play-for, rename, leave or ping"
         )
     fields.finish(kind)
     return message

@@ -8,6 +8,7 @@ A :class:`Lobby` holds every live table, bounds their number and closes idle one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import hashlib
 import hmac
@@ -23,7 +24,7 @@ import orjson
 
 from beggar.cards import Card
 from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason, Status
-from beggar.lessons import Lesson
+from beggar.lessons import LESSONS, Lesson
 from beggar.narrate import Narrator, ending
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
@@ -70,6 +71,9 @@ UPDATE_INTERVAL = 0.05
 """A connection gets at most one state every this many seconds; changes in between are merged."""
 RESUME_SLICE = 500
 """Cards a restored table replays between pauses (about 5 ms of the server's time)."""
+ABSENT_GRACE = 20.0
+"""Seconds a friend who left or lost the connection has to come back before the others are offered
+to let the computer play for them, or a new game without them."""
 
 
 @dataclass
@@ -82,6 +86,13 @@ class Seat:
     connections: int = 0
     automatic: bool = False
     """A human seat whose cards are turned for them ("watch both players")."""
+    away_since: float | None = None
+    """When the person at this seat left or lost the connection (``time.monotonic()``); None
+    while they are here (or never came)."""
+    left: bool = False
+    """They left on purpose (rather than lost the connection)."""
+    stand_in: bool = False
+    """The computer plays for this absent person, as the others asked; it stops when they return."""
 
     @property
     def plays_itself(self) -> bool:
@@ -195,9 +206,25 @@ class Table:
         return random_deal(self.rules, seed)
 
     def new_game(self) -> None:
-        """Deal again (a lesson or a famous game starts over)."""
+        """Deal again (a lesson or a famous game starts over).
+
+        At instant pace a new game does not play itself to its end at once: a person who was
+        watching their own cards being turned gets them back, and a table where every seat plays
+        itself starts paused.
+        """
         self.redeals = 0
         self._start_game(self._next_deal())
+        if self.pace is not Pace.INSTANT:
+            return
+        if self.mode in (Mode.WATCH, Mode.FAMOUS):
+            self.set_paused(True)
+            self.paused_why = "A new game, paused: press Resume to watch it."
+            self.changed()
+            return
+        for each in self.seats:
+            if each.human and not each.stand_in:
+                each.automatic = False
+        self.changed()
 
     def ask_new_game(self, seat: int) -> None:
         """``seat`` asks for a new game; it starts once every seated person has asked.
@@ -208,7 +235,7 @@ class Table:
         if self.mode is not Mode.FRIENDS:
             self.new_game()  # one person at the table (a lesson's two seats are one person)
             return
-        people = self.seated_people()
+        people = self.present_people()
         if seat in self.new_game_asked:
             return
         self.new_game_asked.add(seat)
@@ -229,6 +256,59 @@ class Table:
         """Seats held by a person (not the computer, not empty)."""
         return [i for i, seat in enumerate(self.seats) if seat.human and seat.taken]
 
+    def present_people(self) -> list[int]:
+        """Seats held by a person who is at the table now: only their consent is asked for."""
+        return [i for i in self.seated_people() if self.seats[i].away_since is None]
+
+    def arrive(self, seat: int) -> None:
+        """A browser of the person at ``seat`` connects; one who was away is back."""
+        each = self.seats[seat]
+        each.connections += 1
+        if each.away_since is not None:
+            each.away_since, each.left = None, False
+            if each.stand_in:
+                each.stand_in = each.automatic = False
+            if self.mode is Mode.FRIENDS:
+                self.say(f"{each.name} is back.")
+        self.changed()
+
+    def depart(self, seat: int, *, left: bool = False) -> None:
+        """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave).
+
+        At a friend table, when their last browser goes the others are told, and after
+        :data:`ABSENT_GRACE` seconds they are offered to go on without them.
+        """
+        each = self.seats[seat]
+        each.connections = max(0, each.connections - 1)
+        if each.connections == 0 and self.mode is Mode.FRIENDS and each.taken and not self.closed:
+            each.away_since, each.left = time.monotonic(), left
+            self.say(f"{each.name} {'left the table' if left else 'lost the connection'}.")
+            self.new_game_asked.discard(seat)
+            with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell later
+                asyncio.get_running_loop().call_later(ABSENT_GRACE + 0.05, self._grace_over, seat)
+        self.changed()
+
+    def _grace_over(self, seat: int) -> None:
+        if not self.closed and self.absent(seat):
+            self.changed()  # the others now see the offers
+
+    def absent(self, seat: int) -> bool:
+        """Has the person at ``seat`` been away for :data:`ABSENT_GRACE` seconds or more?"""
+        since = self.seats[seat].away_since
+        return since is not None and time.monotonic() - since >= ABSENT_GRACE
+
+    def play_for(self, by: int, seat: int) -> None:
+        """``by`` lets the computer play for the absent person at ``seat`` until they return."""
+        if self.mode is not Mode.FRIENDS or not 0 <= seat < len(self.seats) or seat == by:
+            raise TableError("the computer can play only for another player who is away")
+        if not self.absent(seat):
+            raise TableError(f"{self.seats[seat].name} is here, or has only just gone: wait a moment")
+        each = self.seats[seat]
+        if not each.stand_in:
+            each.stand_in = each.automatic = True
+            self.say(f"{self.seats[by].name} lets the computer play for {each.name}.")
+        self.changed()
+
     def waiting_for(self) -> list[str]:
         """At a friend table: the names of seats still waiting for their person."""
         if self.mode is not Mode.FRIENDS:
@@ -248,6 +328,17 @@ class Table:
             self.started = time.monotonic()  # the clock starts when everyone is here
             self.paused_for = 0.0
             self.say(f"Everyone is here. {self.names[self.game.to_play]} leads.")
+        self.changed()
+
+    def rename(self, seat: int, name: str) -> None:
+        """The person at ``seat`` of a friend table gives their name; the others are told."""
+        if self.mode is not Mode.FRIENDS:
+            raise TableError("only a friend table's seats take a name once the game is set")
+        old = self.seats[seat].name
+        if name == old:
+            return
+        self.rename_seat(seat, name)
+        self.say(f"{old} is now called {name}.")
         self.changed()
 
     def rename_seat(self, seat: int, name: str) -> None:
@@ -463,6 +554,9 @@ class Table:
                 "taken": seat.taken,
                 "connected": seat.connections > 0,
                 "automatic": seat.automatic,
+                "away": None if seat.away_since is None else ("left" if seat.left else "lost"),
+                "absent": self.absent(index),
+                "stand_in": seat.stand_in,
                 "cards": len(game.stacks[index]),
                 "out": game.out[index],
             }
@@ -500,7 +594,12 @@ class Table:
             played = 0.0 if self.waiting_for() else self.playing_seconds()  # the clock waits too
             view["time_left"] = max(0.0, round(self.rules.time_limit - played, 1))
         if self.lesson is not None:
-            view["lesson"] = {"number": self.lesson.number, "title": self.lesson.title}
+            view["lesson"] = {
+                "number": self.lesson.number,
+                "title": self.lesson.title,
+                "outro": self.lesson.outro,
+                "next": self.lesson.number + 1 if self.lesson.number < len(LESSONS) else None,
+            }
         if self.famous is not None:
             view["famous"] = famous_json(self.famous)
         if record is not None:
@@ -584,15 +683,35 @@ def prompt(table: Table, seat: int | None) -> str:
 
 
 def notice(table: Table, seat: int | None) -> str:
-    """A request waiting for this person, or for others: a new game someone asked for."""
-    asked = table.new_game_asked
-    if not asked or table.mode is not Mode.FRIENDS:
+    """What this person should know of the others: who is away, and a new game someone asked for.
+
+    The button named is the one this person sees: "Play again" once the game is over, else "New
+    game".
+    """
+    if table.mode is not Mode.FRIENDS:
         return ""
-    askers = _and([table.seats[i].name for i in sorted(asked)])
-    if seat is not None and seat not in asked:
-        return f"{askers} {'asks' if len(asked) == 1 else 'ask'} for a new game: press New game to agree."
-    missing = [table.seats[i].name for i in table.seated_people() if i not in asked]
-    return f"Waiting for {_and(missing)} to agree to a new game." if missing else ""
+    parts = []
+    for index, each in enumerate(table.seats):
+        if index == seat or each.away_since is None:
+            continue
+        if each.stand_in:
+            parts.append(f"{each.name} is away: the computer plays for them until they return.")
+        elif table.absent(index):
+            parts.append(f"{each.name} has been away for a while: go on without them, or wait.")
+        else:
+            parts.append(f"{each.name} {'left the table' if each.left else 'lost the connection'}.")
+    asked = table.new_game_asked
+    if asked:
+        askers = _and([table.seats[i].name for i in sorted(asked)])
+        button = "Play again" if table.game.over else "New game"
+        if seat is not None and seat not in asked:
+            verb = "asks" if len(asked) == 1 else "ask"
+            parts.append(f"{askers} {verb} for a new game: press {button} to agree.")
+        else:
+            missing = [table.seats[i].name for i in table.present_people() if i not in asked]
+            if missing:
+                parts.append(f"Waiting for {_and(missing)} to agree to a new game.")
+    return " ".join(parts)
 
 
 def _and(names: list[str]) -> str:
@@ -937,13 +1056,16 @@ class Lobby:
         """Close tables that play themselves with nobody watching; return how many.
 
         A table where every seat plays itself (a watched game, a famous game) is only worth its
-        cards while someone looks at it.
+        cards while someone looks at it. A paused one costs nothing: it waits for its people.
         """
         now = time.monotonic()
         unwatched = [
             t.id
             for t in self.tables.values()
-            if not t.listeners and all(s.plays_itself for s in t.seats) and self._grace.get(t.id, 0) < now
+            if not t.listeners
+            and not t.paused
+            and all(s.plays_itself for s in t.seats)
+            and self._grace.get(t.id, 0) < now
         ]
         for table_id in unwatched:
             self.close(table_id)

@@ -27,7 +27,12 @@ export function cardElement(card, { mini = false } = {}) {
     node.classList.add("pay");
     node.dataset.pays = String(card.pays);
   }
+  if (card.suit) node.classList.add(`suit-${card.suit}`);
   if (!mini && card.rank && card.suit) {
+    // The large index of the high-contrast cards (a setting; hidden otherwise).
+    const index = el("span", "hc-index", `${card.rank}${SUITS[card.suit]}`);
+    index.setAttribute("aria-hidden", "true");
+    node.append(index);
     const face = el("img", "face");
     face.src = siteUrl(`static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`).href;
     face.alt = "";

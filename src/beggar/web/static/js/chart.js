@@ -18,9 +18,10 @@ function svgNode(tag, attrs) {
  * Draw `points` (one array of stack sizes per trick) into `svg`, the legend into `legend`.
  * `cursor` (a trick number) draws a vertical line for the replay viewer. `cycle` (from the server:
  * `pre_period_tricks`, `pre_period_cards`, `period_tricks`, `period_cards`) marks where a
- * never-ending game's cycle starts and shades one period, as far as the chart reaches.
+ * never-ending game's cycle starts and shades one period, as far as the chart reaches. `counts`:
+ * the stacks the legend gives (a replay in the middle of a trick), else those at the cursor.
  */
-export function drawChart(svg, legend, points, names, cursor = null, cycle = null) {
+export function drawChart(svg, legend, points, names, cursor = null, cycle = null, counts = null) {
   svg.replaceChildren();
   legend.replaceChildren();
   if (!points.length) return;
@@ -49,7 +50,7 @@ export function drawChart(svg, legend, points, names, cursor = null, cycle = nul
     const item = el("li");
     const swatch = el("span", "swatch");
     swatch.style.background = colour;
-    item.append(swatch, document.createTextNode(`${name}: ${points[at][k]}`));
+    item.append(swatch, document.createTextNode(`${name}: ${(counts || points[at])[k]}`));
     legend.append(item);
   });
   if (cycle) legend.append(cycleLegend(cycle));

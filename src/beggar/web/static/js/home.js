@@ -31,7 +31,7 @@ export function setupHome(options, actions) {
     $("opt-rules-about").textContent = preset
       ? preset.description
       : `${title(options.defaults.computer)} against the computer: you start, and 4,000 cards or an exact repeat end the game. `
-        + `${title(options.defaults.friends)} with a friend: a random lead, and whoever holds more cards wins at a repeat or after 3,000 piles.`;
+        + `${title(options.defaults.friends)} with a friend: a random lead, and whoever holds more cards wins at a repeat or after 3,000 tricks.`;
     $("opt-players").value = preset ? preset.settings.players : "2";
   };
   $("opt-rules").addEventListener("change", about);
@@ -61,7 +61,10 @@ export function setupHome(options, actions) {
     const replay = el("a", "button secondary", "Replay");
     replay.href = siteUrl(`r/famous-${game.index}`).href;
     replay.setAttribute("aria-label", `Replay ${game.finder} ${game.year}`);
-    buttons.append(watch, replay);
+    const play = el("button", "secondary", "Play this deal");
+    play.setAttribute("aria-label", `Play this deal: ${game.finder} ${game.year}`);
+    play.addEventListener("click", () => actions.playDeal(game.deal, "standard", 2));
+    buttons.append(watch, replay, play);
     item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
@@ -74,7 +77,12 @@ export function setupHome(options, actions) {
     const row = body.insertRow();
     row.insertCell().textContent = preset.title;
     row.insertCell().textContent = preset.description;
-    row.insertCell().textContent = Object.entries(preset.settings).map(([k, v]) => `${k}: ${v}`).join("; ");
+    const settings = el("details", "settings");
+    settings.append(el("summary", "", "Settings"));
+    const list = el("ul");
+    for (const [key, value] of Object.entries(preset.settings)) list.append(el("li", "", `${key}: ${value}`));
+    settings.append(list);
+    row.insertCell().append(settings);
   }
   $("preset-table").replaceChildren(table);
 }
@@ -108,6 +116,43 @@ function showFound(found, actions) {
       el("code", "deal", deal.deal), rules, buttons);
     list.append(item);
   });
+}
+
+const REMEMBERED = ["opt-rules", "opt-spec", "opt-players", "opt-humans", "opt-pace", "opt-open", "opt-contrast"];
+
+/** High-contrast cards, a setting of this browser: a class on the page's root. */
+function applyContrast() {
+  document.documentElement.classList.toggle("hc-cards", $("opt-contrast").checked);
+}
+const SETTINGS_KEY = "beggar-settings";
+
+/** The table settings a person chose last time come back (kept in this browser), and each change
+ * is kept. A value the page no longer offers is skipped. */
+export function rememberSettings() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch {
+    saved = {};
+  }
+  for (const id of REMEMBERED) {
+    const input = $(id);
+    if (!(id in saved)) continue;
+    if (input.type === "checkbox") input.checked = Boolean(saved[id]);
+    else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === saved[id])) {
+      input.value = saved[id];
+      if (id === "opt-rules") input.dispatchEvent(new Event("change")); // its description, its players
+    }
+  }
+  const keep = () => {
+    const values = {};
+    for (const id of REMEMBERED) values[id] = $(id).type === "checkbox" ? $(id).checked : $(id).value;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
+  };
+  for (const id of REMEMBERED) $(id).addEventListener("change", keep);
+  $("opt-spec").addEventListener("input", keep);
+  $("opt-contrast").addEventListener("change", applyContrast);
+  applyContrast();
 }
 
 /** What the home page's settings ask for, for a table of this mode. */

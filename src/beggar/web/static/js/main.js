@@ -2,10 +2,11 @@
 // what the server sends back. Everything lives in one App object; modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { TableView } from "./table.js";
+import { TableView, tableTitle } from "./table.js";
+import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
 import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
-import { chosenSettings, setupHome } from "./home.js";
+import { chosenSettings, rememberSettings, setupHome } from "./home.js";
 
 const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
 const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
@@ -17,6 +18,7 @@ class App {
     this.sound = new Sound();
     this.table = new TableView(this.sound);
     this.replay = new ReplayView();
+    this.recent = new RecentList();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.errorTimer = null;
   }
@@ -25,6 +27,7 @@ class App {
     for (const page of PAGES) $(page).hidden = page !== name;
     if (name !== "table" && name !== "replay") document.title = "Beggar-My-Neighbour";
     if (name !== "replay") this.replay.stop();
+    if (name === "home") this.recent.render();
   }
 
   /** Where this page is under the site's root: "t/k7m2x9qbtf", "r/famous-0", "" (home). */
@@ -42,12 +45,13 @@ class App {
     }
     const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
-      this.leave(false);
+      this.leave(false, this.me.mode !== "computer");
       this.openReplay(replay[1]);
       return;
     }
     const page = location.hash.replace("#", "") || "home";
-    if (this.me.table && page !== "table") this.leave(false);
+    // Back from a game against the computer keeps it (Forward returns to it); a friend table is left.
+    if (this.me.table && page !== "table") this.leave(false, this.me.mode !== "computer");
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
   }
 
@@ -76,6 +80,34 @@ class App {
     this.errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
   }
 
+  /** A new table refused for one of its settings: the error stays by that field, in view, until
+   * the field is changed. */
+  settingError(field, text) {
+    const ids = {
+      deal: "opt-deal", seed: "opt-seed", players: "opt-players", humans: "opt-humans", name: "opt-name",
+      pace: "opt-pace", rules: $("opt-spec").value.trim() || !$("opt-rules").value ? "opt-spec" : "opt-rules",
+    };
+    this.clearSettingError();
+    $("setup").open = true;
+    const input = $(ids[field] || "opt-spec");
+    const box = $("opt-error");
+    box.textContent = text;
+    box.hidden = false;
+    input.closest("label").after(box);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "opt-error");
+    input.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "center" });
+  }
+
+  clearSettingError() {
+    $("opt-error").hidden = true;
+    for (const input of document.querySelectorAll("#setup [aria-invalid]")) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
+
   receive(message) {
     if (message.type === "joined") {
       this.me.table = message.table;
@@ -84,6 +116,12 @@ class App {
         this.me.token = message.token;
         localStorage.setItem(`beggar-token-${message.table}`, message.token);
       }
+      // A game with seats has its own address: a reload or Back and Forward come back to it.
+      const here = `t/${message.table}`;
+      if (["computer", "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
+        history.pushState(null, "", siteUrl(here).href);
+      }
+      if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
       this.table.reset();
       this.showPage("table");
       $("table").focus();
@@ -96,10 +134,18 @@ class App {
         this.closeTable();
         return;
       }
+      if (message.over && message.over.replay && message.you !== null && message.over.replay !== this.remembered) {
+        this.remembered = message.over.replay;
+        rememberGame({ replay: message.over.replay, title: tableTitle(message), sentence: message.over.sentence, at: Date.now() });
+      }
       this.table.render(message);
     } else if (message.type === "error") {
       if (message.code === "no-table") {
         this.closeTable();
+        return;
+      }
+      if (message.field && !this.me.table && !$("home").hidden) {
+        this.settingError(message.field, message.message);
         return;
       }
       this.showError(message.message);
@@ -109,12 +155,13 @@ class App {
   }
 
   closeTable() {
+    setCurrentGame(null);
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     if ($("end").open) $("end").close();
     this.showClosed("This table is closed or never existed.",
       "A table closes when nobody has played at it for 30 minutes, and a game against the computer "
-      + "closes when its player leaves.");
+      + "closes when its player presses Leave table.");
   }
 
   /** The line dropped: go back to the table (it survives a server restart), or say it has ended. */
@@ -133,10 +180,12 @@ class App {
   }
 
   /** A new table: the server first names it, so that its socket can go where the table will live. */
-  async create(mode, extra = {}) {
+  async create(mode, extra = {}, own = false) {
     const me = { table: null, seat: null, token: null, mode };
     this.me = me;
-    const base = mode === "lesson" || mode === "famous" ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
+    const base = mode === "lesson" || mode === "famous" || own ? { pace: extra.pace || "normal" } : chosenSettings(this.options, mode);
+    const name = $("opt-name").value.trim();
+    if (own && name) base.name = name;
     if (mode === "friends") base.humans = Number($("opt-humans").value);
     let tableId;
     try {
@@ -148,6 +197,11 @@ class App {
     }
     if (this.me !== me) return; // the person went elsewhere meanwhile
     this.connection.open({ type: "create", mode, ...base, ...extra }, tableId);
+  }
+
+  /** A game against the computer on a given deal (from a replay or a famous game). */
+  playDeal(deal, rules, players) {
+    this.create("computer", { deal, rules, players, pace: $("opt-pace").value || "normal" }, true);
   }
 
   join(tableId) {
@@ -162,8 +216,12 @@ class App {
     this.connection.open(message, tableId);
   }
 
-  leave(goHome = true) {
-    this.connection.send({ type: "leave" });
+  /** Leave the table; `onPurpose` tells the table so (a game against the computer then ends). */
+  leave(goHome = true, onPurpose = true) {
+    if (onPurpose) this.connection.send({ type: "leave" });
+    const s = this.table.state;
+    // A game against the computer left by Back waits for its player: the home page links to it.
+    setCurrentGame(!onPurpose && s && s.mode === "computer" && !s.over ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     this.table.reset();
@@ -194,6 +252,21 @@ class App {
       event.preventDefault();
       $("main").focus();
     });
+    $("setup").addEventListener("input", (event) => {
+      if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
+    });
+    $("setup").addEventListener("change", (event) => {
+      if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
+    });
+    $("name-ask").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = $("sit-name").value.trim();
+      if (!name) return;
+      this.send({ type: "rename", name });
+      $("opt-name").value = name;
+      localStorage.setItem("beggar-name", name);
+      $("table").focus();
+    });
     $("play-computer").addEventListener("click", () => this.create("computer"));
     $("play-friend").addEventListener("click", () => this.create("friends"));
     $("watch-game").addEventListener("click", () => this.create("watch"));
@@ -202,6 +275,26 @@ class App {
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     control("again", () => this.send({ type: "new-game" }));
+    // On a phone the pace, the sound and Leave wait behind "More".
+    $("more").addEventListener("click", () => {
+      const open = $("more").getAttribute("aria-expanded") !== "true";
+      $("more").setAttribute("aria-expanded", String(open));
+      $("more-controls").classList.toggle("open", open);
+    });
+    $("log-more").addEventListener("click", () => {
+      const open = $("log-more").getAttribute("aria-expanded") !== "true";
+      $("log-more").setAttribute("aria-expanded", String(open));
+      $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
+      $("log").classList.toggle("short", !open);
+    });
+    // The offers about a friend who is away: the computer plays for them, or a new game without them.
+    $("offers").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-seat]");
+      if (!button) return;
+      this.send({ type: "play-for", seat: Number(button.dataset.seat) });
+      if (button.dataset.action === "new-game") this.send({ type: "new-game" });
+      this.refocus(event);
+    });
     control("play-again", () => this.send({ type: "new-game" }));
     control("sound", () => {
       const on = this.sound.toggle();
@@ -222,6 +315,10 @@ class App {
       this.send({ type: "new-game" });
       $("table").focus();
     });
+    $("end-next").addEventListener("click", () => {
+      $("end").close();
+      this.create("lesson", { lesson: Number($("end-next").dataset.lesson) });
+    });
     $("end-close").addEventListener("click", () => {
       $("end").close();
       $("table").focus();
@@ -241,6 +338,11 @@ class App {
     $("replay-next").addEventListener("click", () => this.replay.step(1));
     $("replay-next-trick").addEventListener("click", () => this.replay.stepTrick(1));
     $("replay-end").addEventListener("click", () => this.replay.step(Infinity));
+    $("replay-speed").addEventListener("change", () => this.replay.setSpeed(Number($("replay-speed").value)));
+    $("replay-deal").addEventListener("click", () => {
+      const data = this.replay.data;
+      if (data) this.playDeal(data.deal, data.rules.name, data.names.length);
+    });
     window.addEventListener("hashchange", () => this.route());
     window.addEventListener("popstate", () => this.route());
   }
@@ -270,7 +372,9 @@ class App {
         lesson: (number) => this.create("lesson", { lesson: number }),
         famous: (index) => this.create("famous", { famous: index, pace: "fast" }),
         found: (key) => this.create("famous", { found: key, pace: "fast" }),
+        playDeal: (deal, rules, players) => this.playDeal(deal, rules, players),
       });
+      rememberSettings();
     } catch {
       this.showError("Could not reach the server. Reload the page to try again.");
       return;

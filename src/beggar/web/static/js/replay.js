@@ -12,6 +12,16 @@ export class ReplayView {
     this.tricksAt = [];
     this.trickFrames = [];
     this.points = [];
+    this.speed = 16;
+  }
+
+  /** Cards a second while playing; a change takes effect at once. */
+  setSpeed(cardsPerSecond) {
+    this.speed = cardsPerSecond;
+    if (this.timer) {
+      this.stop();
+      this.play();
+    }
   }
 
   /** Fetch the replay `id` (a finished game's short id, or famous-N) and show its first frame. */
@@ -84,7 +94,7 @@ export class ReplayView {
     pile.replaceChildren();
     const shown = pileCards.slice(-8);
     const width = pile.clientWidth || 300;
-    const cardWidth = width < 360 ? 64 : 84;
+    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);
@@ -101,7 +111,7 @@ export class ReplayView {
     $("scrub").value = String(this.at);
     $("scrub").setAttribute("aria-valuetext", `card ${this.at} of ${last}`);
     const trick = this.tricksAt[this.at];
-    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick, data.cycle || null);
+    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick, data.cycle || null, stacks);
   }
 
   /** Step `delta` cards. */
@@ -120,19 +130,21 @@ export class ReplayView {
     this.show(next === undefined ? (direction > 0 ? this.data.frames.length - 1 : 0) : next);
   }
 
-  /** Play forwards, a card every `ms`, until the end or a stop. */
-  play(ms = 250) {
+  /** Play forwards at the chosen speed (several cards a frame when fast), until the end or a stop. */
+  play() {
     if (this.timer) {
       this.stop();
       return;
     }
     $("replay-play").textContent = "Pause";
+    const ms = Math.max(40, 1000 / this.speed);
+    const cards = Math.max(1, Math.round((this.speed * ms) / 1000));
     this.timer = setInterval(() => {
       if (!this.data || this.at >= this.data.frames.length - 1) {
         this.stop();
         return;
       }
-      this.show(this.at + 1);
+      this.show(this.at + cards);
     }, ms);
   }
 

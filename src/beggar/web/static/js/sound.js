@@ -12,12 +12,13 @@ export class Sound {
     return this.on;
   }
 
-  /** A soft tick for a card; a brighter one for a pay card; a chord when a pile is won. */
+  /** A soft tick for a card; a brighter one for a pay card; a chord when a pile is won, a longer
+   * one when the game is. */
   play(kind) {
     if (!this.on) return;
     this.context = this.context || new AudioContext();
     const ctx = this.context;
-    const notes = { card: [440], pay: [660], take: [523, 659, 784] }[kind] || [440];
+    const notes = { card: [440], pay: [660], take: [523, 659, 784], win: [523, 659, 784, 1047] }[kind] || [440];
     notes.forEach((frequency, i) => {
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();

@@ -11,7 +11,7 @@ export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
   const names = s.seats.map((seat) => seat.name).join(" · ");
-  if (s.mode === "friends") return `Table ${s.table}: ${names}`;
+  if (s.mode === "friends") return `Friend table: ${names}`;
   if (s.mode === "watch") return `Watching ${names}`;
   return names;
 }
@@ -27,7 +27,7 @@ export function rulesSummary(rules) {
   const parts = [`pay ${settings.pay}`, settings.deck, `${settings.players} players`];
   if (settings.lead === "random") parts.push("random lead");
   if (settings["max-cards"] !== "none") parts.push(`stops after ${Number(settings["max-cards"]).toLocaleString("en")} cards`);
-  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} piles`);
+  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} tricks`);
   if (settings["time-limit"] !== "none") parts.push(`time limit ${settings["time-limit"]}`);
   return `${rules.title}: ${parts.join(", ")}.`;
 }
@@ -82,7 +82,9 @@ export class TableView {
       : "Send this link to your friend; the game starts when they arrive.";
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
-    this.drawSeats(s);
+    // A friend who came by a link without a name is asked for one (their seat says "Player 2").
+    $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
+    this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
     $("prompt").textContent = s.prompt;
     $("notice").textContent = s.notice || "";
@@ -108,8 +110,12 @@ export class TableView {
     $("pause").textContent = s.paused ? "Resume" : "Pause";
     $("pause").disabled = !player || over || waiting;
     $("auto").setAttribute("aria-pressed", String(auto));
-    $("auto").textContent = auto ? "Stop watching" : (lesson ? "Play it for me" : "Watch both players");
-    $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous" || over;
+    const watchWords = s.mode === "friends" ? "Play my cards for me"
+      : s.seats.length > 2 ? "Watch all players" : "Watch both players";
+    $("auto").textContent = auto ? (s.mode === "friends" ? "Turn my own cards" : "Stop watching")
+      : (lesson ? "Play it for me" : watchWords);
+    $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous";
+    this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
     const othersAsked = s.new_game_asked.length > 0 && !asked;
@@ -138,6 +144,29 @@ export class TableView {
     this.drawEnd(s);
   }
 
+  /** For each friend away past the grace the server gives: let the computer play for them, or a
+   * new game without them (the buttons carry the seat; the page binds them). */
+  drawOffers(s) {
+    const box = $("offers");
+    const absent = this.player ? s.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i !== s.you && seat.absent && !seat.stand_in) : [];
+    box.hidden = !absent.length;
+    const key = absent.map(([seat, i]) => `${i}:${seat.name}:${s.over !== null}`).join("|");
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.replaceChildren();
+    for (const [seat, i] of absent) {
+      if (!s.over) {
+        const play = el("button", "secondary", `Let the computer play for ${seat.name}`);
+        play.dataset.seat = String(i);
+        box.append(play);
+      }
+      const fresh = el("button", "secondary", `New game without ${seat.name}`);
+      fresh.dataset.seat = String(i);
+      fresh.dataset.action = "new-game";
+      box.append(fresh);
+    }
+  }
+
   tickClock() {
     const box = $("clock");
     const { left, at, running } = this.clock;
@@ -151,28 +180,43 @@ export class TableView {
     box.classList.toggle("low", remaining < 60);
   }
 
-  drawSeats(s) {
+  drawSeats(s, previous = null) {
+    // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
+    // under reduced motion); a won game has its chord.
+    const took = previous && s.last_take && s.tricks > previous.tricks ? s.last_take.seat : null;
+    const won = previous && s.over && !previous.over ? s.over.winner : null;
+    if (won !== null && won !== undefined) this.sound.play("win");
     const box = $("seats");
-    box.replaceChildren();
+    box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
+    // The others sit in rows above the pile, this person below it: columns for the others.
+    const others = s.seats.length - (seated && this.player ? 1 : 0);
+    box.style.setProperty("--cols", String(others <= 4 ? others : others <= 6 ? 3 : 4));
     const challenge = s.challenge === null ? null : s.pile[s.challenge];
     s.seats.forEach((seat, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
       if (s.to_play === index) node.classList.add("to-play");
       if (seat.out) node.classList.add("out");
+      if (index === took) node.classList.add("took");
+      if (index === won) node.classList.add("won");
       if (index === s.you && seated) node.classList.add("you");
-      let label = seat.name;
-      if (index === s.you && seated) label += " (you)";
-      else if (!seat.human && seated) label += " (computer)";
-      else if (!seat.taken && s.mode === "friends") label += " (waiting for a friend)";
-      else if (!seat.connected && s.mode === "friends") label += " (away)";
+      let tag = "";
+      if (index === s.you && seated) tag = "(you)";
+      else if (!seat.human && seated) tag = "(computer)";
+      else if (!seat.taken && s.mode === "friends") tag = "(waiting for a friend)";
+      else if (seat.stand_in) tag = "(computer playing)";
+      else if (seat.away === "left") tag = "(left)";
+      else if (seat.away === "lost") tag = "(connection lost)";
+      else if (!seat.connected && s.mode === "friends") tag = "(away)";
+      const name = el("div", "name", seat.name);
+      if (tag) name.append(" ", el("span", "tag", tag));
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
       stack.append(el("span", "stack-count", String(seat.cards)));
       const text = el("div", "seat-text");
-      text.append(el("div", "name", label));
+      text.append(name);
       text.append(el("div", "count", seat.out ? "out" : plural(seat.cards, "card")));
       if (challenge && s.to_play === index && s.owed > 0) {
         const owes = el("div", "owed");
@@ -205,8 +249,9 @@ export class TableView {
     if (swept) this.sweep(pile, s.last_take.seat);
     pile.querySelectorAll(".card:not(.sweeping)").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
+    pile.classList.toggle("empty", !s.pile.length);
     const width = pile.clientWidth || 300;
-    const cardWidth = width < 360 ? 64 : 84;
+    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
     const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
@@ -276,7 +321,10 @@ export class TableView {
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
     log.scrollTop = log.scrollHeight;
-    $("narration").textContent = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" ")).join(" ");
+    // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
+    const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
+    if (this.player && s.prompt && !s.over) told.push(s.prompt);
+    $("narration").textContent = told.join(" ");
     const note = [...s.log].reverse().find((line) => line.note);
     $("lesson-note").hidden = s.mode !== "lesson" || !note;
     if (note) $("lesson-note").textContent = note.note;
@@ -284,7 +332,7 @@ export class TableView {
 
   drawChart(s) {
     this.chartPoints = s.history_start === 0 ? s.history.slice() : this.chartPoints.concat(s.history);
-    const show = s.mode === "famous" || (s.over !== null && this.chartPoints.length > 1);
+    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 1;
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((seat) => seat.name);
@@ -304,7 +352,10 @@ export class TableView {
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
     $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.over.sentence;
+    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.over.sentence} ${s.lesson.outro}` : s.over.sentence;
+    const next = s.lesson && s.lesson.next;
+    $("end-next").hidden = !next;
+    if (next) $("end-next").dataset.lesson = String(next);
     const facts = $("end-facts");
     facts.replaceChildren();
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
@@ -329,10 +380,15 @@ export class TableView {
     }
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !this.player;
+    $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (this.chartPoints.length > 1) {
       drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
     $("end-chart-box").hidden = this.chartPoints.length <= 1;
-    if (first && !dialog.open) dialog.showModal();
+    if (first && !dialog.open) {
+      dialog.showModal();
+      $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
+      dialog.scrollTop = 0;
+    }
   }
 }

@@ -1,0 +1,419 @@
+"""The table as a product, in Debian's Chromium driven by Playwright: what happens around a game
+(a reload, a friend who goes, the end of a game, the settings) at a desktop's and a phone's size."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from beggar.lessons import LESSONS
+from beggar.web import tables
+from helpers import SHORT_SEED, TIMEOUT_MS, open_settings
+
+PHONE = {"width": 390, "height": 844}
+
+
+@contextlib.contextmanager
+def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any) -> Iterator[Any]:
+    """A fresh page in a context of its own; no script error may happen in it."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def cards_turned(page: Any) -> int:
+    return int(page.inner_text("#counts").split()[0])
+
+
+def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+            page.wait_for_timeout(400)
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        cards = cards_turned(page)
+        address = page.url
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and "(you)" in page.inner_text(".seat[data-seat='0']")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_visible()  # the way back, from the home page too
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+
+
+def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "ABSENT_GRACE", 1.0)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        guest.wait_for_selector("#table:not([hidden])")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        guest.close()
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
+        assert "Bea lost the connection." in host.inner_text("#notice")
+        assert "Bea lost the connection." in host.inner_text("#log")
+        host.wait_for_selector("text=Let the computer play for Bea")
+        assert host.locator("text=New game without Bea").is_visible()
+        host.click("text=Let the computer play for Bea")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('(computer playing)')")
+        assert host.locator("#offers").is_hidden()
+
+
+def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-close")
+        assert page.locator("#auto").is_visible()  # the watch control stays at the end
+        page.click("#play-again")
+        page.wait_for_selector("#turn:not([hidden])")
+        page.wait_for_timeout(800)
+        assert page.locator("#auto").get_attribute("aria-pressed") == "false"
+        assert not page.locator("#end").evaluate("el => el.open")
+
+
+@pytest.mark.parametrize("players", ["4", "8"])
+def test_the_end_dialog_opens_at_its_headline_on_a_phone(server: str, browser: Any, players: str) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players=players, pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        assert page.locator("#end").evaluate("el => el.scrollTop") == 0
+        assert page.evaluate("document.activeElement.id") == "end-title"
+        box = page.locator("#end-title").bounding_box()
+        assert box is not None and 0 <= box["y"] < PHONE["height"] / 2
+
+
+def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", name="Bartholomew", pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        names = page.locator("#seats .name")
+        assert names.count() == 8
+        cut = names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)")
+        assert cut == []
+        mine = page.locator(".seat.you")
+        assert "Bartholomew" in mine.inner_text() and "(you)" in mine.inner_text()
+        assert mine.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.clock.install()
+        page.goto(server)
+        open_settings(page, deal="K-K")
+        page.mouse.wheel(0, -2000)
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert "two hands" in page.inner_text("#opt-error")
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+        assert page.locator("#opt-error").is_visible()
+        box = page.locator("#opt-error").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+        page.clock.run_for(15_000)
+        assert page.locator("#opt-error").is_visible()  # it stays until the deal is changed
+        page.fill("#opt-deal", "")
+        assert page.locator("#opt-error").is_hidden()
+        assert page.get_attribute("#opt-deal", "aria-invalid") is None
+
+
+def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 31")
+        page.locator("#scrub").evaluate("el => { el.value = '31'; el.dispatchEvent(new Event('input')); }")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 31 ')")
+        stacks = page.locator("#replay-seats .stack-count").all_inner_texts()
+        legend = [item.split(": ")[-1] for item in page.locator("#replay-legend li").all_inner_texts()]
+        assert legend[: len(stacks)] == stacks
+
+
+def test_the_table_settings_are_remembered_after_a_reload(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, rules="double-penalty", players="4", pace="fast", spec="max-cards=500")
+        page.check("#opt-open")
+        page.reload()
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        fields = ("rules", "players", "pace", "spec")
+        chosen = {field: page.locator(f"#opt-{field}").input_value() for field in fields}
+        assert chosen == {"rules": "double-penalty", "players": "4", "pace": "fast", "spec": "max-cards=500"}
+        assert page.locator("#opt-open").is_checked()
+
+
+def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 1000")
+        page.select_option("#replay-speed", "400")
+        page.click("#replay-play")
+        page.wait_for_timeout(1000)
+        page.click("#replay-play")
+        assert int(page.locator("#scrub").input_value()) >= 150
+        page.click("#replay-deal")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        assert page.locator("#seats .seat").count() == 2
+        assert "(you)" in page.inner_text(".seat[data-seat='0']")
+        assert "pay J1 Q2 K3 A4" in page.inner_text("#rules-line")
+
+
+def test_the_words_fit_the_table(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        assert page.inner_text("#auto") == "Watch all players"
+        assert "piles" not in page.inner_text("#rules-line")
+        page.goto(server)
+        assert "piles" not in page.inner_text("#home")
+        open_settings(page, players="2")
+        page.click("#play-friend")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_selector("#auto:not([hidden])")
+        assert page.inner_text("#auto") == "Play my cards for me"
+        table_id = page.url.rsplit("/", 1)[-1]
+        assert table_id not in page.title()
+
+
+def test_a_lesson_ends_with_its_closing_sentence_and_the_next_lesson(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 1")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.select_option("#pace", "instant")
+        page.wait_for_selector("#end[open]")
+        assert page.inner_text("#end-again") == "Start again"
+        assert LESSONS[0].outro in page.inner_text("#end-sentence")
+        page.click("#end-next")
+        page.wait_for_function("document.querySelector('#table-title').innerText.startsWith('Lesson 2')")
+
+
+def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#famous")
+        page.click("button[aria-label='Watch Casella et al. 2024']")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#counts').innerText.length > 0")
+        assert page.locator("#chart-box").is_hidden()
+
+
+def test_a_friend_opening_the_link_is_asked_for_a_name(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
+        guest.wait_for_selector("#name-ask", state="hidden")
+
+
+def test_a_finished_game_is_listed_on_the_home_page_and_reopens_its_replay(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        assert page.locator("#recent").is_hidden()
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end-replay:not([hidden])")
+        page.goto(server)
+        page.wait_for_selector("#recent:not([hidden])")
+        assert page.locator("#recent-list li").count() == 1
+        page.click("#recent-list a")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) == 40")
+
+
+def test_dark_mode_and_high_contrast_cards(server: str, browser: Any) -> None:
+    with opened(browser, color_scheme="dark") as page:
+        page.goto(server)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        light = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        assert "rgb(17, 22, 20)" in (background, light)
+        open_settings(page, seed=SHORT_SEED)
+        page.check("#opt-contrast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card .hc-index")
+        assert page.locator("#pile .card .hc-index").first.is_visible()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def _axe(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}" for v in result["violations"]]
+
+
+def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
+    found: dict[str, list[str]] = {}
+    with opened(browser, color_scheme="dark") as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant", deal="K-K")
+        page.check("#opt-contrast")
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        found["home, a setting refused"] = _axe(page)
+        page.fill("#opt-deal", "")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_timeout(300)
+        found["table"] = _axe(page)
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        found["end"] = _axe(page)
+        page.goto(server)
+        page.wait_for_selector("#recent:not([hidden])")
+        found["home, recent games"] = _axe(page)
+        for name in ("famous", "rules"):
+            page.goto(f"{server}/#{name}")
+            page.wait_for_selector(f"#{name}:not([hidden])")
+            found[name] = _axe(page)
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        found["replay"] = _axe(page)
+    assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_the_game_gets_the_screen(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="slow", seed=SHORT_SEED)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card")
+        width = page.locator("#pile .card").first.evaluate("el => el.offsetWidth")
+        assert width > 84  # cards grow with a desktop window
+        pile = page.locator("#pile").bounding_box()
+        mine = page.locator(".seat.you").bounding_box()
+        others = [box for box in (s.bounding_box() for s in page.locator(".seat:not(.you)").all()) if box]
+        assert pile is not None and mine is not None and len(others) == 3
+        assert all(box["y"] < pile["y"] for box in others) and mine["y"] > pile["y"]
+        log = page.locator("#log").bounding_box()
+        assert log is not None and log["height"] < 120  # the log is short until asked for
+        page.click("#log-more")
+        assert page.get_attribute("#log-more", "aria-expanded") == "true"
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_winner_of_a_game_is_marked_calmly(server: str, browser: Any, motion: str) -> None:
+    with opened(browser, reduced_motion=motion) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        winner = page.locator(".seat.won")
+        assert winner.count() == 1
+        animation = winner.evaluate("el => getComputedStyle(el).animationName")
+        assert animation == ("none" if motion == "reduce" else "won")
+
+
+def test_no_accessibility_violation_around_an_absent_friend(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "ABSENT_GRACE", 0.5)
+    found: dict[str, list[str]] = {}
+    with opened(browser, color_scheme="dark") as host, opened(browser, PHONE, is_mobile=True) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        found["asked for a name"] = _axe(guest)
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        found["offers"] = _axe(host)
+    assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        # The log names every seat; only what is asked of this person says "you".
+        page.wait_for_function("/\\b[Yy]ou\\b/.test(document.querySelector('#narration').innerText)")
+
+
+def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        page.tap("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#leave").is_hidden() and page.locator("#pace").is_hidden()
+        page.tap("#more")
+        assert page.get_attribute("#more", "aria-expanded") == "true"
+        assert page.locator("#leave").is_visible() and page.locator("#pace").is_visible()
+    with opened(browser) as page:
+        page.goto(server)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#more").is_hidden() and page.locator("#leave").is_visible()
+
+
+def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.go_back()
+        page.click("#current-link")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.click("#leave")
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_hidden()
