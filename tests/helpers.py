@@ -170,14 +170,14 @@ def play_my_cards_until_the_end(page: Any) -> None:
         page.wait_for_timeout(30)
 
 
-def axe(page: Any) -> list[str]:
-    """The serious and critical violations axe-core (vendored) finds on the page."""
+def axe(page: Any, impacts: tuple[str, ...] | None = ("serious", "critical")) -> list[str]:
+    """The violations axe-core (vendored) finds on the page, of these impacts (None: all)."""
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
         for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
+        if impacts is None or v["impact"] in impacts
     ]
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from beggar.lessons import LESSONS
 from beggar.web import tables
-from helpers import SHORT_SEED, TIMEOUT_MS, open_settings
+from helpers import SHORT_SEED, TIMEOUT_MS, axe, open_settings
 
 PHONE = {"width": 390, "height": 844}
 
@@ -282,15 +281,6 @@ def test_dark_mode_and_high_contrast_cards(server: str, browser: Any) -> None:
         assert page.locator("#pile .card .hc-index").first.is_visible()
 
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-
-
-def _axe(page: Any) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}" for v in result["violations"]]
-
-
 def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as page:
@@ -299,26 +289,26 @@ def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server
         page.check("#opt-contrast")
         page.click("#play-computer")
         page.wait_for_selector("#opt-error:not([hidden])")
-        found["home, a setting refused"] = _axe(page)
+        found["home, a setting refused"] = axe(page, impacts=None)
         page.fill("#opt-deal", "")
         page.click("#play-computer")
         page.wait_for_selector("#turn:enabled")
         page.keyboard.press("Space")
         page.wait_for_timeout(300)
-        found["table"] = _axe(page)
+        found["table"] = axe(page, impacts=None)
         page.click("#auto")
         page.wait_for_selector("#end[open]")
-        found["end"] = _axe(page)
+        found["end"] = axe(page, impacts=None)
         page.goto(server)
         page.wait_for_selector("#recent:not([hidden])")
-        found["home, recent games"] = _axe(page)
+        found["home, recent games"] = axe(page, impacts=None)
         for name in ("famous", "rules"):
             page.goto(f"{server}/#{name}")
             page.wait_for_selector(f"#{name}:not([hidden])")
-            found[name] = _axe(page)
+            found[name] = axe(page, impacts=None)
         page.goto(f"{server}/r/famous-0")
         page.wait_for_function("document.querySelector('#scrub').max > 0")
-        found["replay"] = _axe(page)
+        found["replay"] = axe(page, impacts=None)
     assert {name: problems for name, problems in found.items() if problems} == {}
 
 
@@ -368,10 +358,10 @@ def test_no_accessibility_violation_around_an_absent_friend(
         host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
         guest.goto(host.locator("#share-link").input_value())
         guest.wait_for_selector("#name-ask:not([hidden])")
-        found["asked for a name"] = _axe(guest)
+        found["asked for a name"] = axe(guest, impacts=None)
         guest.close()
         host.wait_for_selector("#offers:not([hidden])")
-        found["offers"] = _axe(host)
+        found["offers"] = axe(host, impacts=None)
     assert {name: problems for name, problems in found.items() if problems} == {}
 
 
