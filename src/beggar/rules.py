@@ -407,17 +407,51 @@ def rules_named(rules_spec: str) -> Rules:
     name, *changes = rules_spec.strip().split(":")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in PRESETS:
-        raise RulesError(f"unknown rules {name!r}: choose one of {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rules {shown_text(name)}: choose one of {', '.join(PRESETS)}")
     rules = PRESETS[key]
     if not changes:
         return rules
     updates: dict[str, Any] = {}
     for change in changes:
         if "=" not in change:
-            raise RulesError(f"bad rules change {change!r}: write key=value, for example players=3")
+            raise RulesError(f"bad rules change {shown_text(change)}: write key=value, for example players=3")
         key, value = (part.strip() for part in change.split("=", 1))
         updates.update(_parse_change(key.lower(), value))
     return rules.replace(name=rules_spec.strip(), **updates)
+
+
+NUMBER_DIGITS = 18
+"""Digits a typed whole number may have at most: beyond any count, seat or limit of the game."""
+
+
+def parse_whole(text: str, low: int, high: int, what: str) -> int:
+    """A whole number a person typed: ASCII digits only, from ``low`` to ``high``.
+
+    Every number read from a user's text goes through here. ``str.isdigit`` and ``int`` accept
+    superscripts, circled and other scripts' digits, signs, underscores and thousands of digits;
+    a person means none of those, and some of them make ``int`` fail or take quadratic time.
+    :class:`ValueError` with one plain sentence otherwise.
+
+    >>> parse_whole("12", 0, 99, "a seat")
+    12
+    >>> parse_whole("²", 0, 99, "a seat")
+    Traceback (most recent call last):
+    ...
+    ValueError: a seat must be a whole number written with the digits 0-9, from 0 to 99
+    """
+    if not 0 < len(text) <= NUMBER_DIGITS or not text.isascii() or not text.isdigit():
+        raise ValueError(
+            f"{what} must be a whole number written with the digits 0-9, from {low:,} to {high:,}"
+        )
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be from {low:,} to {high:,}")
+    return value
+
+
+def shown_text(text: str, most: int = 40) -> str:
+    """``text`` quoted for an error message, cut short if it is long."""
+    return repr(text if len(text) <= most else text[:most] + "…")
 
 
 def _parse_bool(value: str) -> bool:
@@ -435,16 +469,23 @@ def parse_pay(text: str) -> tuple[tuple[Rank, int], ...]:
     >>> [(r.label, v) for r, v in parse_pay("J2Q4K6A8")]
     [('J', 2), ('Q', 4), ('K', 6), ('A', 8)]
     """
-    items = re.findall(r"(10|[2-9TJQKA])\s*=?\s*(\d+)", text, flags=re.IGNORECASE)
-    leftover = re.sub(r"(10|[2-9TJQKA])\s*=?\s*(\d+)|[\s,]", "", text, flags=re.IGNORECASE)
+    items = re.findall(r"(10|[2-9TJQKA])\s*=?\s*([0-9]+)", text, flags=re.IGNORECASE | re.ASCII)
+    leftover = re.sub(r"(10|[2-9TJQKA])\s*=?\s*([0-9]+)|[\s,]", "", text, flags=re.IGNORECASE | re.ASCII)
     if not items or leftover:
-        raise RulesError(f"bad pay scale {text!r}: write rank and value pairs, for example J1Q2K3A4")
-    return tuple((Rank.from_symbol(rank), int(value)) for rank, value in items)
+        raise RulesError(
+            f"bad pay scale {shown_text(text)}: write rank and value pairs, for example J1Q2K3A4"
+        )
+    try:
+        return tuple(
+            (Rank.from_symbol(rank), parse_whole(value, 0, 1000, "a pay value")) for rank, value in items
+        )
+    except ValueError as exc:
+        raise RulesError(f"bad pay scale {shown_text(text)}: {exc}") from None
 
 
 def parse_duration(text: str) -> float:
     """Seconds from ``90``, ``90s``, ``30m`` or ``1h``."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text.lower())
+    match = re.fullmatch(r"\s*([0-9]{1,12}(?:\.[0-9]{1,6})?)\s*([smh]?)\s*", text.lower(), flags=re.ASCII)
     if not match:
         raise ValueError("write seconds, or minutes as 30m")
     scale = {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
@@ -488,7 +529,7 @@ class Setting:
             raise
         except ValueError as exc:
             hint = f"choose {', '.join(self.choices)}" if self.choices else self.expects or str(exc)
-            raise RulesError(f"bad value {text!r} for {self.key}: {hint}") from None
+            raise RulesError(f"bad value {shown_text(text)} for {self.key}: {hint}") from None
 
     def dump(self, rules: Rules) -> dict[str, Any]:
         value = getattr(rules, self.attribute)
@@ -510,8 +551,14 @@ class _LeadSetting(Setting):
 
     def parse(self, text: str) -> dict[str, Any]:
         text = text.strip()
-        if text.isdigit():
-            return {"lead": Lead.SEAT, "lead_seat": int(text)}
+        if text[:1].isdigit():
+            try:
+                return {
+                    "lead": Lead.SEAT,
+                    "lead_seat": parse_whole(text, 0, MAX_PLAYERS - 1, "the leading seat"),
+                }
+            except ValueError as exc:
+                raise RulesError(f"bad value {shown_text(text)} for lead: {exc}") from None
         return super().parse(text)
 
     def dump(self, rules: Rules) -> dict[str, Any]:
@@ -547,7 +594,7 @@ class _DeckSetting(Setting):
 def _limit(text: str) -> int | None:
     if text.lower() in ("none", "0", ""):
         return None
-    return int(text)
+    return parse_whole(text, 1, 10**NUMBER_DIGITS - 1, "a limit")
 
 
 def _show_limit(value: int | None) -> str:
@@ -581,7 +628,7 @@ SETTINGS: tuple[Setting, ...] = (
         "players",
         "players",
         f"Seats at the table, 2 to {MAX_PLAYERS}.",
-        int,
+        lambda text: parse_whole(text, 2, MAX_PLAYERS, "players"),
         expects=f"write a whole number from 2 to {MAX_PLAYERS}",
     ),
     Setting(
@@ -674,7 +721,7 @@ def _parse_change(key: str, value: str) -> dict[str, Any]:
     setting = _BY_KEY.get(key)
     if setting is None:
         keys = [s.key for s in SETTINGS] + list(SPEC_ONLY)
-        raise RulesError(f"unknown rules setting {key!r}: use {', '.join(keys[:-1])} or {keys[-1]}")
+        raise RulesError(f"unknown rules setting {shown_text(key)}: use {', '.join(keys[:-1])} or {keys[-1]}")
     return setting.parse(value)
 
 
@@ -699,5 +746,6 @@ __all__ = [
     "RulesError",
     "parse_duration",
     "parse_pay",
+    "parse_whole",
     "rules_named",
 ]

@@ -432,8 +432,8 @@ def lesson_command(number: int | None, step: bool) -> None:
         )
     )
     for card in chosen.script():
-        if step:
-            click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+        if step and not sys.stdin.readline():
+            step = False  # the end of the input: tell the rest without waiting
         click.echo(f"{card.number:>3}. {card.sentence}")
         if card.note:
             click.echo(f"     {card.note}")
