@@ -628,7 +628,7 @@ SETTINGS: tuple[Setting, ...] = (
         "players",
         "players",
         f"Seats at the table, 2 to {MAX_PLAYERS}.",
-        lambda text: parse_whole(text, 2, MAX_PLAYERS, "players"),
+        lambda text: parse_whole(text, 0, 999, "players"),  # the rules say which counts can play
         expects=f"write a whole number from 2 to {MAX_PLAYERS}",
     ),
     Setting(

@@ -189,10 +189,11 @@ class Table:
     def chosen_deal(self) -> str | None:
         """The deal of this game if the creator chose it (a deal, or a deal number), else None.
 
-        A creator who picks the deal knows every face-down card; so must everyone else at the
-        table, before the first card.
+        A creator who picks the deal of a friend table knows every face-down card; so must
+        everyone else at the table, before the first card. (At the other tables nobody plays
+        against the person who chose it, and face-down cards stay unsaid.)
         """
-        if self.lesson is not None or self.famous is not None:
+        if self.mode is not Mode.FRIENDS:
             return None
         if self.seed is not None:
             return f"deal number {self.seed + self.games_played}"
