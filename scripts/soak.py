@@ -547,6 +547,8 @@ class Minute:
     errors: int
     instant_rate: int | None
     up: bool
+    load: float
+    """The machine's load average over the last minute (the soak shares it with whatever runs)."""
 
 
 def line(m: Minute) -> str:
@@ -557,13 +559,13 @@ def line(m: Minute) -> str:
     return (
         f"| {m.minute:g} | {rss} | {shown(m.tables)} | {shown(m.sockets)} | {m.updates:,} "
         f"| {shown(m.p99_ms, ' ms')} | {shown(m.instant_p99_ms, ' ms')} | {m.errors} "
-        f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} |"
+        f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} | {m.load:.1f} |"
     )
 
 
 HEADER = (
     "| minute | server RSS | tables | sockets | honest updates | p99, people's tables "
-    "| p99, instant tables | honest errors | instant cards/s | up |\n" + "|---" * 10 + "|"
+    "| p99, instant tables | honest errors | instant cards/s | up | load |\n" + "|---" * 11 + "|"
 )
 
 
@@ -586,6 +588,7 @@ async def reporter(soak: Soak, pid: int | None, every: float, started: float, ro
             errors=len(window.errors),
             instant_rate=None if status is None else status.get("instant_cards_per_s"),
             up=status is not None,
+            load=os.getloadavg()[0],
         )
         rows.append(row)
         print(line(row), flush=True)

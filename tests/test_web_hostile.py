@@ -484,3 +484,60 @@ def test_a_lesson_step_by_step_finishes_at_the_end_of_its_input(
     out, err = capsys.readouterr()
     assert "interrupted" not in err
     assert out.strip() == whole.strip()
+
+
+# -- one owner for each limit, preset and range -------------------------------------------------------------
+
+
+def test_the_page_is_told_the_limits_of_this_server() -> None:
+    with TestClient(create_app(ServerSettings(db=":memory:", idle_seconds=600))) as client:
+        limits = client.get("/api/options").json()["limits"]
+    assert limits["idle_minutes"] == 10
+    assert limits["players"] == {"min": rules.MIN_PLAYERS, "max": rules.MAX_PLAYERS}
+    scripts = Path(beggar.web.app.__file__).parent / "static" / "js"
+    assert "30 minutes" not in (scripts / "main.js").read_text()
+    assert "[2, 3, 4, 5, 6, 7, 8]" not in (scripts / "home.js").read_text()
+
+
+def test_every_limit_of_the_server_is_an_option_of_serve_with_its_default() -> None:
+    from beggar.commands.serve import serve_command
+    from beggar.web import settings
+
+    given = {param.name: param for param in serve_command.params}
+    for name, option, default in settings.options():
+        assert given[name].default == default, name
+        assert option.flag in given[name].opts
+    defaults = ServerSettings()
+    assert {name for name, _, _ in settings.options()} >= {"max_tables", "idle_seconds", "max_spectators"}
+    assert given["idle_seconds"].default * 60 == defaults.idle_seconds
+
+
+def test_every_preset_is_described_once_in_plain_words() -> None:
+    from beggar.web.presets import preset_entries
+
+    entries = {entry["name"]: entry for entry in preset_entries()}
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for preset in rules.PRESET_LIST:
+        assert entries[preset.name]["description"] == preset.description == preset.rules.description
+        assert entries[preset.name]["title"] == preset.title
+        assert "seed 0" not in preset.description.lower() and "RULES.md" not in preset.description
+        assert f"| {preset.title} | {preset.description} |" in readme
+    assert "docs/rules.md" in rules.PRESET_BY_NAME["standard"].description
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["serve", "--max-tables", "²"],
+        ["serve", "--idle-minutes", "٣"],
+        ["serve", "--port", "9" * 5000],
+        ["play", "QJ/-A", "--partial", "--seed", "٣"],
+        ["deal", "--seed", "1_0"],
+    ],
+)
+def test_numbers_typed_into_options_are_plain_ascii_digits(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "digits 0-9" in err, err

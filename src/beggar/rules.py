@@ -1,7 +1,7 @@
 """The rules object: one immutable description of every house rule the project plays.
 
-``STANDARD`` is the game of ``RULES.md`` and of the research literature. Every other
-rule set is a named preset or a variation of one, written as a *rules spec*:
+``STANDARD`` is the game of the project's rules page (``docs/rules.md``) and of the research
+literature. Every other rule set is a named preset or a variation of one, written as a *rules spec*:
 ``NAME[:key=value]...``, for example ``standard:players=4:direction=counter-clockwise``.
 
 >>> r = rules_named("double-penalty")
@@ -96,6 +96,7 @@ STANDARD_PAY: tuple[tuple[Rank, int], ...] = (
     (Rank.ACE, 4),
 )
 
+MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_PAY = 52
 MAX_LIMIT = 10**12
@@ -146,8 +147,8 @@ class Rules:
         self._check()
 
     def _check(self) -> None:
-        if not 2 <= self.players <= MAX_PLAYERS:
-            raise RulesError(f"players={self.players}: a table seats 2 to {MAX_PLAYERS} players")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise RulesError(f"players={self.players}: a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         if self.players > self.deck.size:
             raise RulesError(
                 f"players={self.players}: the {self.deck.describe()} cannot give every player a card"
@@ -293,98 +294,117 @@ class Rules:
         return draw(seed, self.players)
 
 
-STANDARD = Rules(description="The standard game of RULES.md and the research literature.")
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set as people meet it: its name, its title at a table, what it is in plain
+    words, and its rules. The one place each preset is described: ``beggar rules``, the web
+    table and its home page all read these."""
 
-PRESETS: dict[str, Rules] = {
-    rules.name: rules
-    for rules in (
-        STANDARD,
-        Rules(
-            name="practice-table",
-            lead=Lead.SEAT,
-            lead_seat=0,
-            repeat=RepeatCheck.CARD,
-            max_cards=4000,
-            description=(
-                "Seed 000's online table: you (seat 0) start, an exact repeat after any card or "
-                "4,000 cards turned ends the game, and neither awards a win."
-            ),
-        ),
-        Rules(
-            name="friend-table",
-            lead=Lead.RANDOM,
-            max_tricks=3000,
-            on_repeat=Award.MOST_CARDS,
-            on_stop=Award.MOST_CARDS,
-            description=(
-                "Seed 001's online table: a random lead, stopped at the first repeated trick-end "
-                "position or after 3,000 piles; whoever holds more cards then wins."
-            ),
-        ),
-        Rules(
-            name="family-table",
-            lead=Lead.AFTER_DEALER,
-            time_limit=30 * 60,
-            on_repeat=Award.REDEAL,
-            on_stop=Award.MOST_CARDS,
-            description=(
-                "Seeds 002 and 003's house rules: the player after the dealer leads; a loop means "
-                "a redeal; at a 30-minute time limit whoever holds more cards wins."
-            ),
-        ),
-        Rules(
-            name="jack-pays-2",
-            pay=((Rank.JACK, 2), (Rank.QUEEN, 2), (Rank.KING, 3), (Rank.ACE, 4)),
-            description="A Strip Jack Naked regional scale: the jack asks for two cards.",
-        ),
-        Rules(
-            name="double-penalty",
-            pay=((Rank.JACK, 2), (Rank.QUEEN, 4), (Rank.KING, 6), (Rank.ACE, 8)),
-            description="Every pay value doubled: jack 2, queen 4, king 6, ace 8.",
-        ),
-        Rules(
-            name="court-only",
-            pay=((Rank.JACK, 1), (Rank.QUEEN, 2), (Rank.KING, 3)),
-            description="Fewer pay ranks: jack, queen and king pay; the ace is an ordinary card.",
-        ),
-        Rules(
-            name="jacks-queens",
-            pay=((Rank.JACK, 1), (Rank.QUEEN, 2)),
-            description="Fewer pay ranks: only jacks and queens pay.",
-        ),
-        Rules(
-            name="stripped",
-            deck=STRIPPED_DECK,
-            description="The 40-card stripped deck (no 8s, 9s or 10s).",
-        ),
-        Rules(
-            name="two-decks",
-            deck=DOUBLE_DECK,
-            description="Two decks shuffled together, 104 cards.",
-        ),
-        Rules(
-            name="half-deck",
-            deck=HALF_DECK,
-            description="A half deck of 26 cards (hearts and spades) for short games with children.",
-        ),
-        Rules(
-            name="counter-clockwise",
-            players=4,
-            direction=Direction.COUNTER_CLOCKWISE,
-            description="Suck the Well, the Caribbean way: four players, the turn passes counter-clockwise.",
-        ),
-        Rules(
-            name="newest-first",
-            pile_order=PileOrder.NEWEST_FIRST,
-            description="A won pile is picked up face up, so its newest card goes under the stack first.",
-        ),
-        Rules(
-            name="lose-when-empty",
-            empty_hand=EmptyHand.WHEN_EMPTY,
-            description="A player loses as soon as their stack is empty, even on a last pay card.",
-        ),
-    )
-}
+    name: str
+    title: str
+    description: str
+    rules: Rules
+
+
+def _preset(title: str, description: str, **settings: Any) -> Preset:
+    rules = Rules(description=description, **settings)
+    return Preset(rules.name, title, description, rules)
+
+
+STANDARD_DESCRIPTION = (
+    "The standard game of the project's rules page (docs/rules.md) and the research literature: "
+    "it ends only when one player holds every card, or loops."
+)
+STANDARD = Rules(description=STANDARD_DESCRIPTION)
+
+PRESET_LIST: tuple[Preset, ...] = (
+    Preset("standard", "No limits", STANDARD_DESCRIPTION, STANDARD),
+    _preset(
+        "Practice table",
+        "The practice table: you (seat 0) start; an exact repeat after any card, or 4,000 cards "
+        "turned, ends the game, and neither awards a win.",
+        name="practice-table",
+        lead=Lead.SEAT,
+        lead_seat=0,
+        repeat=RepeatCheck.CARD,
+        max_cards=4000,
+    ),
+    _preset(
+        "Friend table",
+        "The friend table: a random player leads; a repeated position or 3,000 piles end the "
+        "game, and whoever then holds more cards wins.",
+        name="friend-table",
+        lead=Lead.RANDOM,
+        max_tricks=3000,
+        on_repeat=Award.MOST_CARDS,
+        on_stop=Award.MOST_CARDS,
+    ),
+    _preset(
+        "Family table",
+        "The family table: the player after the dealer leads; a game that loops is gathered, "
+        "shuffled and dealt again; after 30 minutes whoever holds more cards wins.",
+        name="family-table",
+        lead=Lead.AFTER_DEALER,
+        time_limit=30 * 60,
+        on_repeat=Award.REDEAL,
+        on_stop=Award.MOST_CARDS,
+    ),
+    _preset(
+        "Jack pays two",
+        "A regional scale of Strip Jack Naked: the jack asks for two cards.",
+        name="jack-pays-2",
+        pay=((Rank.JACK, 2), (Rank.QUEEN, 2), (Rank.KING, 3), (Rank.ACE, 4)),
+    ),
+    _preset(
+        "Double penalty",
+        "Twice the price: jack 2, queen 4, king 6, ace 8.",
+        name="double-penalty",
+        pay=((Rank.JACK, 2), (Rank.QUEEN, 4), (Rank.KING, 6), (Rank.ACE, 8)),
+    ),
+    _preset(
+        "Court cards only",
+        "Jack, queen and king pay; the ace is an ordinary card.",
+        name="court-only",
+        pay=((Rank.JACK, 1), (Rank.QUEEN, 2), (Rank.KING, 3)),
+    ),
+    _preset(
+        "Jacks and queens",
+        "Only jacks and queens pay.",
+        name="jacks-queens",
+        pay=((Rank.JACK, 1), (Rank.QUEEN, 2)),
+    ),
+    _preset("Stripped deck", "40 cards: no eights, nines or tens.", name="stripped", deck=STRIPPED_DECK),
+    _preset("Two decks", "Two decks shuffled together, 104 cards.", name="two-decks", deck=DOUBLE_DECK),
+    _preset(
+        "Half deck",
+        "26 cards (hearts and spades), for short games with children.",
+        name="half-deck",
+        deck=HALF_DECK,
+    ),
+    _preset(
+        "Suck the Well",
+        "The Caribbean way: four players, and the turn passes counter-clockwise.",
+        name="counter-clockwise",
+        players=4,
+        direction=Direction.COUNTER_CLOCKWISE,
+    ),
+    _preset(
+        "Newest card first",
+        "A won pile is picked up face up, so its newest card goes under the stack first.",
+        name="newest-first",
+        pile_order=PileOrder.NEWEST_FIRST,
+    ),
+    _preset(
+        "Lose when empty",
+        "An empty stack loses at once, even after a last pay card.",
+        name="lose-when-empty",
+        empty_hand=EmptyHand.WHEN_EMPTY,
+    ),
+)
+"""Every preset, in the order they are offered."""
+
+PRESETS: dict[str, Rules] = {preset.name: preset.rules for preset in PRESET_LIST}
+PRESET_BY_NAME: dict[str, Preset] = {preset.name: preset for preset in PRESET_LIST}
 
 ALIASES = {
     "seed-000": "practice-table",
@@ -424,13 +444,14 @@ NUMBER_DIGITS = 18
 """Digits a typed whole number may have at most: beyond any count, seat or limit of the game."""
 
 
-def parse_whole(text: str, low: int, high: int, what: str) -> int:
-    """A whole number a person typed: ASCII digits only, from ``low`` to ``high``.
+def parse_whole(text: str, low: int, high: int | None, what: str) -> int:
+    """A whole number a person typed: ASCII digits only, from ``low`` to ``high`` (None: any
+    number of at most :data:`NUMBER_DIGITS` digits).
 
-    Every number read from a user's text goes through here. ``str.isdigit`` and ``int`` accept
-    superscripts, circled and other scripts' digits, signs, underscores and thousands of digits;
-    a person means none of those, and some of them make ``int`` fail or take quadratic time.
-    :class:`ValueError` with one plain sentence otherwise.
+    Every number read from a user's text goes through here (or :func:`parse_amount`).
+    ``str.isdigit`` and ``int`` accept superscripts, circled and other scripts' digits, signs,
+    underscores and thousands of digits; a person means none of those, and some of them make
+    ``int`` fail or take quadratic time. :class:`ValueError` with one plain sentence otherwise.
 
     >>> parse_whole("12", 0, 99, "a seat")
     12
@@ -439,13 +460,28 @@ def parse_whole(text: str, low: int, high: int, what: str) -> int:
     ...
     ValueError: a seat must be a whole number written with the digits 0-9, from 0 to 99
     """
+    bounds = f"from {low:,} to {high:,}" if high is not None else f"{low:,} or more"
     if not 0 < len(text) <= NUMBER_DIGITS or not text.isascii() or not text.isdigit():
-        raise ValueError(
-            f"{what} must be a whole number written with the digits 0-9, from {low:,} to {high:,}"
-        )
+        raise ValueError(f"{what} must be a whole number written with the digits 0-9, {bounds}")
     value = int(text)
-    if not low <= value <= high:
-        raise ValueError(f"{what} must be from {low:,} to {high:,}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} must be {bounds}")
+    return value
+
+
+_AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,6})?", flags=re.ASCII)
+
+
+def parse_amount(text: str, low: float, what: str) -> float:
+    """A number with an optional fraction a person typed (``2``, ``0.5``), at least ``low``:
+    ASCII digits only, as :func:`parse_whole`. :class:`ValueError` with one plain sentence."""
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(
+            f"{what} must be a number written with the digits 0-9 (and a point), {low:g} or more"
+        )
+    value = float(text)
+    if value < low:
+        raise ValueError(f"{what} must be {low:g} or more")
     return value
 
 
@@ -485,7 +521,7 @@ def parse_pay(text: str) -> tuple[tuple[Rank, int], ...]:
 
 def parse_duration(text: str) -> float:
     """Seconds from ``90``, ``90s``, ``30m`` or ``1h``."""
-    match = re.fullmatch(r"\s*([0-9]{1,12}(?:\.[0-9]{1,6})?)\s*([smh]?)\s*", text.lower(), flags=re.ASCII)
+    match = re.fullmatch(rf"\s*({_AMOUNT.pattern})\s*([smh]?)\s*", text.lower(), flags=re.ASCII)
     if not match:
         raise ValueError("write seconds, or minutes as 30m")
     scale = {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
@@ -734,16 +770,22 @@ def spec_help() -> str:
 
 __all__ = [
     "ALIASES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PRESETS",
+    "PRESET_BY_NAME",
+    "PRESET_LIST",
     "STANDARD",
     "Award",
     "Direction",
     "EmptyHand",
     "Lead",
     "PileOrder",
+    "Preset",
     "RepeatCheck",
     "Rules",
     "RulesError",
+    "parse_amount",
     "parse_duration",
     "parse_pay",
     "parse_whole",

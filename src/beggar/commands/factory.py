@@ -11,21 +11,19 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import DB_HELP, connect_cluster, db_path, rules_option
+from beggar.commands.options import DB_HELP, Amount, Whole, connect_cluster, db_path, rules_option
 from beggar.rules import Rules
 
 
 @click.command("factory")
 @rules_option(help="Rules preset or spec (two players; each pay rank its own value).")
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
-@click.option(
-    "--walkers", type=click.IntRange(1), default=None, help="Independent lineages (default: workers)."
-)
+@click.option("--minutes", type=Amount(min=0, min_open=True), default=1.0, show_default=True)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help="Names the campaign.")
+@click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
+@click.option("--walkers", type=Whole(1), default=None, help="Independent lineages (default: workers).")
 @click.option(
     "--basin-positions",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=None,
     help="Positions a backward walk from each full-deck cycle explores at most [default: 5000].",
 )
@@ -41,9 +39,7 @@ from beggar.rules import Rules
 )
 @click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
-@click.option(
-    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
-)
+@click.option("--units", type=Whole(1), default=None, help="Stop each walker after this many units in all.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
 def factory_command(
     rules: Rules,
@@ -129,7 +125,7 @@ def _status_line(rules: str, progress: Any, budget: float) -> str:
 @click.command("cycles")
 @rules_option(None, help="Only cycles under these rules (as the factory ran).")
 @click.option("--full", is_flag=True, help="Only cycles that hold the whole deck.")
-@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--limit", type=Whole(1), default=20, show_default=True)
 @click.option("--moves", is_flag=True, help="Show how far each kind of move grew cycles instead.")
 @click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True)

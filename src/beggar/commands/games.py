@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 from rich.table import Table
 
-from beggar.commands.options import RulesType, console, rules_option
+from beggar.commands.options import RulesType, Whole, console, rules_option
 from beggar.engine import Game, GameError, GameRecord, Outcome, Status
 from beggar.narrate import Narrator
 from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
@@ -80,7 +80,7 @@ def _game(deal: str, rules: Rules, seed: int, partial: bool, cards: str) -> Game
 @rules_option()
 @click.option("--trace", is_flag=True, help="Tell the game card by card.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help=_SEED_HELP)
 @click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
 @click.option(
     "--cards", type=click.Choice(["deck", "any"]), default="deck", show_default=True, help=_CARDS_HELP
@@ -161,9 +161,7 @@ def _play_stream(
 
 
 @click.command("deal")
-@click.option(
-    "--seed", type=click.IntRange(0), default=None, help="Seed; the same seed always gives the same deal."
-)
+@click.option("--seed", type=Whole(0), default=None, help="Seed; the same seed always gives the same deal.")
 @rules_option()
 @click.option(
     "--notation",
@@ -276,12 +274,12 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
 @click.option("--positions", "show_positions", is_flag=True, help="List the positions on the cycle.")
 @click.option(
     "--reach",
-    type=click.IntRange(0, 1000),
+    type=Whole(0, 1000),
     default=0,
     show_default=True,
     help="Walk back up to this many tricks from the cycle and count the starting deals that reach it.",
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help=_SEED_HELP)
 @click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
 @click.option(
     "--neighbours",
@@ -404,7 +402,7 @@ def _split(rules: Rules) -> str:
 
 
 @click.command("lesson")
-@click.argument("number", type=click.IntRange(1), required=False)
+@click.argument("number", type=Whole(1), required=False)
 @click.option("--step", is_flag=True, help="Wait for Enter before each card.")
 def lesson_command(number: int | None, step: bool) -> None:
     """Play lesson NUMBER in the terminal, card by card, with a note on the cards that matter.

@@ -16,12 +16,40 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 from rich.console import Console
 
-from beggar.rules import Rules, RulesError, rules_named
+from beggar.rules import Rules, RulesError, parse_amount, parse_whole, rules_named
 
 if TYPE_CHECKING:
     from beggar.cluster import Cluster
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Whole(click.IntRange):
+    """A whole number on the command line, read by :func:`beggar.rules.parse_whole`: ASCII
+    digits within the range, so that no option accepts what the rules and the server refuse."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            low = 0 if self.min is None else int(self.min) + (1 if self.min_open else 0)
+            high = None if self.max is None else int(self.max) - (1 if self.max_open else 0)
+            try:
+                value = parse_whole(value, low, high, "the value")
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Amount(click.FloatRange):
+    """A number with an optional fraction on the command line, read by
+    :func:`beggar.rules.parse_amount`; ``min_open``: the minimum itself is refused."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                value = parse_amount(value, 0.0 if self.min is None else float(self.min), "the value")
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class RulesType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click

@@ -16,6 +16,8 @@ from rich.table import Table
 
 from beggar.commands.options import (
     DB_HELP,
+    Amount,
+    Whole,
     check_writable,
     connect_cluster,
     console,
@@ -48,18 +50,16 @@ _PLOT_SUFFIXES = (".png", ".svg")
 @click.option(
     "-n",
     "--games",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=100_000,
     show_default=True,
     help="Games per rule set.",
 )
 @rules_option(several=True, help="Rules preset or spec; several, comma-separated, are compared side by side.")
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the random deals."
-)
+@click.option("--seed", type=Whole(min=0), default=0, show_default=True, help="Seed of the random deals.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=None,
     help="Threads to run the kernel on  [default: every core].",
 )
@@ -144,12 +144,10 @@ class _csv_rows:
 
 
 @click.command("bench")
-@click.option(
-    "-n", "--games", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Kernel games."
-)
+@click.option("-n", "--games", type=Whole(min=1), default=1_000_000, show_default=True, help="Kernel games.")
 @click.option(
     "--engine-games",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=2_000,
     show_default=True,
     help="Games for the reference engine (it is much slower).",
@@ -157,14 +155,12 @@ class _csv_rows:
 @rules_option()
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=None,
     help="Threads for the all-cores figure  [default: every core].",
 )
-@click.option(
-    "--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per figure (median)."
-)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--repeat", type=Whole(min=1), default=1, show_default=True, help="Runs per figure (median).")
+@click.option("--seed", type=Whole(min=0), default=0, show_default=True)
 @click.option(
     "--compile/--no-compile",
     "measure_compile",
@@ -240,17 +236,13 @@ def bench_command(
     show_default=True,
     help="Longest games by cards or tricks, or deals that never end.",
 )
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Processes (default: every core).")
-@click.option(
-    "--walkers", type=click.IntRange(1), default=None, help="Independent searchers (default: workers)."
-)
+@click.option("--minutes", type=Amount(min=0, min_open=True), default=1.0, show_default=True)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help="Names the campaign.")
+@click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
+@click.option("--walkers", type=Whole(1), default=None, help="Independent searchers (default: workers).")
 @click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
-@click.option(
-    "--units", type=click.IntRange(1), default=None, help="Stop each walker after this many units in all."
-)
+@click.option("--units", type=Whole(1), default=None, help="Stop each walker after this many units in all.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary at the end.")
 def search_command(
     rules: Rules,
@@ -337,7 +329,7 @@ _FIND_FILTER_HELP = "Only finds under these rules (as searched)."
 @click.command("top")
 @rules_option(None, help=_FIND_FILTER_HELP)
 @click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
-@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--limit", type=Whole(1), default=20, show_default=True)
 @click.option("--loops", is_flag=True, help="Only deals that never end.")
 @click.option("--db", "db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True)
@@ -368,7 +360,7 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
 @click.option("--format", "form", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @rules_option(None, help=_FIND_FILTER_HELP)
 @click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
-@click.option("--limit", type=click.IntRange(1), default=1_000_000, show_default=True)
+@click.option("--limit", type=Whole(1), default=1_000_000, show_default=True)
 @click.option("--loops", is_flag=True, help="Only deals that never end.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None)
 @click.option("--db", "db", default=None, help=DB_HELP)

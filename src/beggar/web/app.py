@@ -20,7 +20,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,8 @@ from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
 from beggar.notation import Deal, DealError, parse_deal
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import Rules, RulesError, parse_whole, rules_named
-from beggar.web.archive import Archive, ArchiveError, DamagedGame, default_path
+from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, parse_whole, rules_named
+from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
@@ -61,10 +60,10 @@ from beggar.web.protocol import (
     parse_message,
 )
 from beggar.web.replay import replay_famous, replay_found, replay_saved
+from beggar.web.settings import ServerSettings
 from beggar.web.tables import (
     UPDATE_INTERVAL,
     Lobby,
-    LobbySettings,
     Mode,
     NoSuchTable,
     Pace,
@@ -86,44 +85,6 @@ log = logging.getLogger(__name__)
 SPECTATOR_INTERVAL = 0.25
 """Seconds between two states for a spectator of a fast or instant table."""
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
-
-
-@dataclass
-class ServerSettings:
-    """Limits that keep one server healthy for everyone."""
-
-    max_tables: int = 1000
-    idle_seconds: float = 30 * 60
-    rate: float = 20.0
-    """Messages a second one connection may send, on average."""
-    burst: float = 40.0
-    """Messages one connection may send at once."""
-    flood_limit: int = 200
-    """Refused messages after which a flooding connection is closed."""
-    instant_cards: float = 8_000
-    """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
-    db: str | Path = field(default_factory=default_path)
-    """The SQLite file that keeps finished games for their replay links and the live tables for a
-    restart (``":memory:"``: nothing outlives the process)."""
-    max_tables_per_address: int = 20
-    """Live tables the people at one network address may have created at once."""
-    creates_per_minute: float = 30
-    """Tables one network address may create a minute (a burst of ten at once)."""
-    failed_joins_per_minute: float = 20
-    """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
-    finds: str | Path | None = None
-    """The cycle factory's SQLite store, read (never written) for the never-ending deals it found;
-    None, or a file that is not there: none listed."""
-    allowed_origins: tuple[str, ...] = ()
-    """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
-    server's own host (``Host``, or ``X-Forwarded-Host`` from a reverse proxy)."""
-    instance: str = "0"
-    """The name of this server process among several that share the tables and ``db`` (``beggar
-    serve --instance``): each table lives in one of them, and a process restores only its own."""
-    max_sockets_per_address: int = 60
-    """WebSockets one network address may hold open at once."""
-    max_spectators: int = 50
-    """Spectators one table may have at once."""
 
 
 class Bucket:
@@ -357,7 +318,7 @@ def _famous_index(game_id: str) -> int | None:
 async def options(request: Request) -> Response:
     # Reading the factory's store plays its deals through the engine: off the event loop.
     found = await run_in_threadpool(request.app.state.found.deals)
-    return JSONResponse(site_options(found))
+    return JSONResponse(site_options(found, request.app.state.settings))
 
 
 async def table_id(request: Request) -> Response:
@@ -561,14 +522,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         routes=ROUTES, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2000)]
     )
     app.state.settings = settings
-    app.state.lobby = Lobby(
-        LobbySettings(
-            max_tables=settings.max_tables,
-            idle_seconds=settings.idle_seconds,
-            max_tables_per_address=settings.max_tables_per_address,
-            instant_cards=settings.instant_cards,
-        )
-    )
+    app.state.lobby = Lobby(settings)
     app.state.archive = Archive(settings.db)
     app.state.found = FoundShelf(settings.finds)
     app.state.keeper = None
@@ -678,12 +632,15 @@ def quiet_client_mistakes() -> None:
     summarise_repeats(log)
 
 
-def site_options(found: Sequence[FoundDeal] = ()) -> dict[str, Any]:
-    """What the home page offers: rule presets, lessons, famous games, paces, the default rules.
+def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | None = None) -> dict[str, Any]:
+    """What the home page offers: rule presets, lessons, famous games, paces, the default rules,
+    and the limits it tells people about (so that the page says what this server does).
 
     ``found``: the never-ending deals the cycle factory found (listed after the famous games).
     """
+    settings = settings or ServerSettings()
     return {
+        "limits": {**settings.page_limits(), "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS}},
         "presets": preset_entries(),
         "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],

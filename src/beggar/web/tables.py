@@ -30,6 +30,7 @@ from beggar.rules import Rules
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
+from beggar.web.settings import ServerSettings
 
 
 class TableError(Exception):
@@ -681,16 +682,8 @@ LIVE_LIMITS = {"max_cards": 1_000_000, "max_tricks": 100_000, "time_limit": 24 *
 """The largest limits a live table accepts: beyond any real game, but a table cannot run for ever."""
 
 
-@dataclass
-class LobbySettings:
-    max_tables: int = 1000
-    idle_seconds: float = 30 * 60
-    """Tables nobody has touched for this long are closed."""
-    max_tables_per_address: int = 20
-    """Live tables the people at one network address may have created at once."""
-    instant_cards: float = 8_000
-    """Cards a second that all instant-pace tables together may turn: the rest of the server's
-    time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
+LobbySettings = ServerSettings
+"""The lobby reads the server's settings (:mod:`beggar.web.settings` declares every limit)."""
 
 
 INSTANT_BATCH = 8
