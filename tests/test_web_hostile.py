@@ -444,7 +444,11 @@ def test_the_summary_counts_what_it_held_back(caplog: pytest.LogCaptureFixture) 
 
 def test_a_restart_over_a_damaged_database_restores_every_good_table(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
+    _, games = _archive_with_games(path)
     _damaged_database(path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET game = 'garbage' WHERE id = ?", (games[0],))
+        db.execute("UPDATE games SET names = CAST(X'5B22FF225D' AS TEXT) WHERE id = ?", (games[1],))
     log = tmp_path / "server.log"
     with beggar_serve("--db", str(path), log=log) as url:
         for _ in range(100):
@@ -454,10 +458,16 @@ def test_a_restart_over_a_damaged_database_restores_every_good_table(tmp_path: P
             time.sleep(0.05)
         else:
             raise AssertionError("the good tables did not come back")
+        for game_id in games[:2]:
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"{url}/api/replay/{game_id}", timeout=5)
+            assert refused.value.code == 404
+        with urllib.request.urlopen(f"{url}/api/replay/{games[2]}", timeout=5) as answer:
+            assert answer.status == 200
     text = log.read_text()
     assert "Traceback" not in text
-    for table_id in BAD_STATES:
-        assert text.count(table_id) == 1, table_id
+    for key in [*BAD_STATES, *games[:2]]:
+        assert text.count(key) == 1, key
 
 
 # -- smaller things ---------------------------------------------------------------------------------------

@@ -128,6 +128,7 @@ class AddressLimits:
         return True
 
     def close_socket(self, address: str) -> None:
+        """One socket from ``address`` closed."""
         count = self.sockets.get(address, 0) - 1
         if count > 0:
             self.sockets[address] = count
@@ -421,6 +422,7 @@ async def socket(websocket: WebSocket) -> None:
 
 
 async def _serve_socket(websocket: WebSocket, state: Any, lobby: Lobby, settings: ServerSettings) -> None:
+    """Accept the socket and serve it until it closes."""
     await websocket.accept()
     connection = Connection(websocket, settings, state.delays)
     sender = asyncio.create_task(connection.sender())
@@ -575,10 +577,12 @@ class RepeatSummary(logging.Filter):
     :meth:`flush` writes one line per kind held back, with how many there were.
     """
 
-    def __init__(self, logger: logging.Logger, window: float = 60.0) -> None:
+    def __init__(self, logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False) -> None:
         super().__init__()
         self.logger = logger
         self.window = window
+        self.by_arguments = by_arguments
+        """Tell kinds apart by their arguments too (a damaged row's id), not by the text alone."""
         self.written: dict[str, float] = {}
         """When each kind was last written in full."""
         self.held: dict[str, int] = {}
@@ -587,6 +591,8 @@ class RepeatSummary(logging.Filter):
         if record.levelno < logging.WARNING or getattr(record, "summary", False):
             return True
         kind = str(record.msg)
+        if self.by_arguments and record.args:
+            kind = record.getMessage()
         now = time.monotonic()
         if now - self.written.get(kind, -self.window) >= self.window:
             if len(self.written) > 1000:
@@ -609,11 +615,13 @@ class RepeatSummary(logging.Filter):
             )
 
 
-def summarise_repeats(logger: logging.Logger, window: float = 60.0) -> RepeatSummary:
+def summarise_repeats(
+    logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False
+) -> RepeatSummary:
     """Summarise ``logger``'s repeated warnings (:class:`RepeatSummary`); the janitor flushes it."""
     summary = next((each for each in logger.filters if isinstance(each, RepeatSummary)), None)
     if summary is None:
-        summary = RepeatSummary(logger, window)
+        summary = RepeatSummary(logger, window, by_arguments=by_arguments)
         logger.addFilter(summary)
         _SUMMARIES.append(summary)
     return summary
@@ -629,7 +637,7 @@ def quiet_client_mistakes() -> None:
     if not any(isinstance(each, _ClientMistakes) for each in logger.filters):
         logger.addFilter(_ClientMistakes())
     summarise_repeats(logger)
-    summarise_repeats(log)
+    summarise_repeats(log, by_arguments=True)
 
 
 def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | None = None) -> dict[str, Any]:

@@ -42,6 +42,7 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
         self._head_bytes = 0
 
     def data_received(self, data: bytes) -> None:
+        """Parse ``data``; a head still unfinished beyond :data:`HEAD_LIMIT` bytes is refused."""
         head = self._in_head
         super().data_received(data)
         if head and self._in_head:
