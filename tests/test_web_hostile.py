@@ -551,3 +551,14 @@ def test_numbers_typed_into_options_are_plain_ascii_digits(
     assert run(args) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "digits 0-9" in err, err
+
+
+def test_beggar_rules_lists_each_preset_by_the_same_title_and_description(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run(["rules", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [entry["name"] for entry in listed] == [preset.name for preset in rules.PRESET_LIST]
+    for entry in listed:
+        preset = rules.PRESET_BY_NAME[entry["name"]]
+        assert (entry["title"], entry["description"]) == (preset.title, preset.description)

@@ -16,7 +16,7 @@ from beggar.engine import Game, GameError, GameRecord, Outcome, Status
 from beggar.narrate import Narrator
 from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import PRESETS, STANDARD, Lead, Rules, RulesError
+from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules, RulesError
 
 if TYPE_CHECKING:
     from beggar.neighbours import Neighbourhood
@@ -244,7 +244,7 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
     """List the rules presets, or show every setting of RULES (a preset or a spec)."""
     chosen = [rules] if rules is not None else list(PRESETS.values())
     if as_json:
-        data = [{**one.to_dict(), "description": one.description} for one in chosen]
+        data = [{**one.to_dict(), "title": _title(one), "description": one.description} for one in chosen]
         click.echo(json.dumps(data if rules is None else data[0], indent=2))
         return
     out = console()
@@ -258,13 +258,20 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
         return
     table = Table(title="Rules presets (beggar rules NAME shows every setting)")
     table.add_column("name", no_wrap=True)
+    table.add_column("title")
     table.add_column("differs from standard")
     table.add_column("description")
     standard = STANDARD.settings()
     for one in chosen:
         changed = [f"{k}: {v}" for k, v in one.settings().items() if standard[k] != v]
-        table.add_row(one.name, "\n".join(changed) or "-", one.description)
+        table.add_row(one.name, _title(one), "\n".join(changed) or "-", one.description)
     out.print(table)
+
+
+def _title(rules: Rules) -> str:
+    """What a table calls a preset (a spec that changes one has none of its own)."""
+    preset = PRESET_BY_NAME.get(rules.name)
+    return "" if preset is None else preset.title
 
 
 @click.command("cycle")
