@@ -37,7 +37,7 @@ from beggar.records import NEVER_ENDING
 from beggar.rules import STANDARD, RulesError, rules_named
 from beggar.web.app import ServerSettings, create_app
 from beggar.web.archive import Archive, LiveRow
-from beggar.web.durable import Keeper, snapshot
+from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.tables import Lobby, Mode, Seat, Table
 
 SHORT_SEED = 1432
@@ -169,6 +169,13 @@ def test_one_bad_row_does_not_stall_the_restore_of_the_others(
         lobby = _restore_all(archive)
     assert sorted(lobby.tables) == GOOD_IDS and not lobby.restoring
     assert sum(bad in line for line in caplog.messages) == 1
+
+
+def test_a_row_claiming_more_cards_than_a_live_table_turns_is_refused_at_once() -> None:
+    state = json.loads(_state("endlessxxx"))
+    state["game"].update(turned=10**15)
+    with pytest.raises(RestoreError, match="more than a live table"):
+        restore(state)
 
 
 # -- numbers a person types --------------------------------------------------------------------------

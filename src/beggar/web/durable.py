@@ -46,7 +46,7 @@ from beggar.notation import DealError, parse_deal
 from beggar.records import ALL_GAMES
 from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
-from beggar.web.tables import Lobby, Mode, Pace, Seat, Table
+from beggar.web.tables import LIVE_LIMITS, Lobby, Mode, Pace, Seat, Table, TableError, check_live_rules
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
@@ -166,6 +166,10 @@ def restore(
         table.paused_at = now if table.paused else None
         table.paused_why = None if state["paused_why"] is None else _text(state["paused_why"])
         first, turned = int(game["first"]), int(game["turned"])
+        check_live_rules(rules)
+        if turned > LIVE_LIMITS["max_cards"]:
+            # A live table stops long before; replaying such a row would hold the restorer for ever.
+            raise RestoreError(f"{turned} cards turned, more than a live table ever turns")
         if not 0 <= first < rules.players:
             raise RestoreError(f"seat {first} cannot lead a game of {rules.players}")
         stopped = None if game["stopped"] is None else Reason(game["stopped"])
@@ -181,6 +185,7 @@ def restore(
         RulesError,
         DealError,
         GameError,
+        TableError,
     ) as exc:
         raise RestoreError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
     return table, _checked(table.resume(first, turned, stopped))
