@@ -10,7 +10,9 @@ Starts ``beggar serve`` (one process, default limits unless ``--max-tables``, a 
 * hostile clients: fuzzed and malformed messages (bad JSON, invalid UTF-8, deep nesting, huge
   frames, wrong fields), binary frames, message floods, joins of guessed table ids, slow readers
   that never read (their own instant tables, and spectators at the friend tables), connections
-  dropped mid-handshake or without a goodbye, and HTTP requests left half-sent.
+  dropped mid-handshake or without a goodbye, and HTTP requests left half-sent;
+* a crowd: ``--crowd`` spectators (1,500) from one address at one instant table, each opening its
+  socket again a while after the server refuses or closes it.
 
 Every honest table comes from its own loopback address (127.2.x.y), as people at their own
 computers; the hostile clients share a few (127.3.0.x), so the server's per-address limits meet them.
@@ -50,7 +52,19 @@ from typing import Any
 import orjson
 import websockets
 
+from beggar.records import NEVER_ENDING
+
 HOSTILE_ADDRESSES = [f"127.3.0.{i}" for i in range(1, 5)]
+CROWD_ADDRESS, CROWD_HOST = "127.4.0.1", "127.4.0.2"
+"""Where the crowd of spectators comes from, and the address of the table's creator."""
+CROWD_TABLE = {
+    "type": "create",
+    "mode": "watch",
+    "pace": "instant",
+    "deal": NEVER_ENDING.deal,
+    "rules": "standard:repeat=off:max-cards=1000000",
+}
+"""A never-ending deal played at instant pace, stopped only by its card limit."""
 ID_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -433,6 +447,46 @@ async def half_open(soak: Soak) -> None:
         await asyncio.sleep(1)
 
 
+async def crowd_table(soak: Soak, table: list[str]) -> None:
+    """The instant table the crowd watches, opened again whenever it closes."""
+    while not soak.stop.is_set():
+        with _quietly():
+            ws = await websockets.connect(soak.url, local_addr=(CROWD_HOST, 0), max_size=2**22)
+            await ws.send(json.dumps(CROWD_TABLE))
+            while True:
+                message = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message["type"] == "joined":
+                    table[:] = [message["table"]]
+                    break
+            await drain(ws)
+        table.clear()
+        await asyncio.sleep(1)
+
+
+async def crowd_member(soak: Soak, table: list[str]) -> None:
+    """One of a crowd of spectators from one address: watches the crowd's table while the server
+    lets it, and opens its socket again a while after being refused or closed."""
+    await asyncio.sleep(random.uniform(0, 10))
+    while not soak.stop.is_set():
+        if table:
+            try:
+                ws = await websockets.connect(soak.url, local_addr=(CROWD_ADDRESS, 0), max_size=2**22)
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                soak.hostile["crowd sockets refused"] += 1
+            else:
+                with _quietly():
+                    await ws.send(json.dumps({"type": "join", "table": table[0]}))
+                    reply = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if reply["type"] == "joined":
+                        soak.hostile["crowd spectators let in"] += 1
+                        await drain(ws)
+                    else:
+                        soak.hostile["crowd joins refused"] += 1
+                with _quietly():
+                    await ws.close()
+        await asyncio.sleep(random.uniform(10, 30))
+
+
 # -- the server and the report ---------------------------------------------------------------------
 
 
@@ -493,6 +547,8 @@ class Minute:
     errors: int
     instant_rate: int | None
     up: bool
+    load: float
+    """The machine's load average over the last minute (the soak shares it with whatever runs)."""
 
 
 def line(m: Minute) -> str:
@@ -503,13 +559,13 @@ def line(m: Minute) -> str:
     return (
         f"| {m.minute:g} | {rss} | {shown(m.tables)} | {shown(m.sockets)} | {m.updates:,} "
         f"| {shown(m.p99_ms, ' ms')} | {shown(m.instant_p99_ms, ' ms')} | {m.errors} "
-        f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} |"
+        f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} | {m.load:.1f} |"
     )
 
 
 HEADER = (
     "| minute | server RSS | tables | sockets | honest updates | p99, people's tables "
-    "| p99, instant tables | honest errors | instant cards/s | up |\n" + "|---" * 10 + "|"
+    "| p99, instant tables | honest errors | instant cards/s | up | load |\n" + "|---" * 11 + "|"
 )
 
 
@@ -532,6 +588,7 @@ async def reporter(soak: Soak, pid: int | None, every: float, started: float, ro
             errors=len(window.errors),
             instant_rate=None if status is None else status.get("instant_cards_per_s"),
             up=status is not None,
+            load=os.getloadavg()[0],
         )
         rows.append(row)
         print(line(row), flush=True)
@@ -556,6 +613,10 @@ async def soak_for(soak: Soak, args: argparse.Namespace, pid: int | None) -> lis
     ]
     for count, make in mix:
         tasks += [asyncio.ensure_future(make()) for _ in range(count)]
+    if args.crowd:
+        watched: list[str] = []
+        tasks.append(asyncio.ensure_future(crowd_table(soak, watched)))
+        tasks += [asyncio.ensure_future(crowd_member(soak, watched)) for _ in range(args.crowd)]
     await asyncio.sleep(args.minutes * 60)
     soak.stop.set()
     await asyncio.wait(tasks, timeout=60)
@@ -593,7 +654,8 @@ def summary(
     print(f"Soak of {args.minutes:g} minutes: {args.friends} friend, {args.computer} computer and")
     print(f"{args.instant} instant table seats kept filled, {args.hostile} hostile clients of each main kind")
     limits = f"--max-tables {args.max_tables}" if args.max_tables else "default limits"
-    print(f"and {args.slow_readers} slow readers; one server process, {limits}.")
+    print(f"{args.slow_readers} slow readers and a crowd of {args.crowd} spectators from one address;")
+    print(f"one server process, {limits}.")
     if memory:
         later = statistics.median(memory[len(memory) // 2 :])
         print(
@@ -630,6 +692,9 @@ def main() -> None:
         help="fuzzers and half-sent requests (half as many of each other kind)",
     )
     parser.add_argument("--slow-readers", type=int, default=10)
+    parser.add_argument(
+        "--crowd", type=int, default=1500, help="spectators from one address at one instant table (0: none)"
+    )
     parser.add_argument("--report-every", type=float, default=60.0, help="seconds between reports")
     parser.add_argument("--url", help="a running server's WebSocket (then --pid gives its memory)")
     parser.add_argument("--pid", type=int, help="the running server's process id")

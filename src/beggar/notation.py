@@ -16,7 +16,7 @@ beggar.notation.DealError: unknown card 'X' at position 5 (hand 2, card 2)
 
 from __future__ import annotations
 
-import secrets
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -318,14 +318,20 @@ def random_deal(rules: Rules | None = None, seed: int | None = None) -> Deal:
     """A uniformly shuffled deck dealt one card at a time round the table: game 0 of run ``seed``.
 
     The same seed always gives the same deal, the one ``beggar simulate --seed`` plays first
-    (see :mod:`beggar.kernels.rng`); without a seed, a fresh one is drawn.
+    (see :mod:`beggar.kernels.rng`); without a seed, the deck is shuffled by the operating system's
+    randomness, which no seed reproduces.
 
     >>> random_deal(seed=1) == random_deal(seed=1)
     True
     """
-    from beggar.kernels.rng import deal_order  # the generator is compiled: load it only when dealing
-
     rules = rules or STANDARD
     cards = rules.deck.cards()
-    order, _ = deal_order(secrets.randbits(32) if seed is None else seed, 0, len(cards), rules.players)
+    if seed is None:
+        # A live table's deal: a 32-bit seed could be found from the first cards turned, and with
+        # it every face-down card, so the operating system's randomness shuffles the deck itself.
+        random.SystemRandom().shuffle(cards)
+        return deal_cards(cards, rules.players)
+    from beggar.kernels.rng import deal_order  # the generator is compiled: load it only when dealing
+
+    order, _ = deal_order(seed, 0, len(cards), rules.players)
     return deal_cards([cards[k] for k in order], rules.players)

@@ -1,7 +1,7 @@
 """The rules object: one immutable description of every house rule the project plays.
 
-``STANDARD`` is the game of ``RULES.md`` and of the research literature. Every other
-rule set is a named preset or a variation of one, written as a *rules spec*:
+``STANDARD`` is the game of the project's rules page (``docs/rules.md``) and of the research
+literature. Every other rule set is a named preset or a variation of one, written as a *rules spec*:
 ``NAME[:key=value]...``, for example ``standard:players=4:direction=counter-clockwise``.
 
 >>> r = rules_named("double-penalty")
@@ -96,6 +96,7 @@ STANDARD_PAY: tuple[tuple[Rank, int], ...] = (
     (Rank.ACE, 4),
 )
 
+MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_PAY = 52
 MAX_LIMIT = 10**12
@@ -130,7 +131,7 @@ class Rules:
     max_cards: int | None = None
     """Stop the game after this many cards have been turned (a practice limit)."""
     max_tricks: int | None = None
-    """Stop the game after this many piles have been taken."""
+    """Stop the game after this many tricks (piles taken)."""
     time_limit: float | None = None
     """Seconds of wall-clock time a live table allows; the table enforces it."""
     on_repeat: Award = Award.NO_WINNER
@@ -146,8 +147,8 @@ class Rules:
         self._check()
 
     def _check(self) -> None:
-        if not 2 <= self.players <= MAX_PLAYERS:
-            raise RulesError(f"players={self.players}: a table seats 2 to {MAX_PLAYERS} players")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise RulesError(f"players={self.players}: a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         if self.players > self.deck.size:
             raise RulesError(
                 f"players={self.players}: the {self.deck.describe()} cannot give every player a card"
@@ -293,98 +294,117 @@ class Rules:
         return draw(seed, self.players)
 
 
-STANDARD = Rules(description="The standard game of RULES.md and the research literature.")
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set as people meet it: its name, its title at a table, what it is in plain
+    words, and its rules. The one place each preset is described: ``beggar rules``, the web
+    table and its home page all read these."""
 
-PRESETS: dict[str, Rules] = {
-    rules.name: rules
-    for rules in (
-        STANDARD,
-        Rules(
-            name="practice-table",
-            lead=Lead.SEAT,
-            lead_seat=0,
-            repeat=RepeatCheck.CARD,
-            max_cards=4000,
-            description=(
-                "Seed 000's online table: you (seat 0) start, an exact repeat after any card or "
-                "4,000 cards turned ends the game, and neither awards a win."
-            ),
-        ),
-        Rules(
-            name="friend-table",
-            lead=Lead.RANDOM,
-            max_tricks=3000,
-            on_repeat=Award.MOST_CARDS,
-            on_stop=Award.MOST_CARDS,
-            description=(
-                "Seed 001's online table: a random lead, stopped at the first repeated trick-end "
-                "position or after 3,000 piles; whoever holds more cards then wins."
-            ),
-        ),
-        Rules(
-            name="family-table",
-            lead=Lead.AFTER_DEALER,
-            time_limit=30 * 60,
-            on_repeat=Award.REDEAL,
-            on_stop=Award.MOST_CARDS,
-            description=(
-                "Seeds 002 and 003's house rules: the player after the dealer leads; a loop means "
-                "a redeal; at a 30-minute time limit whoever holds more cards wins."
-            ),
-        ),
-        Rules(
-            name="jack-pays-2",
-            pay=((Rank.JACK, 2), (Rank.QUEEN, 2), (Rank.KING, 3), (Rank.ACE, 4)),
-            description="A Strip Jack Naked regional scale: the jack asks for two cards.",
-        ),
-        Rules(
-            name="double-penalty",
-            pay=((Rank.JACK, 2), (Rank.QUEEN, 4), (Rank.KING, 6), (Rank.ACE, 8)),
-            description="Every pay value doubled: jack 2, queen 4, king 6, ace 8.",
-        ),
-        Rules(
-            name="court-only",
-            pay=((Rank.JACK, 1), (Rank.QUEEN, 2), (Rank.KING, 3)),
-            description="Fewer pay ranks: jack, queen and king pay; the ace is an ordinary card.",
-        ),
-        Rules(
-            name="jacks-queens",
-            pay=((Rank.JACK, 1), (Rank.QUEEN, 2)),
-            description="Fewer pay ranks: only jacks and queens pay.",
-        ),
-        Rules(
-            name="stripped",
-            deck=STRIPPED_DECK,
-            description="The 40-card stripped deck (no 8s, 9s or 10s).",
-        ),
-        Rules(
-            name="two-decks",
-            deck=DOUBLE_DECK,
-            description="Two decks shuffled together, 104 cards.",
-        ),
-        Rules(
-            name="half-deck",
-            deck=HALF_DECK,
-            description="A half deck of 26 cards (hearts and spades) for short games with children.",
-        ),
-        Rules(
-            name="counter-clockwise",
-            players=4,
-            direction=Direction.COUNTER_CLOCKWISE,
-            description="Suck the Well, the Caribbean way: four players, the turn passes counter-clockwise.",
-        ),
-        Rules(
-            name="newest-first",
-            pile_order=PileOrder.NEWEST_FIRST,
-            description="A won pile is picked up face up, so its newest card goes under the stack first.",
-        ),
-        Rules(
-            name="lose-when-empty",
-            empty_hand=EmptyHand.WHEN_EMPTY,
-            description="A player loses as soon as their stack is empty, even on a last pay card.",
-        ),
-    )
-}
+    name: str
+    title: str
+    description: str
+    rules: Rules
+
+
+def _preset(title: str, description: str, **settings: Any) -> Preset:
+    rules = Rules(description=description, **settings)
+    return Preset(rules.name, title, description, rules)
+
+
+STANDARD_DESCRIPTION = (
+    "The standard game of the project's rules page (docs/rules.md) and the research literature: "
+    "it ends only when one player holds every card, or loops."
+)
+STANDARD = Rules(description=STANDARD_DESCRIPTION)
+
+PRESET_LIST: tuple[Preset, ...] = (
+    Preset("standard", "No limits", STANDARD_DESCRIPTION, STANDARD),
+    _preset(
+        "Practice table",
+        "The practice table: you (seat 0) start; an exact repeat after any card, or 4,000 cards "
+        "turned, ends the game, and neither awards a win.",
+        name="practice-table",
+        lead=Lead.SEAT,
+        lead_seat=0,
+        repeat=RepeatCheck.CARD,
+        max_cards=4000,
+    ),
+    _preset(
+        "Friend table",
+        "The friend table: a random player leads; a repeated position or 3,000 tricks end the "
+        "game, and whoever then holds more cards wins.",
+        name="friend-table",
+        lead=Lead.RANDOM,
+        max_tricks=3000,
+        on_repeat=Award.MOST_CARDS,
+        on_stop=Award.MOST_CARDS,
+    ),
+    _preset(
+        "Family table",
+        "The family table: the player after the dealer leads; a game that loops is gathered, "
+        "shuffled and dealt again; after 30 minutes whoever holds more cards wins.",
+        name="family-table",
+        lead=Lead.AFTER_DEALER,
+        time_limit=30 * 60,
+        on_repeat=Award.REDEAL,
+        on_stop=Award.MOST_CARDS,
+    ),
+    _preset(
+        "Jack pays two",
+        "A regional scale of Strip Jack Naked: the jack asks for two cards.",
+        name="jack-pays-2",
+        pay=((Rank.JACK, 2), (Rank.QUEEN, 2), (Rank.KING, 3), (Rank.ACE, 4)),
+    ),
+    _preset(
+        "Double penalty",
+        "Twice the price: jack 2, queen 4, king 6, ace 8.",
+        name="double-penalty",
+        pay=((Rank.JACK, 2), (Rank.QUEEN, 4), (Rank.KING, 6), (Rank.ACE, 8)),
+    ),
+    _preset(
+        "Court cards only",
+        "Jack, queen and king pay; the ace is an ordinary card.",
+        name="court-only",
+        pay=((Rank.JACK, 1), (Rank.QUEEN, 2), (Rank.KING, 3)),
+    ),
+    _preset(
+        "Jacks and queens",
+        "Only jacks and queens pay.",
+        name="jacks-queens",
+        pay=((Rank.JACK, 1), (Rank.QUEEN, 2)),
+    ),
+    _preset("Stripped deck", "40 cards: no eights, nines or tens.", name="stripped", deck=STRIPPED_DECK),
+    _preset("Two decks", "Two decks shuffled together, 104 cards.", name="two-decks", deck=DOUBLE_DECK),
+    _preset(
+        "Half deck",
+        "26 cards (hearts and spades), for short games with children.",
+        name="half-deck",
+        deck=HALF_DECK,
+    ),
+    _preset(
+        "Suck the Well",
+        "The Caribbean way: four players, and the turn passes counter-clockwise.",
+        name="counter-clockwise",
+        players=4,
+        direction=Direction.COUNTER_CLOCKWISE,
+    ),
+    _preset(
+        "Newest card first",
+        "A won pile is picked up face up, so its newest card goes under the stack first.",
+        name="newest-first",
+        pile_order=PileOrder.NEWEST_FIRST,
+    ),
+    _preset(
+        "Lose when empty",
+        "An empty stack loses at once, even after a last pay card.",
+        name="lose-when-empty",
+        empty_hand=EmptyHand.WHEN_EMPTY,
+    ),
+)
+"""Every preset, in the order they are offered."""
+
+PRESETS: dict[str, Rules] = {preset.name: preset.rules for preset in PRESET_LIST}
+PRESET_BY_NAME: dict[str, Preset] = {preset.name: preset for preset in PRESET_LIST}
 
 ALIASES = {
     "seed-000": "practice-table",
@@ -407,17 +427,67 @@ def rules_named(rules_spec: str) -> Rules:
     name, *changes = rules_spec.strip().split(":")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in PRESETS:
-        raise RulesError(f"unknown rules {name!r}: choose one of {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rules {shown_text(name)}: choose one of {', '.join(PRESETS)}")
     rules = PRESETS[key]
     if not changes:
         return rules
     updates: dict[str, Any] = {}
     for change in changes:
         if "=" not in change:
-            raise RulesError(f"bad rules change {change!r}: write key=value, for example players=3")
+            raise RulesError(f"bad rules change {shown_text(change)}: write key=value, for example players=3")
         key, value = (part.strip() for part in change.split("=", 1))
         updates.update(_parse_change(key.lower(), value))
     return rules.replace(name=rules_spec.strip(), **updates)
+
+
+NUMBER_DIGITS = 18
+"""Digits a typed whole number may have at most: beyond any count, seat or limit of the game."""
+
+
+def parse_whole(text: str, low: int, high: int | None, what: str) -> int:
+    """A whole number a person typed: ASCII digits only, from ``low`` to ``high`` (None: any
+    number of at most :data:`NUMBER_DIGITS` digits).
+
+    Every number read from a user's text goes through here (or :func:`parse_amount`).
+    ``str.isdigit`` and ``int`` accept superscripts, circled and other scripts' digits, signs,
+    underscores and thousands of digits; a person means none of those, and some of them make
+    ``int`` fail or take quadratic time. :class:`ValueError` with one plain sentence otherwise.
+
+    >>> parse_whole("12", 0, 99, "a seat")
+    12
+    >>> parse_whole("²", 0, 99, "a seat")
+    Traceback (most recent call last):
+    ...
+    ValueError: a seat must be a whole number written with the digits 0-9, from 0 to 99
+    """
+    bounds = f"from {low:,} to {high:,}" if high is not None else f"{low:,} or more"
+    if not 0 < len(text) <= NUMBER_DIGITS or not text.isascii() or not text.isdigit():
+        raise ValueError(f"{what} must be a whole number written with the digits 0-9, {bounds}")
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} must be {bounds}")
+    return value
+
+
+_AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,6})?", flags=re.ASCII)
+
+
+def parse_amount(text: str, low: float, what: str) -> float:
+    """A number with an optional fraction a person typed (``2``, ``0.5``), at least ``low``:
+    ASCII digits only, as :func:`parse_whole`. :class:`ValueError` with one plain sentence."""
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(
+            f"{what} must be a number written with the digits 0-9 (and a point), {low:g} or more"
+        )
+    value = float(text)
+    if value < low:
+        raise ValueError(f"{what} must be {low:g} or more")
+    return value
+
+
+def shown_text(text: str, most: int = 40) -> str:
+    """``text`` quoted for an error message, cut short if it is long."""
+    return repr(text if len(text) <= most else text[:most] + "…")
 
 
 def _parse_bool(value: str) -> bool:
@@ -435,16 +505,23 @@ def parse_pay(text: str) -> tuple[tuple[Rank, int], ...]:
     >>> [(r.label, v) for r, v in parse_pay("J2Q4K6A8")]
     [('J', 2), ('Q', 4), ('K', 6), ('A', 8)]
     """
-    items = re.findall(r"(10|[2-9TJQKA])\s*=?\s*(\d+)", text, flags=re.IGNORECASE)
-    leftover = re.sub(r"(10|[2-9TJQKA])\s*=?\s*(\d+)|[\s,]", "", text, flags=re.IGNORECASE)
+    items = re.findall(r"(10|[2-9TJQKA])\s*=?\s*([0-9]+)", text, flags=re.IGNORECASE | re.ASCII)
+    leftover = re.sub(r"(10|[2-9TJQKA])\s*=?\s*([0-9]+)|[\s,]", "", text, flags=re.IGNORECASE | re.ASCII)
     if not items or leftover:
-        raise RulesError(f"bad pay scale {text!r}: write rank and value pairs, for example J1Q2K3A4")
-    return tuple((Rank.from_symbol(rank), int(value)) for rank, value in items)
+        raise RulesError(
+            f"bad pay scale {shown_text(text)}: write rank and value pairs, for example J1Q2K3A4"
+        )
+    try:
+        return tuple(
+            (Rank.from_symbol(rank), parse_whole(value, 0, 1000, "a pay value")) for rank, value in items
+        )
+    except ValueError as exc:
+        raise RulesError(f"bad pay scale {shown_text(text)}: {exc}") from None
 
 
 def parse_duration(text: str) -> float:
     """Seconds from ``90``, ``90s``, ``30m`` or ``1h``."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text.lower())
+    match = re.fullmatch(rf"\s*({_AMOUNT.pattern})\s*([smh]?)\s*", text.lower(), flags=re.ASCII)
     if not match:
         raise ValueError("write seconds, or minutes as 30m")
     scale = {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
@@ -488,7 +565,7 @@ class Setting:
             raise
         except ValueError as exc:
             hint = f"choose {', '.join(self.choices)}" if self.choices else self.expects or str(exc)
-            raise RulesError(f"bad value {text!r} for {self.key}: {hint}") from None
+            raise RulesError(f"bad value {shown_text(text)} for {self.key}: {hint}") from None
 
     def dump(self, rules: Rules) -> dict[str, Any]:
         value = getattr(rules, self.attribute)
@@ -510,8 +587,14 @@ class _LeadSetting(Setting):
 
     def parse(self, text: str) -> dict[str, Any]:
         text = text.strip()
-        if text.isdigit():
-            return {"lead": Lead.SEAT, "lead_seat": int(text)}
+        if text[:1].isdigit():
+            try:
+                return {
+                    "lead": Lead.SEAT,
+                    "lead_seat": parse_whole(text, 0, MAX_PLAYERS - 1, "the leading seat"),
+                }
+            except ValueError as exc:
+                raise RulesError(f"bad value {shown_text(text)} for lead: {exc}") from None
         return super().parse(text)
 
     def dump(self, rules: Rules) -> dict[str, Any]:
@@ -547,7 +630,7 @@ class _DeckSetting(Setting):
 def _limit(text: str) -> int | None:
     if text.lower() in ("none", "0", ""):
         return None
-    return int(text)
+    return parse_whole(text, 1, 10**NUMBER_DIGITS - 1, "a limit")
 
 
 def _show_limit(value: int | None) -> str:
@@ -581,7 +664,7 @@ SETTINGS: tuple[Setting, ...] = (
         "players",
         "players",
         f"Seats at the table, 2 to {MAX_PLAYERS}.",
-        int,
+        lambda text: parse_whole(text, 0, 999, "players"),  # the rules say which counts can play
         expects=f"write a whole number from 2 to {MAX_PLAYERS}",
     ),
     Setting(
@@ -627,10 +710,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "max-tricks",
         "max_tricks",
-        "Stop after this many piles (none: no limit).",
+        "Stop after this many tricks (none: no limit).",
         _limit,
         _show_limit,
-        expects="write a whole number of piles, or none",
+        expects="write a whole number of tricks, or none",
     ),
     Setting(
         "time-limit",
@@ -674,7 +757,7 @@ def _parse_change(key: str, value: str) -> dict[str, Any]:
     setting = _BY_KEY.get(key)
     if setting is None:
         keys = [s.key for s in SETTINGS] + list(SPEC_ONLY)
-        raise RulesError(f"unknown rules setting {key!r}: use {', '.join(keys[:-1])} or {keys[-1]}")
+        raise RulesError(f"unknown rules setting {shown_text(key)}: use {', '.join(keys[:-1])} or {keys[-1]}")
     return setting.parse(value)
 
 
@@ -687,17 +770,24 @@ def spec_help() -> str:
 
 __all__ = [
     "ALIASES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PRESETS",
+    "PRESET_BY_NAME",
+    "PRESET_LIST",
     "STANDARD",
     "Award",
     "Direction",
     "EmptyHand",
     "Lead",
     "PileOrder",
+    "Preset",
     "RepeatCheck",
     "Rules",
     "RulesError",
+    "parse_amount",
     "parse_duration",
     "parse_pay",
+    "parse_whole",
     "rules_named",
 ]

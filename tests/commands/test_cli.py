@@ -143,7 +143,7 @@ def test_rules_lists_every_preset_and_shows_one(capsys: pytest.CaptureFixture[st
         (["play", "KKKKK-/----"], "too many Ks"),
         (["play"], "Missing argument"),
         (["play", MANN_WU, "--bogus"], "No such option"),
-        (["deal", "--seed", "x"], "not a valid integer"),
+        (["deal", "--seed", "x"], "must be a whole number"),
         (["nonsense"], "No such command"),
     ],
 )
@@ -258,7 +258,7 @@ def test_lesson_plays_in_the_terminal_card_by_card(capsys: pytest.CaptureFixture
         (["simulate", "-n", "10", "--plot", "/nonexistent/x.png"], "the folder /nonexistent does not exist"),
         (["simulate", "-n", "10", "--csv", "/dev/full"], "cannot write /dev/full"),
         (["search", "--db", "/proc/nonexistent/x.db", "--minutes", "0.01"], "does not exist"),
-        (["deal", "--seed", "-1"], "-1 is not in the range x>=0"),
+        (["deal", "--seed", "-1"], "must be a whole number written with the digits 0-9, 0 or more"),
         (["play", MANN_WU, "--rules", "standard:max-cards=lots"], "write a whole number of cards"),
     ],
 )

@@ -11,7 +11,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import campaign_options, connect_cluster, db_option, db_path, rules_option
+from beggar.commands.options import (
+    Whole,
+    campaign_options,
+    connect_cluster,
+    db_option,
+    db_path,
+    rules_option,
+)
 from beggar.rules import Rules
 
 
@@ -20,7 +27,7 @@ from beggar.rules import Rules
 @campaign_options("Independent lineages")
 @click.option(
     "--basin-positions",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=None,
     help="Positions a backward walk from each full-deck cycle explores at most [default: 5000].",
 )
@@ -124,9 +131,7 @@ def _status_line(rules: str, progress: Any, budget: float) -> str:
 @click.command("cycles")
 @rules_option(None, help="Only cycles under these rules (as the factory ran).")
 @click.option("--full", is_flag=True, help="Only cycles that hold the whole deck.")
-@click.option(
-    "--limit", type=click.IntRange(1), default=20, show_default=True, help="Show at most this many cycles."
-)
+@click.option("--limit", type=Whole(1), default=20, show_default=True, help="Show at most this many cycles.")
 @click.option("--moves", is_flag=True, help="Show how far each kind of move grew cycles instead.")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the cycles as JSON.")

@@ -12,12 +12,12 @@ import click
 from rich import box
 from rich.table import Table
 
-from beggar.commands.options import RulesType, console, rules_option
+from beggar.commands.options import RulesType, Whole, console, rules_option
 from beggar.engine import Game, GameError, GameRecord, Outcome, Status
 from beggar.narrate import Narrator
 from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import PRESETS, STANDARD, Lead, Rules, RulesError
+from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules, RulesError
 
 if TYPE_CHECKING:
     from beggar.research.cycles.neighbours import Neighbourhood
@@ -81,7 +81,7 @@ def _game(deal: str, rules: Rules, seed: int, partial: bool, cards: str) -> Game
 @rules_option()
 @click.option("--trace", is_flag=True, help="Tell the game card by card.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help=_SEED_HELP)
 @click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
 @click.option(
     "--cards", type=click.Choice(["deck", "any"]), default="deck", show_default=True, help=_CARDS_HELP
@@ -162,9 +162,7 @@ def _play_stream(
 
 
 @click.command("deal")
-@click.option(
-    "--seed", type=click.IntRange(0), default=None, help="Seed; the same seed always gives the same deal."
-)
+@click.option("--seed", type=Whole(0), default=None, help="Seed; the same seed always gives the same deal.")
 @rules_option()
 @click.option(
     "--notation",
@@ -258,7 +256,7 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
     """List the rules presets, or show every setting of RULES (a preset or a spec)."""
     chosen = [rules] if rules is not None else list(PRESETS.values())
     if as_json:
-        data = [{**one.to_dict(), "description": one.description} for one in chosen]
+        data = [{**one.to_dict(), "title": _title(one), "description": one.description} for one in chosen]
         click.echo(json.dumps(data if rules is None else data[0], indent=2))
         return
     out = console()
@@ -272,13 +270,20 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
         return
     table = Table(title="Rules presets (beggar rules NAME shows every setting)")
     table.add_column("name", no_wrap=True)
+    table.add_column("title")
     table.add_column("differs from standard")
     table.add_column("description")
     standard = STANDARD.settings()
     for one in chosen:
         changed = [f"{k}: {v}" for k, v in one.settings().items() if standard[k] != v]
-        table.add_row(one.name, "\n".join(changed) or "-", one.description)
+        table.add_row(one.name, _title(one), "\n".join(changed) or "-", one.description)
     out.print(table)
+
+
+def _title(rules: Rules) -> str:
+    """What a table calls a preset (a spec that changes one has none of its own)."""
+    preset = PRESET_BY_NAME.get(rules.name)
+    return "" if preset is None else preset.title
 
 
 @click.command("cycle")
@@ -288,12 +293,12 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
 @click.option("--positions", "show_positions", is_flag=True, help="List the positions on the cycle.")
 @click.option(
     "--reach",
-    type=click.IntRange(0, 1000),
+    type=Whole(0, 1000),
     default=0,
     show_default=True,
     help="Walk back up to this many tricks from the cycle and count the starting deals that reach it.",
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help=_SEED_HELP)
+@click.option("--seed", type=Whole(0), default=0, show_default=True, help=_SEED_HELP)
 @click.option("--partial", is_flag=True, help="Allow fewer cards than the whole deck (a prepared position).")
 @click.option(
     "--neighbours",
@@ -419,7 +424,7 @@ def _split(rules: Rules) -> str:
 
 
 @click.command("lesson")
-@click.argument("number", type=click.IntRange(1), required=False)
+@click.argument("number", type=Whole(1), required=False)
 @click.option("--step", is_flag=True, help="Wait for Enter before each card.")
 def lesson_command(number: int | None, step: bool) -> None:
     """Play lesson NUMBER in the terminal, card by card, with a note on the cards that matter.
@@ -447,8 +452,8 @@ def lesson_command(number: int | None, step: bool) -> None:
         )
     )
     for card in chosen.script():
-        if step:
-            click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+        if step and not sys.stdin.readline():
+            step = False  # the end of the input: tell the rest without waiting
         click.echo(f"{card.number:>3}. {card.sentence}")
         if card.note:
             click.echo(f"     {card.note}")

@@ -16,12 +16,40 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 from rich.console import Console
 
-from beggar.rules import Rules, RulesError, rules_named
+from beggar.rules import Rules, RulesError, parse_amount, parse_whole, rules_named
 
 if TYPE_CHECKING:
     from beggar.research.cluster import Cluster
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Whole(click.IntRange):
+    """A whole number on the command line, read by :func:`beggar.rules.parse_whole`: ASCII
+    digits within the range, so that no option accepts what the rules and the server refuse."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            low = 0 if self.min is None else int(self.min) + (1 if self.min_open else 0)
+            high = None if self.max is None else int(self.max) - (1 if self.max_open else 0)
+            try:
+                value = parse_whole(value, low, high, "the value")
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Amount(click.FloatRange):
+    """A number with an optional fraction on the command line, read by
+    :func:`beggar.rules.parse_amount`; ``min_open``: the minimum itself is refused."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                value = parse_amount(value, 0.0 if self.min is None else float(self.min), "the value")
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class RulesType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
@@ -95,27 +123,21 @@ def campaign_options(walkers: str) -> Callable[[F], F]:
     options = (
         click.option(
             "--minutes",
-            type=click.FloatRange(min=0, min_open=True),
+            type=Amount(min=0, min_open=True),
             default=1.0,
             show_default=True,
             help="Run this long, in minutes (a killed run resumes where it stopped).",
         ),
-        click.option(
-            "--seed", type=click.IntRange(0), default=0, show_default=True, help="Names the campaign."
-        ),
-        click.option(
-            "--workers", type=click.IntRange(1), default=None, help="Processes (default: every core)."
-        ),
-        click.option(
-            "--walkers", type=click.IntRange(1), default=None, help=f"{walkers} (default: workers)."
-        ),
+        click.option("--seed", type=Whole(0), default=0, show_default=True, help="Names the campaign."),
+        click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core)."),
+        click.option("--walkers", type=Whole(1), default=None, help=f"{walkers} (default: workers)."),
         db_option,
         click.option(
             "--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster])."
         ),
         click.option(
             "--units",
-            type=click.IntRange(1),
+            type=Whole(1),
             default=None,
             help="Stop each walker after this many units in all.",
         ),

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from beggar.commands.options import (
+    Whole,
     campaign_options,
     check_writable,
     connect_cluster,
@@ -56,18 +57,16 @@ _PLOT_SUFFIXES = (".png", ".svg")
 @click.option(
     "-n",
     "--games",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=100_000,
     show_default=True,
     help="Games per rule set.",
 )
 @rules_option(several=True, help="Rules preset or spec; several, comma-separated, are compared side by side.")
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the random deals."
-)
+@click.option("--seed", type=Whole(min=0), default=0, show_default=True, help="Seed of the random deals.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=None,
     help="Threads to run the kernel on  [default: every core].",
 )
@@ -152,12 +151,10 @@ class _csv_rows:
 
 
 @click.command("bench")
-@click.option(
-    "-n", "--games", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Kernel games."
-)
+@click.option("-n", "--games", type=Whole(min=1), default=1_000_000, show_default=True, help="Kernel games.")
 @click.option(
     "--engine-games",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=2_000,
     show_default=True,
     help="Games for the reference engine (it is much slower).",
@@ -165,16 +162,14 @@ class _csv_rows:
 @rules_option()
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=None,
     help="Threads for the all-cores figure  [default: every core].",
 )
-@click.option(
-    "--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Runs per figure (median)."
-)
+@click.option("--repeat", type=Whole(min=1), default=1, show_default=True, help="Runs per figure (median).")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=Whole(min=0),
     default=0,
     show_default=True,
     help="Seed of the random deals played.",
@@ -346,9 +341,7 @@ _FIND_FILTER_HELP = "Only finds under these rules (as searched)."
     show_default=True,
     help="Rank finds by cards turned or by tricks.",
 )
-@click.option(
-    "--limit", type=click.IntRange(1), default=20, show_default=True, help="Show at most this many finds."
-)
+@click.option("--limit", type=Whole(1), default=20, show_default=True, help="Show at most this many finds.")
 @click.option("--loops", is_flag=True, help="Only deals that never end.")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the finds as JSON.")
@@ -388,7 +381,7 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
 @click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
 @click.option(
     "--limit",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=1_000_000,
     show_default=True,
     help="Write at most this many finds.",

@@ -5,36 +5,39 @@ from __future__ import annotations
 import errno
 import re
 import socket
+from collections.abc import Callable
 from types import FrameType
+from typing import Any, TypeVar
 
 import click
+
+from beggar.commands.options import Amount, Whole
+from beggar.web.settings import options
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _limit_options(command: F) -> F:
+    """One option for each limit :class:`~beggar.web.settings.ServerSettings` declares."""
+    for name, option, default in reversed(options()):
+        kind = Whole(int(option.low)) if option.whole else Amount(option.low)
+        command = click.option(
+            option.flag, name, default=default, show_default=True, type=kind, help=option.help
+        )(command)
+    return command
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
-@click.option(
-    "--max-tables", default=1000, show_default=True, type=click.IntRange(1), help="Live tables at most."
-)
-@click.option(
-    "--idle-minutes",
-    default=30.0,
-    show_default=True,
-    type=click.FloatRange(0.1),
-    help="Close untouched tables.",
-)
-@click.option(
-    "--instant-cards",
-    default=8000.0,
-    show_default=True,
-    type=click.FloatRange(1),
-    help="Cards a second all instant-pace tables together may turn.",
-)
+@click.option("--port", default=8000, show_default=True, type=Whole(0, 65535), help="Port.")
 @click.option(
     "--db",
     default=None,
     type=click.Path(dir_okay=False),
-    help="SQLite file for finished games' replay links [default: ~/.local/share/beggar/games.sqlite3].",
+    help=(
+        "SQLite file of finished games (their replay links) and live tables (kept across restarts) "
+        "[default: ~/.local/share/beggar/games.sqlite3]."
+    ),
 )
 @click.option(
     "--finds",
@@ -69,26 +72,17 @@ import click
     show_default=True,
     help="This process's name among several serving the same tables behind one proxy.",
 )
-@click.option(
-    "--header-timeout",
-    default=10.0,
-    show_default=True,
-    type=click.FloatRange(0.1),
-    help="Seconds a client has to send a request's line and headers before it is cut off.",
-)
+@_limit_options
 def serve_command(
     host: str,
     port: int,
-    max_tables: int,
-    idle_minutes: float,
-    instant_cards: float,
     db: str | None,
     finds: str | None,
     allowed_origins: tuple[str, ...],
     root_path: str,
     forwarded_allow_ips: str,
     instance: str,
-    header_timeout: float,
+    **limits: float,
 ) -> None:
     """Serve the browser table: play the computer or a friend, watch, learn."""
     import uvicorn
@@ -107,13 +101,12 @@ def serve_command(
     root_path = _root_path(root_path)
     _check_address(host, port)
     settings = ServerSettings(
-        max_tables=max_tables,
-        idle_seconds=idle_minutes * 60,
-        instant_cards=instant_cards,
         allowed_origins=allowed_origins,
         finds=db_path(finds),
         instance=instance,
     )
+    for name, option, _ in options():
+        setattr(settings, name, _scaled(limits[name], option.scale))
     if db is not None:
         settings.db = db
     app = create_app(settings)
@@ -136,7 +129,7 @@ def serve_command(
         root_path=root_path,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
-        http=deadline_protocol(header_timeout),
+        http=deadline_protocol(settings.header_seconds),
     )
     server = uvicorn.Server(config)
     uvicorn_exit = server.handle_exit
@@ -150,6 +143,11 @@ def serve_command(
     tune_garbage_collector()
     quiet_client_mistakes()  # after uvicorn.Config, which sets its loggers up
     server.run()
+
+
+def _scaled(value: float, scale: float) -> float:
+    """A limit as typed, in the unit the settings keep (a whole number stays whole)."""
+    return value if scale == 1 else value * scale
 
 
 def _root_path(text: str) -> str:

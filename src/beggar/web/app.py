@@ -20,7 +20,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,8 @@ from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
 from beggar.notation import Deal, DealError, parse_deal
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import Rules, RulesError, rules_named
-from beggar.web.archive import Archive, ArchiveError, default_path
+from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, parse_whole, rules_named
+from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
@@ -63,10 +62,10 @@ from beggar.web.protocol import (
     parse_message,
 )
 from beggar.web.replay import replay_famous, replay_found, replay_saved
+from beggar.web.settings import ServerSettings
 from beggar.web.tables import (
     UPDATE_INTERVAL,
     Lobby,
-    LobbySettings,
     Mode,
     NoSuchTable,
     Pace,
@@ -84,41 +83,10 @@ STATIC = Path(__file__).parent / "static"
 # Some systems' MIME tables lack these; module scripts and SVG faces need the right types.
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("image/svg+xml", ".svg")
+log = logging.getLogger(__name__)
+SPECTATOR_INTERVAL = 0.25
+"""Seconds between two states for a spectator of a fast or instant table."""
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
-
-
-@dataclass
-class ServerSettings:
-    """Limits that keep one server healthy for everyone."""
-
-    max_tables: int = 1000
-    idle_seconds: float = 30 * 60
-    rate: float = 20.0
-    """Messages a second one connection may send, on average."""
-    burst: float = 40.0
-    """Messages one connection may send at once."""
-    flood_limit: int = 200
-    """Refused messages after which a flooding connection is closed."""
-    instant_cards: float = 8_000
-    """Cards a second all instant-pace tables together may turn (see :class:`LobbySettings`)."""
-    db: str | Path = field(default_factory=default_path)
-    """The SQLite file that keeps finished games for their replay links and the live tables for a
-    restart (``":memory:"``: nothing outlives the process)."""
-    max_tables_per_address: int = 20
-    """Live tables the people at one network address may have created at once."""
-    creates_per_minute: float = 30
-    """Tables one network address may create a minute (a burst of ten at once)."""
-    failed_joins_per_minute: float = 20
-    """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
-    finds: str | Path | None = None
-    """The cycle factory's SQLite store, read (never written) for the never-ending deals it found;
-    None, or a file that is not there: none listed."""
-    allowed_origins: tuple[str, ...] = ()
-    """Web origins (``https://cards.example``) whose pages may open the WebSocket, besides the
-    server's own host (``Host``, or ``X-Forwarded-Host`` from a reverse proxy)."""
-    instance: str = "0"
-    """The name of this server process among several that share the tables and ``db`` (``beggar
-    serve --instance``): each table lives in one of them, and a process restores only its own."""
 
 
 class Bucket:
@@ -150,6 +118,24 @@ class AddressLimits:
         self.settings = settings
         self.creates: dict[str, Bucket] = {}
         self.failed_joins: dict[str, Bucket] = {}
+        self.sockets: dict[str, int] = {}
+        """Open WebSockets per network address."""
+
+    def open_socket(self, address: str) -> bool:
+        """Count one more socket from ``address``; False (nothing counted) if it has its fill."""
+        count = self.sockets.get(address, 0)
+        if count >= self.settings.max_sockets_per_address:
+            return False
+        self.sockets[address] = count + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        """One socket from ``address`` closed."""
+        count = self.sockets.get(address, 0) - 1
+        if count > 0:
+            self.sockets[address] = count
+        else:
+            self.sockets.pop(address, None)
 
     def _bucket(self, buckets: dict[str, Bucket], address: str, per_minute: float, burst: float) -> Bucket:
         if len(buckets) > 100_000:  # forget addresses rather than grow without bound
@@ -221,7 +207,7 @@ class Connection:
                 await self.websocket.send_text(orjson.dumps(self.outbox.pop(0)).decode())
             if not self.dirty or self.table is None:
                 continue
-            wait = self.last_state + UPDATE_INTERVAL - time.monotonic()
+            wait = self.last_state + self._interval(self.table) - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             if not self.dirty or self.table is None:
@@ -230,6 +216,13 @@ class Connection:
             await self.websocket.send_text(self._state(self.table))
             if since is not None:
                 self.delays.append(time.time() - since)
+
+    def _interval(self, table: Table) -> float:
+        """Seconds between two states: a spectator of a fast table gets fewer, each carrying more
+        (its log has every line), so that a crowd watching costs the players little."""
+        if self.seat is None and table.pace in (Pace.FAST, Pace.INSTANT):
+            return SPECTATOR_INTERVAL
+        return UPDATE_INTERVAL
 
     def _state(self, table: Table) -> str:
         """The next ``state`` message for this browser, and note what it now has.
@@ -316,13 +309,23 @@ async def replay_page(request: Request) -> Response:
             request.app.state.archive.load(game_id)
         except ArchiveError:
             status = 404
+    elif _famous_index(game_id) is None:
+        status = 404
     return page(request, status)
+
+
+def _famous_index(game_id: str) -> int | None:
+    """The famous game ``famous-<n>`` names, if there is one."""
+    try:
+        return parse_whole(game_id.removeprefix("famous-"), 0, len(ALL_GAMES) - 1, "a famous game")
+    except ValueError:
+        return None
 
 
 async def options(request: Request) -> Response:
     # Reading the factory's store plays its deals through the engine: off the event loop.
     found = await run_in_threadpool(request.app.state.found.deals)
-    return JSONResponse(site_options(found))
+    return JSONResponse(site_options(found, request.app.state.settings))
 
 
 async def table_id(request: Request) -> Response:
@@ -344,16 +347,24 @@ async def replay_data(request: Request) -> Response:
             return JSONResponse({"error": "There is no such never-ending deal here."}, status_code=404)
         return JSONResponse(await run_in_threadpool(replay_found, found))
     if game_id.startswith("famous-"):
-        index = game_id.removeprefix("famous-")
-        if not index.isdigit() or not 0 <= int(index) < len(ALL_GAMES):
+        index = _famous_index(game_id)
+        if index is None:
             return JSONResponse({"error": "There is no such famous game."}, status_code=404)
-        return JSONResponse(replay_famous(ALL_GAMES[int(index)]))
+        return JSONResponse(replay_famous(ALL_GAMES[index]))
     archive: Archive = request.app.state.archive
+    damaged = JSONResponse({"error": "This replay is damaged and cannot be shown."}, status_code=404)
     try:
         saved = archive.load(game_id)
+    except DamagedGame as exc:
+        log.warning("beggar: the stored game %s cannot be read: %s", game_id, exc)
+        return damaged
     except ArchiveError:
         return JSONResponse({"error": "This replay does not exist."}, status_code=404)
-    data = replay_saved(saved.game, saved.names)
+    try:
+        data = replay_saved(saved.game, saved.names)
+    except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
+        log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
+        return damaged
     data["title"] = " · ".join(saved.names)
     data["finished"] = saved.finished
     return JSONResponse(data)
@@ -405,6 +416,19 @@ async def socket(websocket: WebSocket) -> None:
     if not origin_allowed(websocket, settings):
         await websocket.close(code=1008, reason="this page may not open a table here")
         return
+    limits: AddressLimits = state.limits
+    address = websocket.client.host if websocket.client else ""
+    if not limits.open_socket(address):
+        await websocket.close(code=1008, reason="too many connections from this address")
+        return
+    try:
+        await _serve_socket(websocket, state, lobby, settings)
+    finally:
+        limits.close_socket(address)
+
+
+async def _serve_socket(websocket: WebSocket, state: Any, lobby: Lobby, settings: ServerSettings) -> None:
+    """Accept the socket and serve it until it closes."""
     await websocket.accept()
     connection = Connection(websocket, settings, state.delays)
     sender = asyncio.create_task(connection.sender())
@@ -437,6 +461,11 @@ async def socket(websocket: WebSocket) -> None:
                 if connection.table is None and (field := setting_at_fault(exc)) is not None:
                     reply["field"] = field  # the page shows the error by that setting
                 connection.send(reply)
+            except Exception as exc:  # a fault of the server's own: the person and the process go on
+                log.error(
+                    "beggar: a message could not be handled: %s: %s", type(exc).__name__, str(exc)[:200]
+                )
+                connection.send({"type": "error", "message": "Something went wrong with that: try again."})
             if sender.done():
                 break
     except (WebSocketDisconnect, RuntimeError):
@@ -504,14 +533,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         routes=ROUTES, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2000)]
     )
     app.state.settings = settings
-    app.state.lobby = Lobby(
-        LobbySettings(
-            max_tables=settings.max_tables,
-            idle_seconds=settings.idle_seconds,
-            max_tables_per_address=settings.max_tables_per_address,
-            instant_cards=settings.instant_cards,
-        )
-    )
+    app.state.lobby = Lobby(settings)
     app.state.archive = Archive(settings.db)
     app.state.found = FoundShelf(settings.finds)
     app.state.keeper = None
@@ -556,19 +578,86 @@ class _ClientMistakes(logging.Filter):
         return not str(record.msg).startswith("Invalid UTF-8 sequence received from client")
 
 
+class RepeatSummary(logging.Filter):
+    """Writes the first warning of each kind, then counts the same kind for ``window`` seconds.
+
+    A kind is a message's text before its arguments are put in. A client sending malformed
+    requests by the thousand would otherwise write the log full, and hide what else happened;
+    :meth:`flush` writes one line per kind held back, with how many there were.
+    """
+
+    def __init__(self, logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False) -> None:
+        super().__init__()
+        self.logger = logger
+        self.window = window
+        self.by_arguments = by_arguments
+        """Tell kinds apart by their arguments too (a damaged row's id), not by the text alone."""
+        self.written: dict[str, float] = {}
+        """When each kind was last written in full."""
+        self.held: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or getattr(record, "summary", False):
+            return True
+        kind = str(record.msg)
+        if self.by_arguments and record.args:
+            kind = record.getMessage()
+        now = time.monotonic()
+        if now - self.written.get(kind, -self.window) >= self.window:
+            if len(self.written) > 1000:
+                self.written.clear()  # kinds are a few; a flood of distinct texts is not kept
+            self.written[kind] = now
+            return True
+        self.held[kind] = self.held.get(kind, 0) + 1
+        return False
+
+    def flush(self) -> None:
+        """Write how many of each kind were held back since the last flush."""
+        held, self.held = self.held, {}
+        for kind, count in held.items():
+            self.logger.warning(
+                "beggar: %d more like this in the last %g s: %s",
+                count,
+                self.window,
+                kind[:200],
+                extra={"summary": True},
+            )
+
+
+def summarise_repeats(
+    logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False
+) -> RepeatSummary:
+    """Summarise ``logger``'s repeated warnings (:class:`RepeatSummary`); the janitor flushes it."""
+    summary = next((each for each in logger.filters if isinstance(each, RepeatSummary)), None)
+    if summary is None:
+        summary = RepeatSummary(logger, window, by_arguments=by_arguments)
+        logger.addFilter(summary)
+        _SUMMARIES.append(summary)
+    return summary
+
+
+_SUMMARIES: list[RepeatSummary] = []
+
+
 def quiet_client_mistakes() -> None:
-    """Keep mistakes a client makes on its own connection out of the server's error log."""
+    """Keep mistakes a client makes on its own connection out of the server's error log, and
+    count repeated warnings rather than write each."""
     logger = logging.getLogger("uvicorn.error")
     if not any(isinstance(each, _ClientMistakes) for each in logger.filters):
         logger.addFilter(_ClientMistakes())
+    summarise_repeats(logger)
+    summarise_repeats(log, by_arguments=True)
 
 
-def site_options(found: Sequence[FoundDeal] = ()) -> dict[str, Any]:
-    """What the home page offers: rule presets, lessons, famous games, paces, the default rules.
+def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | None = None) -> dict[str, Any]:
+    """What the home page offers: rule presets, lessons, famous games, paces, the default rules,
+    and the limits it tells people about (so that the page says what this server does).
 
     ``found``: the never-ending deals the cycle factory found (listed after the famous games).
     """
+    settings = settings or ServerSettings()
     return {
+        "limits": {**settings.page_limits(), "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS}},
         "presets": preset_entries(),
         "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
@@ -619,7 +708,7 @@ def handle(
                 limits.failed_join(connection.address)
             raise
         previous, seated = connection.table, connection.seat is not None
-        _join(lobby, connection, message)
+        _join(lobby, connection, message, None if limits is None else limits.settings.max_spectators)
         if previous is not joining:
             _close_if_abandoned(lobby, previous, seated)
         return
@@ -781,7 +870,9 @@ def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
     return seats
 
 
-def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
+def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: int | None = None) -> None:
+    """``connection`` sits at a table: in the seat its token holds, a free seat of a friend table,
+    or among the spectators, of whom there are at most ``max_spectators``."""
     table = lobby.get(message.table)
     seat: int | None = None
     token = message.token
@@ -795,6 +886,10 @@ def _join(lobby: Lobby, connection: Connection, message: Join) -> None:
             table.take_seat(seat, token, message.name)
     if seat is None:
         token = None
+        if max_spectators is not None and connection.table is not table:
+            watching = len(table.listeners) - sum(each.connections for each in table.seats)
+            if watching >= max_spectators:
+                raise TableError("this table has as many spectators as it can take: try again later")
     connection.send(
         {
             "type": "joined",
@@ -847,6 +942,8 @@ async def _janitor(lobby: Lobby) -> None:
         await asyncio.sleep(30)
         lobby.close_idle()
         lobby.close_unwatched()
+        for summary in _SUMMARIES:
+            summary.flush()
 
 
 __all__ = [
@@ -857,5 +954,6 @@ __all__ = [
     "quiet_client_mistakes",
     "site_options",
     "stop_for_restart",
+    "summarise_repeats",
     "tune_garbage_collector",
 ]

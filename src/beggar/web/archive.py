@@ -64,6 +64,10 @@ class ArchiveError(LookupError):
     """A replay that is not in the archive."""
 
 
+class DamagedGame(ArchiveError):
+    """A stored game that cannot be read: its row, or the file around it, is damaged."""
+
+
 class DatabaseError(RuntimeError):
     """A database file this server cannot use (written by a newer version, or not SQLite)."""
 
@@ -143,16 +147,34 @@ class Archive:
                 return game_id
 
     def load(self, game_id: str) -> SavedGame:
-        """The stored game with this id; :class:`ArchiveError` if there is none."""
-        with self._lock:
-            row = (
-                self._connect()
-                .execute("SELECT id, finished, mode, names, game FROM games WHERE id = ?", (game_id,))
-                .fetchone()
-            )
+        """The stored game with this id; :class:`ArchiveError` if there is none, and
+        :class:`DamagedGame` if its row cannot be read."""
+        try:
+            with self._lock:
+                row = (
+                    self._connect()
+                    .execute(
+                        "SELECT id, finished, mode, CAST(names AS BLOB), CAST(game AS BLOB) "
+                        "FROM games WHERE id = ?",
+                        (game_id,),
+                    )
+                    .fetchone()
+                )
+        except sqlite3.Error as exc:
+            raise DamagedGame(f"the database could not read it: {exc}") from None
         if row is None:
             raise ArchiveError("this replay does not exist")
-        return SavedGame(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]))
+        try:
+            names, game = json.loads(bytes(row[3]).decode()), json.loads(bytes(row[4]).decode())
+        except (ValueError, RecursionError, TypeError) as exc:
+            raise DamagedGame(f"its row is not the JSON this server writes: {type(exc).__name__}") from None
+        if (
+            not isinstance(names, list)
+            or not all(isinstance(n, str) for n in names)
+            or not isinstance(game, dict)
+        ):
+            raise DamagedGame("its row is not the JSON this server writes")
+        return SavedGame(row[0], row[1], row[2], names, game)
 
     # -- live tables ----------------------------------------------------------------------------
 
@@ -169,19 +191,29 @@ class Archive:
                 db.executemany("DELETE FROM live_tables WHERE id = ?", [(table_id,) for table_id in gone])
 
     def live_rows(self, instance: str) -> list[LiveRow]:
-        """The stored open tables owned by ``instance``."""
+        """The stored open tables owned by ``instance``.
+
+        A row whose text is not UTF-8 comes back with an empty state (and its id as well as it can
+        be read), so that it is skipped as a bad row rather than stopping the read of the others.
+        """
         with self._lock:
             rows = (
                 self._connect()
-                .execute("SELECT id, instance, saved, state FROM live_tables WHERE instance = ?", (instance,))
+                .execute(
+                    "SELECT CAST(id AS BLOB), instance, saved, CAST(state AS BLOB) FROM live_tables "
+                    "WHERE instance = ?",
+                    (instance,),
+                )
                 .fetchall()
             )
-        return [LiveRow(*row) for row in rows]
+        return [LiveRow(_text(row[0], "replace"), row[1], row[2], _text(row[3], "")) for row in rows]
 
     def live_ids(self, instance: str) -> set[str]:
         with self._lock:
-            rows = self._connect().execute("SELECT id FROM live_tables WHERE instance = ?", (instance,))
-            return {row[0] for row in rows}
+            rows = self._connect().execute(
+                "SELECT CAST(id AS BLOB) FROM live_tables WHERE instance = ?", (instance,)
+            )
+            return {_text(row[0], "replace") for row in rows}
 
     def prune(
         self,
@@ -220,6 +252,16 @@ class Archive:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+def _text(value: object, bad: str) -> str:
+    """A column read as bytes, as text; ``bad``: what to give for bytes that are not UTF-8
+    (``"replace"``: decode with replacement characters)."""
+    data = value if isinstance(value, bytes) else str(value).encode()
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return data.decode(errors="replace") if bad == "replace" else bad
 
 
 def _migrate(db: sqlite3.Connection, path: str) -> None:

@@ -7,6 +7,10 @@ likes. The protocol here gives every request's head (its request line and header
 to arrive, counted from the connection's opening or from the end of the previous response,
 however the bytes trickle in. Once a head has arrived the request is the application's, and once a
 connection is upgraded to a WebSocket its pings keep it honest.
+
+A head must also fit in :data:`HEAD_LIMIT` bytes: uvicorn's parser buffers a head of any size, so
+a few clients sending endless headers would take the server's memory in a few seconds. A head
+that outgrows it is answered 431 at once and the connection closed.
 """
 
 from __future__ import annotations
@@ -15,6 +19,14 @@ import asyncio
 from typing import Any, cast
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+HEAD_LIMIT = 16 * 1024
+"""Bytes a request's line and headers may take; browsers send a few hundred."""
+_TOO_LARGE = b"Request headers too large.\n"
+_REFUSAL = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"content-length: " + str(len(_TOO_LARGE)).encode() + b"\r\nconnection: close\r\n\r\n" + _TOO_LARGE
+)
 
 
 class HeadDeadlineProtocol(HttpToolsProtocol):
@@ -26,6 +38,23 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._in_head = True
+        self._head_bytes = 0
+
+    def data_received(self, data: bytes) -> None:
+        """Parse ``data``; a head still unfinished beyond :data:`HEAD_LIMIT` bytes is refused."""
+        head = self._in_head
+        super().data_received(data)
+        if head and self._in_head:
+            self._head_bytes += len(data)
+            if self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
+                self._disarm()
+                self.transport.write(_REFUSAL)
+                self.transport.close()
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        super().on_headers_complete()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -41,6 +70,7 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
+        self._in_head, self._head_bytes = True, 0
         if not self.transport.is_closing():
             self._head_timer = self.loop.call_later(self.head_seconds, self._head_late)
 
@@ -66,4 +96,4 @@ def deadline_protocol(seconds: float) -> type[HeadDeadlineProtocol]:
     )
 
 
-__all__ = ["HeadDeadlineProtocol", "deadline_protocol"]
+__all__ = ["HEAD_LIMIT", "HeadDeadlineProtocol", "deadline_protocol"]

@@ -46,7 +46,7 @@ from beggar.notation import DealError, parse_deal
 from beggar.records import ALL_GAMES
 from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
-from beggar.web.tables import Lobby, Mode, Pace, Seat, Table
+from beggar.web.tables import LIVE_LIMITS, Lobby, Mode, Pace, Seat, Table, TableError, check_live_rules
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
@@ -102,6 +102,7 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
         "famous": None if table.famous is None else ALL_GAMES.index(table.famous),
         "bound": table.bound_to_connection,
         "owner": table.owner,
+        "chosen": table.chosen,
     }
 
 
@@ -149,6 +150,7 @@ def restore(
             bound_to_connection=bool(state["bound"]),
             owner=_text(state["owner"]),
             on_game_over=on_game_over,
+            chosen=bool(state.get("chosen", False)),
         )
         table.games_played = int(state["games_played"])
         table.redeals = int(state["redeals"])
@@ -164,13 +166,28 @@ def restore(
         table.paused_at = now if table.paused else None
         table.paused_why = None if state["paused_why"] is None else _text(state["paused_why"])
         first, turned = int(game["first"]), int(game["turned"])
+        check_live_rules(rules)
+        if turned > LIVE_LIMITS["max_cards"]:
+            # A live table stops long before; replaying such a row would hold the restorer for ever.
+            raise RestoreError(f"{turned} cards turned, more than a live table ever turns")
         if not 0 <= first < rules.players:
             raise RestoreError(f"seat {first} cannot lead a game of {rules.players}")
         stopped = None if game["stopped"] is None else Reason(game["stopped"])
     except RestoreError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, RulesError, DealError, GameError) as exc:
-        raise RestoreError(f"{type(exc).__name__}: {exc}") from None
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        ArithmeticError,
+        RecursionError,
+        RulesError,
+        DealError,
+        GameError,
+        TableError,
+    ) as exc:
+        raise RestoreError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
     return table, _checked(table.resume(first, turned, stopped))
 
 
@@ -246,8 +263,16 @@ class Keeper:
     # -- life ------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Read this process's saved tables and start restoring, writing and sweeping."""
-        rows = self.archive.live_rows(self.instance)
+        """Read this process's saved tables and start restoring, writing and sweeping.
+
+        A file too damaged to read its rows at all starts the server with no table restored (and
+        a log line), rather than not starting it.
+        """
+        try:
+            rows = self.archive.live_rows(self.instance)
+        except sqlite3.Error as exc:
+            log.error("beggar: could not read the saved live tables, none is restored: %s", exc)
+            rows = []
         rows.sort(key=_cards_in)  # short games first: most tables are back at once
         self._pending = {row.id: row for row in rows}
         self.lobby.restoring.update(self._pending)
@@ -370,20 +395,22 @@ class Keeper:
             table_id = wanted[0] if wanted else next(iter(self._pending))
             row = self._pending[table_id]
             try:
-                table, replay = restore(json.loads(row.state), on_game_over=self.on_game_over)
+                table, replay = restore(_state_of(row), on_game_over=self.on_game_over)
                 if table.id != row.id:
                     raise RestoreError(f"the row says it is table {table.id}")
                 for _ in replay:
                     if time.monotonic() - turn > RESTORE_TURN:
                         await asyncio.sleep(0)
                         turn = time.monotonic()
-            except (RestoreError, ValueError) as exc:
-                self.restore_failures += 1
-                log.warning("beggar: skipped saved table %s, which cannot be restored: %s", row.id, exc)
-                self.lobby.restoring.discard(table_id)
-            else:
                 self.lobby.adopt(table)
                 self.watch(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # one bad row, whatever is wrong with it, must not stop the others
+                self.restore_failures += 1
+                why = str(exc) if isinstance(exc, RestoreError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+                log.warning("beggar: skipped saved table %s, which cannot be restored: %s", row.id, why)
+                self.lobby.restoring.discard(table_id)
             del self._pending[table_id]
             for waiter in self._waiters.pop(table_id, []):
                 if not waiter.done():
@@ -425,11 +452,27 @@ class Keeper:
         return games, others + len(orphans)
 
 
-def _cards_in(row: LiveRow) -> int:
-    """How many cards a row's game has turned (0 if the row cannot say)."""
+def _state_of(row: LiveRow) -> dict[str, Any]:
+    """A row's state as data; :class:`RestoreError` if it is not a JSON object."""
+    if not row.state:
+        raise RestoreError("its text is empty or not UTF-8")
     try:
-        return int(json.loads(row.state)["game"]["turned"])
-    except (ValueError, KeyError, TypeError):
+        state = json.loads(row.state)
+    except RecursionError:
+        raise RestoreError("its JSON is nested too deeply") from None
+    except ValueError as exc:
+        raise RestoreError(f"its text is not JSON: {exc}") from None
+    if not isinstance(state, dict):
+        raise RestoreError("its JSON is not an object")
+    return state
+
+
+def _cards_in(row: LiveRow) -> int:
+    """How many cards a row's game has turned (0 if the row cannot say: it fails later, alone)."""
+    try:
+        turned = orjson.loads(row.state)["game"]["turned"]
+        return int(turned) if isinstance(turned, int) else 0
+    except (orjson.JSONDecodeError, KeyError, TypeError, IndexError):
         return 0
 
 

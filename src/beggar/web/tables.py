@@ -12,7 +12,6 @@ import contextlib
 import enum
 import hashlib
 import hmac
-import random
 import secrets
 import time
 from collections import deque
@@ -32,6 +31,7 @@ from beggar.rules import Rules
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
+from beggar.web.settings import ServerSettings
 
 
 class TableError(Exception):
@@ -128,6 +128,8 @@ class Table:
     """Close the table when its creator disconnects (a game against the computer)."""
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
+    chosen: bool = False
+    """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
@@ -191,8 +193,25 @@ class Table:
             self.started = time.monotonic()
             self.paused_for = 0.0
             intro = self.lesson.intro if self.lesson else ""
-            self.say(f"New game: {table_rules_title(self.rules.name)}. {leads}", intro)
+            picked = self.chosen_deal()
+            told = f" The table's creator chose the deal: {picked}." if picked else ""
+            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}", intro)
         self.changed()
+
+    def chosen_deal(self) -> str | None:
+        """The deal of this game if the creator chose it (a deal, or a deal number), else None.
+
+        A creator who picks the deal of a friend table knows every face-down card; so must
+        everyone else at the table, before the first card. (At the other tables nobody plays
+        against the person who chose it, and face-down cards stay unsaid.)
+        """
+        if self.mode is not Mode.FRIENDS:
+            return None
+        if self.seed is not None:
+            return f"deal number {self.seed + self.games_played}"
+        if self.chosen and self.games_played == 0:
+            return self.deal.format()
+        return None
 
     @property
     def names(self) -> list[str]:
@@ -321,7 +340,7 @@ class Table:
             raise TableError("that seat is taken")
         self.seats[seat].token_hash = token_hash(token)
         if name:
-            self.rename_seat(seat, name)
+            self.rename_seat(seat, self._unique_name(seat, name))
         if announce:
             self.say(f"{self.seats[seat].name} sits down.")
         if announce and not self.waiting_for() and self.game.cards == 0:
@@ -335,11 +354,22 @@ class Table:
         if self.mode is not Mode.FRIENDS:
             raise TableError("only a friend table's seats take a name once the game is set")
         old = self.seats[seat].name
+        name = self._unique_name(seat, name)
         if name == old:
             return
         self.rename_seat(seat, name)
         self.say(f"{old} is now called {name}.")
         self.changed()
+
+    def _unique_name(self, seat: int, name: str) -> str:
+        """``name``, or ``name 2``, ``name 3``...: two people with one name at a table could not
+        tell from the log which of them did what."""
+        taken = {each.name.casefold() for index, each in enumerate(self.seats) if index != seat}
+        candidate, number = name, 1
+        while candidate.casefold() in taken:
+            number += 1
+            candidate = f"{name} {number}"
+        return candidate
 
     def rename_seat(self, seat: int, name: str) -> None:
         self.seats[seat].name = name
@@ -633,6 +663,9 @@ def personal(
     mine["log"] = log[skip:]
     if first:
         mine["rules"] = rules_entry(table.rules)
+        picked = table.chosen_deal()
+        if picked:
+            mine["rules"]["title"] = f"{mine['rules']['title']}, the creator's chosen deal: {picked}"
     history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start
@@ -769,16 +802,8 @@ LIVE_LIMITS = {"max_cards": 1_000_000, "max_tricks": 100_000, "time_limit": 24 *
 """The largest limits a live table accepts: beyond any real game, but a table cannot run for ever."""
 
 
-@dataclass
-class LobbySettings:
-    max_tables: int = 1000
-    idle_seconds: float = 30 * 60
-    """Tables nobody has touched for this long are closed."""
-    max_tables_per_address: int = 20
-    """Live tables the people at one network address may have created at once."""
-    instant_cards: float = 8_000
-    """Cards a second that all instant-pace tables together may turn: the rest of the server's
-    time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
+LobbySettings = ServerSettings
+"""The lobby reads the server's settings (:mod:`beggar.web.settings` declares every limit)."""
 
 
 INSTANT_BATCH = 8
@@ -962,8 +987,9 @@ class Lobby:
                 raise TableError("the server has as many tables as it can hold: try again in a few minutes")
         if isinstance(deal, str):
             deal = parse_deal(deal, rules.deck, complete=lesson is None)
+        chosen = deal is not None and lesson is None and famous is None
         if deal is None:
-            deal = random_deal(rules, seed if seed is not None else random.SystemRandom().randrange(2**32))
+            deal = random_deal(rules, seed)
         table = Table(
             id=table_id or self._new_id(),
             mode=mode,
@@ -977,6 +1003,7 @@ class Lobby:
             bound_to_connection=bound_to_connection,
             on_game_over=on_game_over,
             owner=owner,
+            chosen=chosen,
         )
         self.tables[table.id] = table
         self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))

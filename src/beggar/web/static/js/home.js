@@ -21,18 +21,21 @@ export function setupHome(options, actions) {
       ...presets.map((p) => [p.name, p.title])],
     "",
   );
-  fillSelect($("opt-players"), [2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)]), "2");
-  fillSelect($("opt-humans"), [2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)]), "2");
+  const { min, max } = options.limits.players;
+  const counts = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
+  fillSelect($("opt-players"), counts.map((n) => [n, n]), String(min));
+  fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(min));
   const paces = options.paces.map((p) => [p, p[0].toUpperCase() + p.slice(1)]);
   fillSelect($("opt-pace"), paces, "normal");
   fillSelect($("pace"), paces, "normal");
   const about = () => {
     const preset = presets.find((p) => p.name === $("opt-rules").value);
+    const described = (name) => (presets.find((p) => p.name === name) || { description: "" }).description;
     $("opt-rules-about").textContent = preset
       ? preset.description
-      : `${title(options.defaults.computer)} against the computer: you start, and 4,000 cards or an exact repeat end the game. `
-        + `${title(options.defaults.friends)} with a friend: a random lead, and whoever holds more cards wins at a repeat or after 3,000 tricks.`;
-    $("opt-players").value = preset ? preset.settings.players : "2";
+      : `Against the computer: ${described(options.defaults.computer)} `
+        + `With a friend: ${described(options.defaults.friends)}`;
+    $("opt-players").value = preset ? preset.settings.players : String(min);
   };
   $("opt-rules").addEventListener("change", about);
   about();

@@ -159,8 +159,10 @@ class App {
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     if ($("end").open) $("end").close();
+    const minutes = this.options ? this.options.limits.idle_minutes : null;
+    const idle = minutes === null ? "for a while" : `for ${minutes} minute${minutes === 1 ? "" : "s"}`;
     this.showClosed("This table is closed or never existed.",
-      "A table closes when nobody has played at it for 30 minutes, and a game against the computer "
+      `A table closes when nobody has played at it ${idle}, and a game against the computer `
       + "closes when its player presses Leave table.");
   }
 
