@@ -192,3 +192,18 @@ def test_a_friend_who_came_without_a_name_gives_one_and_the_others_are_told(clie
         b.send({"type": "rename", "name": "Bea"})
         a.until("state", lambda s: s["seats"][1]["name"] == "Bea")
         assert "Player 2 is now called Bea." in logged(a)
+
+
+def test_every_preset_comes_with_what_the_kernel_measured(client: TestClient) -> None:
+    from beggar.research import houserules
+
+    presets = client.get("/api/options").json()["presets"]
+    shipped = houserules.shipped()
+    for preset in presets:
+        measured = preset["measured"]
+        figures = shipped[preset["name"]]
+        assert (measured["median_cards"], measured["p90_cards"]) == (figures.median_cards, figures.p90_cards)
+        assert measured["leader_wins"] == figures.leader_wins and measured["games"] == figures.games
+        assert set(measured["minutes"]) == {"slow", "normal", "fast"}  # no minutes at instant pace
+    standard = next(p for p in presets if p["name"] == "standard")["measured"]
+    assert standard["minutes"] == {"slow": 6.5, "normal": 3.2, "fast": 1.0}

@@ -407,3 +407,24 @@ def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: A
         page.click("#leave")
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_hidden()
+
+
+def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, rules="double-penalty", pace="slow")
+        text = page.inner_text("#opt-rules-measured")
+        assert text.startswith("A typical game turns 78 cards (about 3 minutes at slow pace)"), text
+        assert "Whoever leads wins 50% of games (measured over 20,000 deals)." in text
+        open_settings(page, rules="two-decks", pace="normal")
+        assert page.inner_text("#opt-rules-measured").startswith(
+            "A typical game turns 779 cards (about 13 minutes"
+        )
+        page.goto(f"{server}/#rules")
+        page.wait_for_selector("#preset-table table")
+        assert page.locator("#preset-table th").nth(2).inner_text() == "A typical game"
+        assert (
+            "195 cards (1 in 10: over 526); the leader wins 50%"
+            in page.locator("#preset-table tbody tr").first.inner_text()
+        )
+        assert "20,000 random deals" in page.inner_text("#preset-table p")

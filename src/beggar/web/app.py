@@ -658,7 +658,7 @@ def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | Non
     settings = settings or ServerSettings()
     return {
         "limits": {**settings.page_limits(), "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS}},
-        "presets": preset_entries(),
+        "presets": preset_entries({str(pace): pace.delay for pace in Pace}),
         "defaults": {"computer": COMPUTER_DEFAULT, "friends": FRIEND_DEFAULT, "watch": COMPUTER_DEFAULT},
         "lessons": [{"number": each.number, "title": each.title, "intro": each.intro} for each in LESSONS],
         "famous": [{"index": i, **famous_json(game)} for i, game in enumerate(ALL_GAMES)],

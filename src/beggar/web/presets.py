@@ -12,6 +12,9 @@ code name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from beggar.research import houserules
 from beggar.rules import PRESET_LIST, Rules
 
 TITLES: dict[str, tuple[str, str]] = {
@@ -37,17 +40,42 @@ def table_rules_title(name: str) -> str:
     return f"{title}, with changes" if ":" in name else title
 
 
-def preset_entries() -> list[dict[str, object]]:
-    """Every preset for the home page: its key (what the browser sends), title, description, settings."""
+def preset_entries(delays: Mapping[str, float] | None = None) -> list[dict[str, object]]:
+    """Every preset for the home page: its key (what the browser sends), title, description,
+    settings, and what it does to a game as the kernel measured it (:func:`measured`; ``delays``:
+    each pace's seconds a card)."""
+    figures = houserules.shipped()
     return [
         {
             "name": preset.name,
             "title": preset.title,
             "description": preset.description,
             "settings": preset.rules.settings(),
+            "measured": measured(figures[preset.name], delays or {}) if preset.name in figures else None,
         }
         for preset in PRESET_LIST
     ]
+
+
+def measured(figures: houserules.HouseRuleFigures, delays: Mapping[str, float]) -> dict[str, object]:
+    """A preset's measured figures for the page, with the minutes a typical game lasts at each pace
+    of ``delays`` (seconds a card; a person at the table turns about as fast).
+
+    >>> entry = measured(houserules.shipped()["standard"], {"normal": 1.0, "instant": 0.0})
+    >>> entry["median_cards"], entry["minutes"]
+    (195, {'normal': 3.2})
+    """
+    return {
+        "games": figures.games,
+        "median_cards": round(figures.median_cards),
+        "p90_cards": round(figures.p90_cards),
+        "stopped": figures.stopped,
+        "loops": figures.loops,
+        "leader_wins": figures.leader_wins,
+        "minutes": {
+            pace: round(figures.median_cards * delay / 60, 1) for pace, delay in delays.items() if delay
+        },
+    }
 
 
 def rules_entry(rules: Rules) -> dict[str, object]:

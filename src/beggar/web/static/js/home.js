@@ -1,6 +1,33 @@
 // The home page, the lessons, the famous games and the rules page, filled from /api/options.
 import { $, el, siteUrl } from "./dom.js";
 
+const percent = (share) => `${Math.round(share * 100)}%`;
+
+/** What a preset does to a game, as the server measured it, in one or two sentences; `pace`
+ * names the pace whose minutes are given (none at instant pace). */
+export function measuredText(measured, pace) {
+  if (!measured) return "";
+  const minutes = measured.minutes[pace];
+  const time = minutes === undefined ? ""
+    : ` (about ${minutes < 1 ? "a minute" : `${Math.round(minutes)} minute${Math.round(minutes) === 1 ? "" : "s"}`} at ${pace} pace)`;
+  const ends = [];
+  if (measured.stopped) ends.push(`${percent(measured.stopped)} stopped by a limit`);
+  if (measured.loops) ends.push(`${percent(measured.loops)} end in a repeat`);
+  return `A typical game turns ${measured.median_cards.toLocaleString("en")} cards${time}; `
+    + `1 in 10 goes past ${measured.p90_cards.toLocaleString("en")}. `
+    + (ends.length ? `Of every 100 games, ${ends.join(" and ")}. ` : "")
+    + `Whoever leads wins ${percent(measured.leader_wins)} of games `
+    + `(measured over ${measured.games.toLocaleString("en")} deals).`;
+}
+
+/** The same figures in a few words, for a row of the rules page's table. */
+function measuredShort(measured) {
+  if (!measured) return "";
+  const stops = measured.stopped ? `; ${percent(measured.stopped)} stopped` : "";
+  return `${measured.median_cards.toLocaleString("en")} cards (1 in 10: over `
+    + `${measured.p90_cards.toLocaleString("en")})${stops}; the leader wins ${percent(measured.leader_wins)}`;
+}
+
 function fillSelect(select, values, chosen) {
   select.replaceChildren();
   for (const [value, text] of values) {
@@ -35,9 +62,12 @@ export function setupHome(options, actions) {
       ? preset.description
       : `Against the computer: ${described(options.defaults.computer)} `
         + `With a friend: ${described(options.defaults.friends)}`;
+    const chosen = preset || presets.find((p) => p.name === options.defaults.computer);
+    $("opt-rules-measured").textContent = chosen ? measuredText(chosen.measured, $("opt-pace").value) : "";
     $("opt-players").value = preset ? preset.settings.players : String(min);
   };
   $("opt-rules").addEventListener("change", about);
+  $("opt-pace").addEventListener("change", about);
   about();
 
   const lessons = $("lesson-list");
@@ -73,13 +103,19 @@ export function setupHome(options, actions) {
   }
   showFound(options.found || [], actions);
   const table = el("table", "presets");
+  const games = presets.find((p) => p.measured);
+  const note = el("p", "hint", games
+    ? "A typical game: the median number of cards turned, measured by the kernel over "
+      + `${games.measured.games.toLocaleString("en")} random deals of each table.`
+    : "");
   const head = table.createTHead().insertRow();
-  for (const text of ["Table", "What it is", "Settings"]) head.append(el("th", "", text));
+  for (const text of ["Table", "What it is", "A typical game", "Settings"]) head.append(el("th", "", text));
   const body = table.createTBody();
   for (const preset of presets) {
     const row = body.insertRow();
     row.insertCell().textContent = preset.title;
     row.insertCell().textContent = preset.description;
+    row.insertCell().textContent = measuredShort(preset.measured);
     const settings = el("details", "settings");
     settings.append(el("summary", "", "Settings"));
     const list = el("ul");
@@ -87,7 +123,7 @@ export function setupHome(options, actions) {
     settings.append(list);
     row.insertCell().append(settings);
   }
-  $("preset-table").replaceChildren(table);
+  $("preset-table").replaceChildren(note, table);
 }
 
 /** The never-ending deals the server's cycle factory found: each is watched or replayed like a
