@@ -62,12 +62,15 @@ export function setupHome(options, actions) {
       ? preset.description
       : `Against the computer: ${described(options.defaults.computer)} `
         + `With a friend: ${described(options.defaults.friends)}`;
-    const chosen = preset || presets.find((p) => p.name === options.defaults.computer);
-    $("opt-rules-measured").textContent = chosen ? measuredText(chosen.measured, $("opt-pace").value) : "";
     $("opt-players").value = preset ? preset.settings.players : String(min);
+    measured();
+  };
+  const measured = () => {
+    const preset = presets.find((p) => p.name === ($("opt-rules").value || options.defaults.computer));
+    $("opt-rules-measured").textContent = preset ? measuredText(preset.measured, $("opt-pace").value) : "";
   };
   $("opt-rules").addEventListener("change", about);
-  $("opt-pace").addEventListener("change", about);
+  $("opt-pace").addEventListener("change", measured);
   about();
 
   const lessons = $("lesson-list");
