@@ -32,9 +32,15 @@ def server() -> Iterator[str]:
     """The table, served by uvicorn in a thread, with an in-memory database.
 
     Every browser test of a worker meets this one server from the one address, so the per-address
-    quotas on new tables are raised here (tests/web/test_hardening.py holds them at their defaults).
+    quotas on tables and sockets are raised here (tests/web/test_hostile.py and
+    tests/web/test_hardening.py hold them at their defaults).
     """
-    settings = ServerSettings(db=":memory:", creates_per_minute=10_000, max_tables_per_address=10_000)
+    settings = ServerSettings(
+        db=":memory:",
+        creates_per_minute=10_000,
+        max_tables_per_address=10_000,
+        max_sockets_per_address=10_000,
+    )
     with serving(settings) as url:
         yield url
 
