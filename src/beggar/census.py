@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from beggar.construct import SAT, UNKNOWN, UNSAT, Composition, row_solutions
+from beggar.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
 from beggar.rules import Rules, rules_named
 from beggar.store import CensusCycle, CensusInstance, CycleDeal, Store, StoredBasin, StoredCycle
 
@@ -60,8 +60,6 @@ def solve_row(
     rules_spec: str, counts: tuple[int, ...], row: Row, time_limit: float | None, least_leader: bool = True
 ) -> RowResult:
     """Decide every instance of ``row`` and name every cycle found (runs in a worker)."""
-    from beggar.canon import canonical_form  # compiled code: loaded in the worker that needs it
-
     rules = rules_named(rules_spec)
     composition = Composition(rules, Composition.of(rules).values, counts)
     key = composition.key()
@@ -85,7 +83,7 @@ def solve_row(
         assert answer.deal is not None and answer.cycle is not None
         if answer.cycle.period_cards != row.period:
             continue  # a shorter cycle played more than once: it belongs to its own period
-        form = canonical_form(answer.deal, rules)
+        form = canonical(composition, answer.cycle)
         cycles.setdefault(
             form.deal,
             CensusCycle(
@@ -207,9 +205,9 @@ def balanced_deals(
     cycle (the same canonical form).
     """
     from beggar.backward import deals_reaching
-    from beggar.canon import canonical_form
     from beggar.cycle import find_cycle
 
+    composition = Composition.of(rules)
     start = time.perf_counter()
     cycle = find_cycle(cycle_deal, rules, first=0, complete=False)
     if cycle is None:
@@ -218,7 +216,7 @@ def balanced_deals(
     deals: dict[str, tuple[int, int]] = {}
     for deal in search.deals:
         forward = find_cycle(deal, rules, first=0)
-        if forward is None or canonical_form(deal, rules).deal != cycle_deal:
+        if forward is None or canonical(composition, forward).deal != cycle_deal:
             raise ValueError(f"backward play gave {deal}, which does not run into {cycle_deal}")
         deals[deal] = (forward.pre_period_tricks, forward.pre_period_cards)
     return Basin(
