@@ -24,7 +24,14 @@ from typing import Any
 
 from beggar.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
 from beggar.rules import Rules, rules_named
-from beggar.store import CensusCycle, CensusInstance, CycleDeal, Store, StoredBasin, StoredCycle
+from beggar.store import (
+    CensusCycle,
+    CensusInstance,
+    CycleDeal,
+    Store,
+    StoredBasin,
+    StoredCycle,
+)
 
 
 @dataclass(frozen=True)
@@ -286,3 +293,72 @@ def stored_cycle(cycle: CensusCycle, rules: str, composition: str) -> StoredCycl
         met=1,
         move="census",
     )
+
+
+# == findings ========================================================================================
+
+
+@dataclass(frozen=True)
+class PeriodRow:
+    """One period of a stored census: its answers, its cycles and the solver's time."""
+
+    period: int
+    instances: int
+    sat: int
+    unsat: int
+    unknown: int
+    cycles: int
+    median_seconds: float
+    max_seconds: float
+    total_seconds: float
+
+
+def period_table(store: Store, deck: str) -> list[PeriodRow]:
+    """The census of one deck as stored, period by period."""
+    by_period: dict[int, list[CensusInstance]] = {}
+    for instance in store.census_instances(deck):
+        by_period.setdefault(instance.period, []).append(instance)
+    cycles: dict[int, int] = {}
+    for cycle in store.census_cycles(deck):
+        cycles[cycle.period_cards] = cycles.get(cycle.period_cards, 0) + 1
+    table = []
+    for period, found in sorted(by_period.items()):
+        seconds = sorted(instance.seconds for instance in found)
+        table.append(
+            PeriodRow(
+                period=period,
+                instances=len(found),
+                sat=sum(1 for i in found if i.status == SAT),
+                unsat=sum(1 for i in found if i.status == UNSAT),
+                unknown=sum(1 for i in found if i.status == UNKNOWN),
+                cycles=cycles.get(period, 0),
+                median_seconds=seconds[len(seconds) // 2],
+                max_seconds=seconds[-1],
+                total_seconds=sum(seconds),
+            )
+        )
+    return table
+
+
+def plot_times(store: Store, path: str) -> None:
+    """Draw the solver's time per instance against the period, one line per deck the store holds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for deck in store.census_decks():
+        table = period_table(store, deck)
+        periods = [row.period for row in table]
+        axes.plot(periods, [row.median_seconds for row in table], label=f"{deck}: median")
+        axes.plot(periods, [row.max_seconds for row in table], linestyle="--", label=f"{deck}: slowest")
+    axes.set_yscale("log")
+    axes.set_xlabel("period L (cards)")
+    axes.set_ylabel("seconds per instance (L, k1, n1)")
+    axes.set_title("Census: solver time per instance")
+    axes.grid(True, alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

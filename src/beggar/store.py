@@ -632,6 +632,11 @@ class Store:
         ).fetchall()
         return [CensusInstance(*row) for row in rows]
 
+    def census_decks(self) -> list[str]:
+        """The decks the census store holds answers for."""
+        rows = self.db.execute("SELECT DISTINCT deck FROM census_instances ORDER BY deck").fetchall()
+        return [str(row[0]) for row in rows]
+
     def census_cycles(self, deck: str) -> list[CensusCycle]:
         """Every cycle the census stored for a deck, shortest period first."""
         rows = self.db.execute(

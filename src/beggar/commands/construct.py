@@ -151,6 +151,9 @@ def construct_command(
     help="Positions each backward walk explores at most.",
 )
 @click.option("--db", "db", default=None, help=DB_HELP)
+@click.option(
+    "--plot", default=None, help="Draw the solver's time per instance (every deck stored) to this PNG."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the census as one JSON object.")
 def census_command(
     rules: Rules,
@@ -162,6 +165,7 @@ def census_command(
     balanced: bool,
     basin_positions: int,
     db: str | None,
+    plot: str | None,
     as_json: bool,
 ) -> None:
     """Decide every period up to --max-period and store every cycle, each once, in the database.
@@ -170,7 +174,14 @@ def census_command(
     cycle by its canonical position. Run again, the census resumes where it stopped, even after
     being killed.
     """
-    from beggar.census import balanced_deals, census_summary, run_census, store_basin
+    from beggar.census import (
+        balanced_deals,
+        census_summary,
+        period_table,
+        plot_times,
+        run_census,
+        store_basin,
+    )
     from beggar.construct import ConstructError
     from beggar.simulate import default_workers
     from beggar.store import Store, StoreError
@@ -230,10 +241,12 @@ def census_command(
     summary = census_summary(store, composition, max_period)
     if not balanced:
         summary.pop("deals")
+    if plot is not None:
+        plot_times(store, plot)
     if as_json:
         click.echo(json.dumps(summary))
         return
-    _print_census(summary, progress, store.path)
+    _print_census(summary, period_table(store, composition.key()), progress, store.path)
 
 
 def console_err() -> Any:
@@ -243,27 +256,25 @@ def console_err() -> Any:
     return Console(stderr=True)
 
 
-def _print_census(summary: dict[str, Any], progress: Any, path: str) -> None:
+def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
     from rich.table import Table
 
     out = console()
-    by_period: dict[int, dict[str, int]] = {}
-    for instance in summary["instances"]:
-        row = by_period.setdefault(instance["period"], {"sat": 0, "unsat": 0, "unknown": 0, "cycles": 0})
-        row[instance["status"]] += 1
-    for cycle in summary["cycles"]:
-        by_period.setdefault(cycle["period_cards"], {"sat": 0, "unsat": 0, "unknown": 0, "cycles": 0})
-        by_period[cycle["period_cards"]]["cycles"] += 1
-    table = Table(
-        title=f"Census of {summary['rules']} ({summary['composition']}) up to {summary['max_period']} cards"
-    )
-    for column in ("period", "instances sat", "unsat", "unknown", "cycles"):
+    title = f"Census of {summary['rules']} ({summary['composition']}) up to {summary['max_period']} cards"
+    table = Table(title=title)
+    for column in ("period", "instances", "sat", "unsat", "unknown", "cycles", "median s", "slowest s"):
         table.add_column(column, justify="right")
-    for period in sorted(by_period):
-        row = by_period[period]
-        if row["sat"] or row["cycles"] or row["unknown"]:
+    for row in rows:
+        if row.period <= summary["max_period"]:
             table.add_row(
-                str(period), str(row["sat"]), str(row["unsat"]), str(row["unknown"]), str(row["cycles"])
+                str(row.period),
+                str(row.instances),
+                str(row.sat),
+                str(row.unsat),
+                str(row.unknown),
+                str(row.cycles),
+                f"{row.median_seconds:.3f}",
+                f"{row.max_seconds:.2f}",
             )
     out.print(table)
     for cycle in summary["cycles"]:
@@ -272,13 +283,11 @@ def _print_census(summary: dict[str, Any], progress: Any, path: str) -> None:
             highlight=False,
         )
     proven = [
-        p
-        for p, row in sorted(by_period.items())
-        if not row["cycles"] and not row["unknown"] and not row["sat"]
+        row.period for row in rows if row.unsat == row.instances and row.period <= summary["max_period"]
     ]
     out.print(
-        f"{len(summary['instances'])} instances decided or tried in {path}; {len(summary['cycles'])} cycles; "
-        f"periods with no cycle proven: {len(proven)}; this run {progress.seconds:.1f} s",
+        f"{len(summary['instances'])} instances in {path}; {len(summary['cycles'])} cycles; "
+        f"{len(proven)} periods proved to have none; this run {progress.seconds:.1f} s",
         highlight=False,
     )
     if "deals" in summary:
