@@ -16,6 +16,7 @@ from beggar.construct import (
     ConstructError,
     Instance,
     leader_first,
+    row_solutions,
     solutions,
     solve,
 )
@@ -82,6 +83,19 @@ def test_the_model_agrees_with_brute_force_on_a_small_deck() -> None:
     assert model_answers(deck, 16) == expected
 
 
+def test_the_row_model_agrees_with_brute_force_on_a_small_deck() -> None:
+    deck = Composition.parse("5,2,1", STANDARD)
+    expected, _ = brute_force(deck, 16)
+    sat: set[tuple[int, int, int]] = set()
+    for period in range(2, 17):
+        for k1 in range(1, period):
+            for answer in row_solutions(deck, period, k1, range(1, deck.size)):
+                assert answer.status in (SAT, UNSAT)
+                if answer.status == SAT:
+                    sat.add((period, k1, answer.instance.n1))
+    assert sat == expected
+
+
 @pytest.mark.slow
 def test_the_model_agrees_with_brute_force_on_ten_cards() -> None:
     deck = Composition.parse("6,2,1,1", STANDARD)
@@ -91,9 +105,9 @@ def test_the_model_agrees_with_brute_force_on_ten_cards() -> None:
 
 
 def test_enumeration_gives_every_position_of_an_instance_once() -> None:
-    deck = Composition.parse("6,2,1,1", STANDARD)
-    _, on_cycles = brute_force(deck, 30)
-    instance = Instance(30, 16, 4)
+    deck = Composition.parse("5,2,1", STANDARD)
+    _, on_cycles = brute_force(deck, 16)
+    instance = Instance(16, 8, 4)
     answers = list(solutions(deck, instance))
     assert answers[-1].status == UNSAT
     found = {answer.deal for answer in answers[:-1]}

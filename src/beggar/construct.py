@@ -430,6 +430,172 @@ def build(composition: Composition, instance: Instance, *, least_leader: bool = 
     return Model(composition, instance, cnf, tapes)
 
 
+@dataclass
+class RowModel:
+    """One model for a whole row ``(L, k1)``: the hand size ``n1`` is chosen by a selector literal.
+
+    The clauses that do not depend on ``n1`` (the machine, the counters, the turns' tape links) are
+    built once; those that do (where a won card comes up again, the hands' sizes, the deck's
+    composition) are built for each hand size, each clause guarded by that size's selector. The
+    solver then decides one instance after another under the assumption of its selector, keeping
+    what it learned on the way.
+    """
+
+    composition: Composition
+    period: int
+    k1: int
+    cnf: _Cnf
+    selectors: dict[int, int]
+    """The literal that chooses each hand size ``n1``."""
+    cells: list[list[int]]
+    """``cells[i][kind]``: card ``i`` of the position (leader's stack first) holds that kind."""
+
+    def decode(self, assignment: Sequence[int]) -> tuple[int, list[int]]:
+        """The hand size and the position (leader-first kinds) an assignment gives."""
+        true = {literal for literal in assignment if literal > 0}
+        n1 = next(
+            n1 for n1, selector in self.selectors.items() if selector in true or selector == self.cnf.true
+        )
+        kinds = [next(kind for kind, variable in enumerate(cell) if variable in true) for cell in self.cells]
+        return n1, kinds
+
+    def blocking(self, n1: int, kinds: Sequence[int]) -> list[int]:
+        """A clause that forbids the position ``kinds`` with the leader holding ``n1`` cards."""
+        clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
+        selector = self.selectors[n1]
+        if selector != self.cnf.true:
+            clause.add(-selector)
+        return sorted(clause)
+
+
+def build_row(
+    composition: Composition, period: int, k1: int, hands: Sequence[int], *, least_leader: bool = True
+) -> RowModel:
+    """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`)."""
+    L = period
+    N = composition.size
+    k2 = L - k1
+    if not (L >= 2 and 1 <= k1 < L and hands and all(1 <= n1 < N for n1 in hands)):
+        raise ConstructError(
+            f"period {L}, k1 {k1}, n1 {list(hands)}: need 1 <= k1 < period and 1 <= n1 < {N} "
+            "(the deck's size)"
+        )
+    values = composition.values
+    kinds = range(len(values))
+    debts = range(max(values) + 1)
+    cnf = _Cnf()
+    x = [cnf.one_hot(len(values)) for _ in range(L)]
+    debt = [cnf.one_hot(len(debts)) for _ in range(L + 1)]
+    second = [cnf.new() for _ in range(L + 1)]
+    ends = [cnf.new() for _ in range(L)]
+    owner0 = [cnf.new() for _ in range(L)]
+    tapes = ([cnf.one_hot(len(values)) for _ in range(k1)], [cnf.one_hot(len(values)) for _ in range(k2)])
+    # where the g-th won card of each seat comes up again: the tape turned by n_p (set per hand size)
+    comes_up = ([cnf.one_hot(len(values)) for _ in range(k1)], [cnf.one_hot(len(values)) for _ in range(k2)])
+    cells = [cnf.one_hot(len(values)) for _ in range(N)]
+    if len(hands) == 1:
+        selectors = {hands[0]: cnf.true}
+    else:
+        chosen = cnf.one_hot(len(hands))
+        selectors = dict(zip(hands, chosen, strict=True))
+
+    cnf.add(-second[0])
+    cnf.add(debt[0][0])
+    cnf.add(-second[L])
+    cnf.add(debt[L][0])
+    cnf.add(ends[L - 1])
+    for t in range(L):
+        for kind in kinds:
+            value = values[kind]
+            for owed in debts:
+                pre = (-x[t][kind], -debt[t][owed])
+                if value > 0:
+                    after, passes, ended = value, True, False
+                elif owed == 0:
+                    after, passes, ended = 0, True, False
+                elif owed == 1:
+                    after, passes, ended = 0, True, True
+                else:
+                    after, passes, ended = owed - 1, False, False
+                cnf.add(*pre, debt[t + 1][after])
+                cnf.add(*pre, ends[t] if ended else -ends[t])
+                if passes:
+                    cnf.add(*pre, second[t], second[t + 1])
+                    cnf.add(*pre, -second[t], -second[t + 1])
+                else:
+                    cnf.add(*pre, second[t], -second[t + 1])
+                    cnf.add(*pre, -second[t], second[t + 1])
+        cnf.add(-ends[t], -second[t], owner0[t])
+        cnf.add(-ends[t], second[t], -owner0[t])
+        if t < L - 1:
+            cnf.add(ends[t], -owner0[t + 1], owner0[t])
+            cnf.add(ends[t], owner0[t + 1], -owner0[t])
+
+    turns = _Counter(cnf, k1)
+    wins = _Counter(cnf, k1)
+    held0 = _Counter(cnf, k1)
+    held1 = _Counter(cnf, k2)
+    for t in range(L):
+        turns.step(-second[t])
+        wins.step(owner0[t])
+        held0.copy_step(ends[t], wins.rows[t + 1])
+        held1.copy_step(ends[t], [cnf.true] + [-wins.at(t + 1, t + 2 - v) for v in range(1, t + 2)])
+    for t in range(L + 1):
+        if t - k2 >= 1:
+            cnf.add(turns.at(t, t - k2))
+            cnf.add(wins.at(t, t - k2))
+    cnf.add(turns.at(L, k1))
+    cnf.add(wins.at(L, k1))
+
+    for t in range(L):
+        for j in range(max(0, t - k2), min(t, k1) + 1):
+            is_j = turns.equals(t, j)
+            has_g = wins.equals(t, j)
+            c = t - j
+            for kind in kinds:
+                if j < k1:
+                    cnf.add(second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[0][j][kind])
+                    cnf.add(-owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[0][j][kind])
+                if c < k2:
+                    cnf.add(-second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[1][c][kind])
+                    cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[1][c][kind])
+
+    for n1, selector in selectors.items():
+        n2 = N - n1
+        guard = -selector
+        for g in range(k1):
+            for kind in kinds:
+                cnf.add(guard, -comes_up[0][g][kind], tapes[0][(n1 + g) % k1][kind])
+        for g in range(k2):
+            for kind in kinds:
+                cnf.add(guard, -comes_up[1][g][kind], tapes[1][(n2 + g) % k2][kind])
+        for i in range(N):
+            cell = tapes[0][i % k1] if i < n1 else tapes[1][(i - n1) % k2]
+            for kind in kinds:
+                cnf.add(guard, -cells[i][kind], cell[kind])
+        for t in range(L):
+            _hand_at_least(cnf, turns, held0, held1, t, n1, n2, 1, guard, second[t], seat=0)
+            _hand_at_least(cnf, turns, held0, held1, t, n1, n2, 1, guard, -second[t], seat=1)
+            _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, 1, guard, -ends[t], second[t], seat=0)
+            _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, 1, guard, -ends[t], -second[t], seat=1)
+            if least_leader:
+                _hand_at_least(
+                    cnf, turns, held0, held1, t + 1, n1, n2, n1, guard, -ends[t], -second[t], seat=0
+                )
+                _hand_at_least(
+                    cnf, turns, held0, held1, t + 1, n1, n2, n1, guard, -ends[t], second[t], seat=1
+                )
+
+    for kind in kinds:
+        if kind == 0:
+            continue
+        count = _Counter(cnf, composition.counts[kind])
+        for cell in cells:
+            count.step(cell[kind])
+        cnf.add(count.at(N, composition.counts[kind]))
+    return RowModel(composition, period, k1, cnf, selectors, cells)
+
+
 def _hand_at_least(
     cnf: _Cnf,
     turns: _Counter,
@@ -575,6 +741,30 @@ def _enumerate(
         solver.delete()
 
 
+def _enumerate_row(
+    composition: Composition, period: int, k1: int, hands: Sequence[int], least_leader: bool
+) -> Generator[tuple[int, list[int]]]:
+    """The positions of each instance of a row in turn, as ``(n1, kinds)``; ``(n1, [])`` closes each."""
+    model = build_row(composition, period, k1, hands, least_leader=least_leader)
+    solver = _solver(model.cnf.clauses)
+    try:
+        for n1 in hands:
+            instance = Instance(period, k1, n1)
+            selector = model.selectors[n1]
+            assumptions = [] if selector == model.cnf.true else [selector]
+            while solver.solve(assumptions=assumptions):
+                _, kinds = model.decode(solver.get_model())
+                yield n1, kinds
+                _, cycle = replay(composition, kinds, instance)
+                for position in cycle.positions:
+                    if _lead_size(position) == n1:
+                        solver.add_clause(model.blocking(n1, leader_first(composition, position)))
+                solver.add_clause(model.blocking(n1, kinds))
+            yield n1, []
+    finally:
+        solver.delete()
+
+
 def row_solutions(
     composition: Composition,
     period: int,
@@ -583,31 +773,52 @@ def row_solutions(
     *,
     time_limit: float | None = None,
     least_leader: bool = False,
+    incremental: bool = True,
 ) -> Iterator[Answer]:
     """:func:`solutions` for every hand size ``n1`` of ``hands`` in turn, with a time limit for each.
 
-    With a time limit the solver runs in one child process for the whole row; an instance that runs
-    out of time is answered ``unknown``, its process stopped, and a new one takes the rest.
+    ``incremental`` builds one :class:`RowModel` for the row and decides its instances one after
+    another under assumptions (the first instance's time includes building it); otherwise each
+    instance gets a model and a solver of its own. With a time limit the solver runs in one child
+    process for the whole row; an instance that runs out of time is answered ``unknown``, its
+    process stopped, and a new one takes the rest.
     """
     if time_limit is None:
-        for n1 in hands:
-            yield from solutions(composition, Instance(period, k1, n1), least_leader=least_leader)
+        if not incremental:
+            for n1 in hands:
+                yield from solutions(composition, Instance(period, k1, n1), least_leader=least_leader)
+            return
+        start = time.perf_counter()
+        for n1, kinds in _enumerate_row(composition, period, k1, hands, least_leader):
+            instance = Instance(period, k1, n1)
+            if not kinds:
+                yield Answer(instance, UNSAT, time.perf_counter() - start)
+                start = time.perf_counter()
+                continue
+            deal, cycle = replay(composition, kinds, instance)
+            yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
         return
     left = list(hands)
     while left:
-        for answer in _row_in_child(composition, period, k1, left, least_leader, time_limit):
+        for answer in _row_in_child(composition, period, k1, left, least_leader, time_limit, incremental):
             yield answer
             if answer.status != SAT:
                 left.remove(answer.instance.n1)
 
 
 def _row_in_child(
-    composition: Composition, period: int, k1: int, hands: list[int], least_leader: bool, seconds: float
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: list[int],
+    least_leader: bool,
+    seconds: float,
+    incremental: bool,
 ) -> Iterator[Answer]:
     """Answers for ``hands`` from one child process, until the row ends or an instance runs out of time."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    job = (composition, period, k1, tuple(hands), least_leader)
+    job = (composition, period, k1, tuple(hands), least_leader, incremental)
     child = context.Process(target=_child, args=(send, *job), daemon=True)
     child.start()
     send.close()
@@ -639,9 +850,19 @@ def _row_in_child(
 
 
 def _child(
-    send: Any, composition: Composition, period: int, k1: int, hands: tuple[int, ...], least_leader: bool
+    send: Any,
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: tuple[int, ...],
+    least_leader: bool,
+    incremental: bool,
 ) -> None:
     try:
+        if incremental:
+            for _, found in _enumerate_row(composition, period, k1, hands, least_leader):
+                send.send(found)
+            return
         for n1 in hands:
             for kinds in _enumerate(composition, Instance(period, k1, n1), least_leader):
                 send.send(kinds)
