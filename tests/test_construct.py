@@ -16,6 +16,7 @@ from beggar.construct import (
     ConstructError,
     Instance,
     leader_first,
+    pad,
     row_solutions,
     solutions,
     solve,
@@ -174,3 +175,14 @@ def test_a_bad_deck_is_one_plain_line(cards: str, message: str, capsys: pytest.C
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_padding_a_cycle_with_its_tapes_keeps_its_period() -> None:
+    deck = Composition.parse("5,2,1", STANDARD)
+    answer = solve(deck, Instance(16, 8, 4))
+    assert answer.kinds is not None
+    for times in [(1, 0), (0, 1)]:
+        bigger, padded, n1 = pad(deck, answer.kinds, 4, 16, times)
+        assert bigger.size == deck.size + 8 * times[0] + 8 * times[1]
+        cycle = find_cycle(bigger.compact(padded, n1), STANDARD, first=0, complete=False)
+        assert cycle is not None and cycle.period_cards == 16 and cycle.pre_period_cards == 0

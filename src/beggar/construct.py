@@ -940,3 +940,50 @@ def statistics(composition: Composition, instance: Instance, *, least_leader: bo
     """The size of an instance's model."""
     model = build(composition, instance, least_leader=least_leader)
     return Statistics(model.cnf.top, len(model.cnf.clauses))
+
+
+# == the padding lemma ===============================================================================
+
+
+def tapes_of(
+    composition: Composition, kinds: Sequence[int], n1: int, period: int
+) -> tuple[list[int], list[int]]:
+    """The tapes of a position on a cycle: the kinds each seat turns in one period, as the engine plays it."""
+    from beggar.engine import CardTurned, Game
+
+    deal = composition.compact(kinds, n1)
+    game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
+    index = {value: kind for kind, value in enumerate(composition.values)}
+    tapes: tuple[list[int], list[int]] = ([], [])
+    turned = 0
+    while turned < period and not game.over:
+        for event in game.step():
+            if isinstance(event, CardTurned):
+                tapes[event.player].append(index[event.value])
+                turned += 1
+    return tapes
+
+
+def pad(
+    composition: Composition, kinds: Sequence[int], n1: int, period: int, times: tuple[int, int]
+) -> tuple[Composition, list[int], int]:
+    """The padding lemma: a position of a cycle with ``times[p]`` more tapes under hand ``p``.
+
+    Appending to hand ``p`` the ``k_p`` cards ``T_p[(n_p + i) mod k_p]`` keeps the position on a
+    cycle of the same period, in the larger deck. Returns the larger deck, the padded position
+    (leader-first kinds) and its leader's stack size; the engine checks the cycle before it is
+    returned. Raises :class:`ConstructError` if the larger deck does not fit the rules' deck.
+    """
+    tapes = tapes_of(composition, kinds, n1, period)
+    hands = [list(kinds[:n1]), list(kinds[n1:])]
+    for seat in (0, 1):
+        tape, size = tapes[seat], len(hands[seat])
+        hands[seat] += [tape[(size + i) % len(tape)] for i in range(times[seat] * len(tape))]
+    padded = hands[0] + hands[1]
+    counts = tuple(padded.count(kind) for kind in range(len(composition.values)))
+    text = ",".join(map(str, counts))
+    bigger = Composition.parse(text, composition.rules)
+    _, cycle = replay(bigger, padded, Instance(period, len(tapes[0]), len(hands[0])))
+    if cycle.period_cards != period:
+        raise ConstructError(f"padding changed the period from {period} to {cycle.period_cards}")
+    return bigger, padded, len(hands[0])
