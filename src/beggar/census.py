@@ -308,7 +308,7 @@ class PeriodRow:
     unsat: int
     unknown: int
     cycles: int
-    median_seconds: float
+    mean_seconds: float
     max_seconds: float
     total_seconds: float
 
@@ -332,7 +332,7 @@ def period_table(store: Store, deck: str) -> list[PeriodRow]:
                 unsat=sum(1 for i in found if i.status == UNSAT),
                 unknown=sum(1 for i in found if i.status == UNKNOWN),
                 cycles=cycles.get(period, 0),
-                median_seconds=seconds[len(seconds) // 2],
+                mean_seconds=sum(seconds) / len(seconds),
                 max_seconds=seconds[-1],
                 total_seconds=sum(seconds),
             )
@@ -351,7 +351,7 @@ def plot_times(store: Store, path: str) -> None:
     for deck in store.census_decks():
         table = period_table(store, deck)
         periods = [row.period for row in table]
-        axes.plot(periods, [row.median_seconds for row in table], label=f"{deck}: median")
+        axes.plot(periods, [row.mean_seconds for row in table], label=f"{deck}: mean")
         axes.plot(periods, [row.max_seconds for row in table], linestyle="--", label=f"{deck}: slowest")
     axes.set_yscale("log")
     axes.set_xlabel("period L (cards)")

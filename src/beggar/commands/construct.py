@@ -262,7 +262,7 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
     out = console()
     title = f"Census of {summary['rules']} ({summary['composition']}) up to {summary['max_period']} cards"
     table = Table(title=title)
-    for column in ("period", "instances", "sat", "unsat", "unknown", "cycles", "median s", "slowest s"):
+    for column in ("period", "instances", "sat", "unsat", "unknown", "cycles", "mean s", "slowest s"):
         table.add_column(column, justify="right")
     for row in rows:
         if row.period <= summary["max_period"]:
@@ -273,7 +273,7 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
                 str(row.unsat),
                 str(row.unknown),
                 str(row.cycles),
-                f"{row.median_seconds:.3f}",
+                f"{row.mean_seconds:.3f}",
                 f"{row.max_seconds:.2f}",
             )
     out.print(table)
