@@ -155,6 +155,7 @@ class Composition:
 
 
 def _check_rules(rules: Rules) -> None:
+    """Refuse rules the model cannot take: more than two players, paying number cards, shared pay values."""
     if rules.players != 2:
         raise ConstructError("the cycle model is for two players")
     if rules.number_ranks_pay:
@@ -176,6 +177,7 @@ class Instance:
     n1: int
 
     def to_dict(self) -> dict[str, int]:
+        """``period``, ``k1`` and ``n1``."""
         return {"period": self.period, "k1": self.k1, "n1": self.n1}
 
 
@@ -188,6 +190,7 @@ class _Cnf:
         self.clauses: list[list[int]] = [[1]]
 
     def new(self) -> int:
+        """A new variable."""
         self.top += 1
         return self.top
 
@@ -223,6 +226,7 @@ class _Counter:
         self.rows: list[list[int]] = [[cnf.true]]
 
     def at(self, t: int, v: int) -> int:
+        """The literal "value at time ``t`` >= ``v``" (a constant outside the counter's range)."""
         if v <= 0:
             return self.cnf.true
         row = self.rows[t]
@@ -277,10 +281,12 @@ class Model:
 
     @property
     def hand_sizes(self) -> tuple[int, int]:
+        """The two stacks' sizes at the trick end, the leader's first."""
         return self.instance.n1, self.composition.size - self.instance.n1
 
     @property
     def tape_sizes(self) -> tuple[int, int]:
+        """Cards each seat turns in one period, the leader's first."""
         return self.instance.k1, self.instance.period - self.instance.k1
 
     def cell(self, seat: int, index: int) -> list[int]:
@@ -640,10 +646,12 @@ class Answer:
     """The cycle the reference engine plays from it."""
 
     def to_dict(self) -> dict[str, Any]:
+        """The instance, its status and its time, as the commands' ``--json`` gives them."""
         return {**self.instance.to_dict(), "status": self.status, "seconds": round(self.seconds, 4)}
 
 
 def _solver(clauses: list[list[int]]) -> Any:
+    """A CaDiCaL 1.9.5 solver holding ``clauses``."""
     from pysat.solvers import Cadical195  # the solver is loaded only when a model is solved
 
     return Cadical195(bootstrap_with=clauses)
@@ -858,6 +866,7 @@ def _child(
     least_leader: bool,
     incremental: bool,
 ) -> None:
+    """The child process of :func:`_row_in_child`: every position of the row, sent as found."""
     try:
         if incremental:
             for _, found in _enumerate_row(composition, period, k1, hands, least_leader):
@@ -873,6 +882,7 @@ def _child(
 
 
 def _lead_size(position: Position) -> int:
+    """Cards in the leader's stack."""
     return len(position.stacks.hands[position.leader])
 
 

@@ -27,6 +27,7 @@ _CARDS_HELP = (
 
 
 def _composition(rules: Rules, cards: str | None) -> Any:
+    """The deck ``--cards`` asks for, or the rules' whole deck; a bad one is one plain line."""
     from beggar.construct import Composition, ConstructError
 
     try:
@@ -207,6 +208,7 @@ def census_command(
             task = bar.add_task(composition.key(), total=None, cycles=0)
 
             def show(progress: Any) -> None:
+                """Move the progress bar."""
                 bar.update(
                     task,
                     total=progress.instances,
@@ -257,6 +259,7 @@ def console_err() -> Any:
 
 
 def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
+    """The census as a table by period, its cycles and a closing line."""
     from rich.table import Table
 
     out = console()
