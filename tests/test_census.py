@@ -110,3 +110,23 @@ def test_balanced_deals_reach_the_2024_cycle() -> None:
     store_basin(store, STANDARD, basin, 1000)
     summary = census_summary(store, Composition.of(STANDARD), 440)
     assert {"deal": NEVER_ENDING.deal, "cycle": form.deal, "period_cards": 440} in summary["deals"]
+
+
+def test_a_census_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        db = tmp_path / "cluster.db"
+        args = ["census", "--cards", "5,2,1", "--max-period", "16", "--db", str(db), "--json"]
+        status = run([*args, "--scheduler", cluster.scheduler_address])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    data = json.loads(out)
+    assert len(data["instances"]) == sum(7 * (period - 1) for period in range(2, 17))
+    assert [cycle["deal"] for cycle in data["cycles"]] == ["--J-/Q-J-"]
