@@ -23,7 +23,7 @@ from beggar.construct import (
 )
 from beggar.cycle import find_cycle
 from beggar.engine import CardTurned, Game
-from beggar.rules import STANDARD
+from beggar.rules import STANDARD, rules_named
 
 
 def arrangements(counts: list[int]) -> Iterator[list[int]]:
@@ -186,3 +186,18 @@ def test_padding_a_cycle_with_its_tapes_keeps_its_period() -> None:
         assert bigger.size == deck.size + 8 * times[0] + 8 * times[1]
         cycle = find_cycle(bigger.compact(padded, n1), STANDARD, first=0, complete=False)
         assert cycle is not None and cycle.period_cards == 16 and cycle.pre_period_cards == 0
+
+
+@pytest.mark.slow
+def test_construct_finds_the_106_card_cycle_and_its_balanced_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["construct", "--rules", "half-deck:pay=J1Q2", "--period", "106", "--k1", "53", "--n1", "11"]
+    assert run([*args, "--balanced", "--basin-positions", "300", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["deal"], c["period_tricks"]) for c in data["cycles"]] == [("---J----Q--/-----J----KKQAA", 16)]
+    assert data["deals"]
+    rules = rules_named("half-deck:pay=J1Q2")
+    for deal in data["deals"]:
+        cycle = find_cycle(deal["deal"], rules, first=0)
+        assert cycle is not None and cycle.period_cards == deal["period_cards"] == 106

@@ -17,6 +17,7 @@ from rich.progress import (
 )
 
 from beggar.commands.options import DB_HELP, connect_cluster, console, db_path, rules_option
+from beggar.cycle import find_cycle
 from beggar.rules import Rules
 
 _RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
@@ -46,6 +47,14 @@ def _composition(rules: Rules, cards: str | None) -> Any:
 @click.option(
     "--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds per instance."
 )
+@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
+@click.option(
+    "--basin-positions",
+    type=click.IntRange(1),
+    default=20_000,
+    show_default=True,
+    help="Positions each backward walk explores at most.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the answers as one JSON object.")
 def construct_command(
     rules: Rules,
@@ -55,6 +64,8 @@ def construct_command(
     n1: int | None,
     every: bool,
     time_limit: float | None,
+    balanced: bool,
+    basin_positions: int,
     as_json: bool,
 ) -> None:
     """Build a never-ending game: a position that repeats every PERIOD cards, or a proof that none does.
@@ -62,9 +73,12 @@ def construct_command(
     Each instance (period, k1, n1) is decided by a SAT solver (CaDiCaL); every position it gives is
     played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
     """
-    from beggar.construct import SAT, UNSAT, ConstructError, Instance, solutions
+    from beggar.census import balanced_deals
+    from beggar.construct import SAT, UNSAT, ConstructError, Instance, canonical, solutions
 
     composition = _composition(rules, cards)
+    if balanced and not composition.full:
+        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
     if k1 is not None and k1 >= period:
         raise click.UsageError(f"--k1 {k1}: the leader turns fewer cards than the period ({period})")
     if n1 is not None and n1 >= composition.size:
@@ -115,12 +129,36 @@ def construct_command(
                     break
     except ConstructError as exc:
         raise click.ClickException(str(exc)) from None
+    deals: list[dict[str, Any]] = []
+    if balanced:
+        walked: set[str] = set()
+        for found in cycles:
+            cycle = find_cycle(found["deal"], rules, first=0, complete=False)
+            assert cycle is not None  # every answer was replayed already
+            form = canonical(composition, cycle).deal
+            if form in walked:
+                continue
+            walked.add(form)
+            basin = balanced_deals(rules, form, max_positions=basin_positions)
+            for deal in sorted(basin.deals):
+                deals.append({"deal": deal, "period_cards": found["period_cards"]})
+                if not as_json:
+                    out.print(f"balanced deal {deal} runs into the cycle of {found['deal']}", highlight=False)
+            if not as_json:
+                end = (
+                    "the walk ended by itself"
+                    if basin.exhausted
+                    else f"{basin.explored:,} positions explored"
+                )
+                out.print(
+                    f"{len(basin.deals)} balanced deals reach the cycle of {found['deal']} ({end})",
+                    highlight=False,
+                )
     if as_json:
-        click.echo(
-            json.dumps(
-                {"rules": rules.name, "cards": composition.size, "instances": answers, "cycles": cycles}
-            )
-        )
+        result = {"rules": rules.name, "cards": composition.size, "instances": answers, "cycles": cycles}
+        if balanced:
+            result["deals"] = deals
+        click.echo(json.dumps(result))
         return
     if len(instances) > 1:
         tally = {s: sum(1 for a in answers if a["status"] == s) for s in ("sat", "unsat", "unknown")}
