@@ -475,9 +475,19 @@ class RowModel:
 
 
 def build_row(
-    composition: Composition, period: int, k1: int, hands: Sequence[int], *, least_leader: bool = True
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: Sequence[int],
+    *,
+    least_leader: bool = True,
+    conservation: bool = False,
 ) -> RowModel:
-    """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`)."""
+    """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`).
+
+    ``conservation`` adds redundant clauses: in one period each seat wins as many cards of each
+    kind as it turns.
+    """
     L = period
     N = composition.size
     k2 = L - k1
@@ -565,6 +575,25 @@ def build_row(
                 if c < k2:
                     cnf.add(-second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[1][c][kind])
                     cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[1][c][kind])
+
+    if conservation:
+        for kind in kinds:
+            for seat, cap in ((0, k1), (1, k2)):
+                turned = _Counter(cnf, cap)
+                won = _Counter(cnf, cap)
+                for t in range(L):
+                    mine = -second[t] if seat == 0 else second[t]
+                    owned = owner0[t] if seat == 0 else -owner0[t]
+                    both = (cnf.new(), cnf.new())
+                    for literal, var in ((mine, both[0]), (owned, both[1])):
+                        cnf.add(-var, literal)
+                        cnf.add(-var, x[t][kind])
+                        cnf.add(var, -literal, -x[t][kind])
+                    turned.step(both[0])
+                    won.step(both[1])
+                for v in range(1, cap + 1):
+                    cnf.add(-turned.at(L, v), won.at(L, v))
+                    cnf.add(turned.at(L, v), -won.at(L, v))
 
     for n1, selector in selectors.items():
         n2 = N - n1
