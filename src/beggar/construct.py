@@ -33,7 +33,11 @@ before anyone sees it, and a disagreement is an error, never a result.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 import time
 from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
@@ -856,7 +860,7 @@ def _row_in_child(
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     job = (composition, period, k1, tuple(hands), least_leader, incremental)
-    child = context.Process(target=_child, args=(send, *job), daemon=True)
+    child = context.Process(target=_child, args=(send, os.getpid(), *job), daemon=True)
     child.start()
     send.close()
     try:
@@ -888,6 +892,7 @@ def _row_in_child(
 
 def _child(
     send: Any,
+    parent: int,
     composition: Composition,
     period: int,
     k1: int,
@@ -895,7 +900,11 @@ def _child(
     least_leader: bool,
     incremental: bool,
 ) -> None:
-    """The child process of :func:`_row_in_child`: every position of the row, sent as found."""
+    """The child process of :func:`_row_in_child`: every position of the row, sent as found.
+
+    It ends with its parent, even one killed by SIGKILL (Linux), so no solver runs on unwatched.
+    """
+    _end_with_parent(parent)
     try:
         if incremental:
             for _, found in _enumerate_row(composition, period, k1, hands, least_leader):
@@ -908,6 +917,17 @@ def _child(
         send.send(str(exc))
     finally:
         send.close()
+
+
+def _end_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent ends; end now if the parent is gone already."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _lead_size(position: Position) -> int:
