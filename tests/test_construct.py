@@ -84,16 +84,22 @@ def test_the_model_agrees_with_brute_force_on_a_small_deck() -> None:
     assert model_answers(deck, 16) == expected
 
 
-def test_the_row_model_agrees_with_brute_force_on_a_small_deck() -> None:
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_the_row_model_agrees_with_brute_force_on_a_small_deck(time_limit: float | None) -> None:
+    """The row model, in this process or (with a time limit) in a child process per row."""
     deck = Composition.parse("5,2,1", STANDARD)
     expected, _ = brute_force(deck, 16)
     sat: set[tuple[int, int, int]] = set()
     for period in range(2, 17):
         for k1 in range(1, period):
-            for answer in row_solutions(deck, period, k1, range(1, deck.size)):
+            answered = []
+            for answer in row_solutions(deck, period, k1, range(1, deck.size), time_limit=time_limit):
                 assert answer.status in (SAT, UNSAT)
                 if answer.status == SAT:
                     sat.add((period, k1, answer.instance.n1))
+                else:
+                    answered.append(answer.instance.n1)
+            assert answered == list(range(1, deck.size))
     assert sat == expected
 
 

@@ -864,7 +864,7 @@ def _row_in_child(
     child.start()
     send.close()
     try:
-        for n1 in hands:
+        for n1 in tuple(hands):  # the caller may change its list while this runs
             instance = Instance(period, k1, n1)
             start = time.perf_counter()
             deadline = time.monotonic() + seconds
@@ -878,11 +878,14 @@ def _row_in_child(
                     raise ConstructError("the solver's process ended without an answer") from None
                 if isinstance(message, str):
                     raise ConstructError(message)
-                if not message:
+                about, kinds = message
+                if about != n1:
+                    raise ConstructError(f"the solver's process answered for n1 {about}, not {n1}")
+                if not kinds:
                     yield Answer(instance, UNSAT, time.perf_counter() - start)
                     break
-                deal, cycle = replay(composition, message, instance)
-                yield Answer(instance, SAT, time.perf_counter() - start, message, deal, cycle)
+                deal, cycle = replay(composition, kinds, instance)
+                yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
     finally:
         if child.is_alive():
             child.kill()
@@ -907,12 +910,12 @@ def _child(
     _end_with_parent(parent)
     try:
         if incremental:
-            for _, found in _enumerate_row(composition, period, k1, hands, least_leader):
-                send.send(found)
+            for message in _enumerate_row(composition, period, k1, hands, least_leader):
+                send.send(message)
             return
         for n1 in hands:
             for kinds in _enumerate(composition, Instance(period, k1, n1), least_leader):
-                send.send(kinds)
+                send.send((n1, kinds))
     except ConstructError as exc:
         send.send(str(exc))
     finally:
