@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 
 from beggar.canon import canonical_form
-from beggar.census import balanced_deals, census_summary, rows, store_basin
+from beggar.census import balanced_deals, census_summary, rows, store_basin, stored_cycle
 from beggar.cli import run
 from beggar.construct import Composition, canonical
 from beggar.cycle import find_cycle
 from beggar.records import NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
 from beggar.store import CensusCycle, Store
+from beggar.web.never_ending import load_found
 from test_construct import brute_force
 
 CI_DECK = "5,2,1"
@@ -100,19 +101,20 @@ def test_canonical_forms_agree_with_the_compiled_ones() -> None:
         )
 
 
-def test_balanced_deals_reach_the_2024_cycle() -> None:
+def test_balanced_deals_reach_the_2024_cycle_and_the_browser_lists_them(tmp_path: Path) -> None:
     form = canonical_form(NEVER_ENDING.deal, STANDARD)
     basin = balanced_deals(STANDARD, form.deal, max_tricks=4)
     assert NEVER_ENDING.deal in basin.deals
     assert basin.deals[NEVER_ENDING.deal] == (4, 34)
-    store = Store(":memory:")
-    store.save_census_row(
-        [],
-        [CensusCycle("standard", form.deal, 52, form.period_tricks, form.period_cards, False, 0, 0, 0, 0)],
-    )
+    store = Store(tmp_path / "census.db")
+    cycle = CensusCycle("standard", form.deal, 52, form.period_tricks, form.period_cards, False, 0, 0, 0, 0)
+    store.save_census_row([], [cycle], [stored_cycle(cycle, "standard", "-36 J4 Q4 K4 A4")])
     store_basin(store, STANDARD, basin, 1000)
     summary = census_summary(store, Composition.of(STANDARD), 440)
     assert {"deal": NEVER_ENDING.deal, "cycle": form.deal, "period_cards": 440} in summary["deals"]
+    store.close()
+    listed = {found.deal: found.cycle.period_cards for found in load_found(tmp_path / "census.db")}
+    assert listed[NEVER_ENDING.deal] == 440
 
 
 def test_a_census_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
