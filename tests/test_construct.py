@@ -124,7 +124,7 @@ def test_enumeration_gives_every_position_of_an_instance_once() -> None:
 
 def test_a_solver_answer_the_engine_refutes_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     deck = Composition.parse("6,2,1,1", STANDARD)
-    monkeypatch.setattr(construct.Model, "decode", lambda self, assignment: [0] * 9 + [1])
+    monkeypatch.setattr(construct.RowModel, "decode", lambda self, assignment: (4, [0] * 9 + [1]))
     with pytest.raises(ConstructError, match="the model and the engine disagree"):
         solve(deck, Instance(30, 16, 4))
 

@@ -274,173 +274,6 @@ class _Counter:
 
 
 @dataclass
-class Model:
-    """The clauses of one instance and the variables an answer is read from."""
-
-    composition: Composition
-    instance: Instance
-    cnf: _Cnf
-    tapes: tuple[list[list[int]], list[list[int]]]
-    """``tapes[p][j][kind]``: cell ``j`` of seat ``p``'s tape holds that kind."""
-
-    @property
-    def hand_sizes(self) -> tuple[int, int]:
-        """The two stacks' sizes at the trick end, the leader's first."""
-        return self.instance.n1, self.composition.size - self.instance.n1
-
-    @property
-    def tape_sizes(self) -> tuple[int, int]:
-        """Cards each seat turns in one period, the leader's first."""
-        return self.instance.k1, self.instance.period - self.instance.k1
-
-    def cell(self, seat: int, index: int) -> list[int]:
-        """The kind variables of card ``index`` of seat ``seat``'s hand at the trick end."""
-        return self.tapes[seat][index % self.tape_sizes[seat]]
-
-    def decode(self, assignment: Sequence[int]) -> list[int]:
-        """The position an assignment gives: leader-first kinds, the leader's ``n1`` cards first."""
-        true = {literal for literal in assignment if literal > 0}
-        kinds: list[int] = []
-        for seat, size in enumerate(self.hand_sizes):
-            for i in range(size):
-                cell = self.cell(seat, i)
-                kinds.append(next(kind for kind, variable in enumerate(cell) if variable in true))
-        return kinds
-
-    def blocking(self, kinds: Sequence[int]) -> list[int]:
-        """A clause that forbids the position ``kinds`` (leader-first, ``n1`` cards first)."""
-        clause: list[int] = []
-        n1 = self.instance.n1
-        for i, kind in enumerate(kinds):
-            seat, index = (0, i) if i < n1 else (1, i - n1)
-            clause.append(-self.cell(seat, index)[kind])
-        return sorted(set(clause))
-
-
-def build(composition: Composition, instance: Instance, *, least_leader: bool = True) -> Model:
-    """The SAT model of ``instance`` over ``composition``.
-
-    ``least_leader`` adds a symmetry break: the leader's stack at the start is the smallest
-    leader's stack at any trick end of the period. Every cycle still has such a trick end, so no
-    cycle is lost; it is then met at one hand size instead of at every one of its trick ends.
-    """
-    L, k1, n1 = instance.period, instance.k1, instance.n1
-    N = composition.size
-    n2, k2 = N - n1, L - k1
-    if not (L >= 2 and 1 <= k1 < L and 1 <= n1 < N):
-        raise ConstructError(
-            f"period {L}, k1 {k1}, n1 {n1}: need 1 <= k1 < period and 1 <= n1 < {N} (the deck's size)"
-        )
-    values = composition.values
-    kinds = range(len(values))
-    debts = range(max(values) + 1)
-    cnf = _Cnf()
-    x = [cnf.one_hot(len(values)) for _ in range(L)]
-    debt = [cnf.one_hot(len(debts)) for _ in range(L + 1)]
-    second = [cnf.new() for _ in range(L + 1)]  # seat 1 turns card t
-    ends = [cnf.new() for _ in range(L)]  # card t ends a trick
-    owner0 = [cnf.new() for _ in range(L)]  # card t goes to seat 0 at the end of its trick
-    tapes = ([cnf.one_hot(len(values)) for _ in range(k1)], [cnf.one_hot(len(values)) for _ in range(k2)])
-
-    # The machine: who turns, what is owed (the rules' pay values drive it).
-    cnf.add(-second[0])
-    cnf.add(debt[0][0])
-    cnf.add(-second[L])
-    cnf.add(debt[L][0])
-    cnf.add(ends[L - 1])
-    for t in range(L):
-        for kind in kinds:
-            value = values[kind]
-            for owed in debts:
-                pre = (-x[t][kind], -debt[t][owed])
-                if value > 0:
-                    after, passes, ended = value, True, False
-                elif owed == 0:
-                    after, passes, ended = 0, True, False
-                elif owed == 1:
-                    after, passes, ended = 0, True, True  # the payer completes it: the other takes the pile
-                else:
-                    after, passes, ended = owed - 1, False, False
-                cnf.add(*pre, debt[t + 1][after])
-                cnf.add(*pre, ends[t] if ended else -ends[t])
-                if passes:
-                    cnf.add(*pre, second[t], second[t + 1])
-                    cnf.add(*pre, -second[t], -second[t + 1])
-                else:
-                    cnf.add(*pre, second[t], -second[t + 1])
-                    cnf.add(*pre, -second[t], second[t + 1])
-        # The pile goes to the winner of the trick it belongs to: the seat that did not turn its last card.
-        cnf.add(-ends[t], -second[t], owner0[t])
-        cnf.add(-ends[t], second[t], -owner0[t])
-        if t < L - 1:
-            cnf.add(ends[t], -owner0[t + 1], owner0[t])
-            cnf.add(ends[t], owner0[t + 1], -owner0[t])
-
-    # Counters: seat 0's turns, seat 0's wins (in pile order), and the wins already in each hand.
-    turns = _Counter(cnf, k1)
-    wins = _Counter(cnf, k1)
-    held0 = _Counter(cnf, k1)
-    held1 = _Counter(cnf, k2)
-    for t in range(L):
-        turns.step(-second[t])
-        wins.step(owner0[t])
-        held0.copy_step(ends[t], wins.rows[t + 1])
-        row = wins.rows[t + 1]
-        seat1_wins = [cnf.true] + [-wins.at(t + 1, t + 2 - v) for v in range(1, t + 2)]
-        del row
-        held1.copy_step(ends[t], seat1_wins)
-    for t in range(L + 1):
-        if t - k2 >= 1:
-            cnf.add(turns.at(t, t - k2))  # seat 1 turns at most k2 cards
-            cnf.add(wins.at(t, t - k2))
-    cnf.add(turns.at(L, k1))
-    cnf.add(wins.at(L, k1))
-
-    # Each turn reads the turner's tape; each card won is the tape cell it comes up at.
-    for t in range(L):
-        low, high = max(0, t - k2), min(t, k1)
-        for j in range(low, high + 1):
-            is_j = turns.equals(t, j)
-            if j < k1:
-                for kind in kinds:
-                    cnf.add(second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[0][j][kind])
-            c = t - j  # seat 1's turns so far
-            if c < k2:
-                for kind in kinds:
-                    cnf.add(-second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[1][c][kind])
-            has_g = wins.equals(t, j)
-            if j < k1:
-                cell = tapes[0][(n1 + j) % k1]
-                for kind in kinds:
-                    cnf.add(-owner0[t], -has_g[0], -has_g[1], -x[t][kind], cell[kind])
-            if c < k2:
-                cell = tapes[1][(n2 + c) % k2]
-                for kind in kinds:
-                    cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], cell[kind])
-
-    # Whoever must turn holds a card; the loser of a trick keeps at least one.
-    for t in range(L):
-        _hand_at_least(cnf, turns, held0, held1, t, n1, n2, 1, second[t], seat=0)
-        _hand_at_least(cnf, turns, held0, held1, t, n1, n2, 1, -second[t], seat=1)
-        _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, 1, -ends[t], second[t], seat=0)
-        _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, 1, -ends[t], -second[t], seat=1)
-        if least_leader:  # the winner leads next: its stack is no smaller than n1
-            _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, n1, -ends[t], -second[t], seat=0)
-            _hand_at_least(cnf, turns, held0, held1, t + 1, n1, n2, n1, -ends[t], second[t], seat=1)
-
-    # The hands at the trick end hold the deck.
-    for kind in kinds:
-        if kind == 0:
-            continue  # implied: every card is of exactly one kind
-        count = _Counter(cnf, composition.counts[kind])
-        cells = [tapes[0][i % k1][kind] for i in range(n1)] + [tapes[1][i % k2][kind] for i in range(n2)]
-        for literal in cells:
-            count.step(literal)
-        cnf.add(count.at(N, composition.counts[kind]))
-    return Model(composition, instance, cnf, tapes)
-
-
-@dataclass
 class RowModel:
     """One model for a whole row ``(L, k1)``: the hand size ``n1`` is chosen by a selector literal.
 
@@ -761,25 +594,10 @@ def solutions(
             return
 
 
-def _enumerate(
-    composition: Composition, instance: Instance, least_leader: bool
-) -> Generator[list[int] | None]:
-    """The positions of an instance as kinds, then an empty list (no more)."""
-    model = build(composition, instance, least_leader=least_leader)
-    solver = _solver(model.cnf.clauses)
-    try:
-        while solver.solve():
-            kinds = model.decode(solver.get_model())
-            yield kinds
-            _, cycle = replay(composition, kinds, instance)
-            for position in cycle.positions:
-                other = leader_first(composition, position)
-                if len(other) == len(kinds) and _lead_size(position) == instance.n1:
-                    solver.add_clause(model.blocking(other))
-            solver.add_clause(model.blocking(kinds))
-        yield []
-    finally:
-        solver.delete()
+def _enumerate(composition: Composition, instance: Instance, least_leader: bool) -> Generator[list[int]]:
+    """The positions of one instance as kinds, then an empty list (no more): a row of one hand size."""
+    for _, kinds in _enumerate_row(composition, instance.period, instance.k1, [instance.n1], least_leader):
+        yield kinds
 
 
 def _enumerate_row(
@@ -1000,7 +818,7 @@ class Statistics:
 
 def statistics(composition: Composition, instance: Instance, *, least_leader: bool = True) -> Statistics:
     """The size of an instance's model."""
-    model = build(composition, instance, least_leader=least_leader)
+    model = build_row(composition, instance.period, instance.k1, [instance.n1], least_leader=least_leader)
     return Statistics(model.cnf.top, len(model.cnf.clauses))
 
 
