@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import click
 
-from beggar.commands import factory, games, research, serve
+from beggar.commands import construct, factory, games, research, serve
 from beggar.commands.games import USER_ERRORS, record_json, summary_line
 
 _DEAL_TOKEN = re.compile(r"-[-/0-9TJQKAHDCS ,]*", re.IGNORECASE)
@@ -29,7 +29,13 @@ def cli() -> None:
     """
 
 
-for _command in (*games.COMMANDS, *research.COMMANDS, *factory.COMMANDS, *serve.COMMANDS):
+for _command in (
+    *games.COMMANDS,
+    *research.COMMANDS,
+    *factory.COMMANDS,
+    *construct.COMMANDS,
+    *serve.COMMANDS,
+):
     cli.add_command(_command)
 
 

@@ -102,6 +102,30 @@ CREATE TABLE IF NOT EXISTS cycle_deals (
     pre_period_cards INTEGER NOT NULL,
     PRIMARY KEY (rules, deal)
 );
+CREATE TABLE IF NOT EXISTS census_instances (
+    deck TEXT NOT NULL,
+    period INTEGER NOT NULL,
+    k1 INTEGER NOT NULL,
+    n1 INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    time_limit REAL,
+    positions INTEGER NOT NULL,
+    PRIMARY KEY (deck, period, k1, n1)
+);
+CREATE TABLE IF NOT EXISTS census_cycles (
+    deck TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    symmetric INTEGER NOT NULL,
+    split_low INTEGER NOT NULL,
+    split_high INTEGER NOT NULL,
+    k1 INTEGER NOT NULL,
+    n1 INTEGER NOT NULL,
+    PRIMARY KEY (deck, deal)
+);
 CREATE TABLE IF NOT EXISTS factory_moves (
     campaign TEXT NOT NULL,
     move TEXT NOT NULL,
@@ -231,6 +255,61 @@ class MoveTally:
     kept: int
     added: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class CensusInstance:
+    """One instance of the cycle census (see :mod:`beggar.research.cycles.census`) and the solver's answer."""
+
+    deck: str
+    period: int
+    k1: int
+    n1: int
+    status: str
+    """``sat``, ``unsat``, or ``unknown`` when ``time_limit`` ran out."""
+    seconds: float
+    time_limit: float | None
+    positions: int
+    """Positions found (each a trick end of a cycle, or of a shorter cycle played several times)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "period": self.period,
+            "k1": self.k1,
+            "n1": self.n1,
+            "status": self.status,
+            "seconds": round(self.seconds, 4),
+            "time_limit": self.time_limit,
+        }
+
+
+@dataclass(frozen=True)
+class CensusCycle:
+    """A cycle the census found, named by its canonical position (the leader's stack first)."""
+
+    deck: str
+    deal: str
+    cards: int
+    period_tricks: int
+    period_cards: int
+    symmetric: bool
+    split_low: int
+    split_high: int
+    k1: int
+    n1: int
+    """The instance it was first met in."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "lead": 0,
+            "cards": self.cards,
+            "period_tricks": self.period_tricks,
+            "period_cards": self.period_cards,
+            "symmetric": self.symmetric,
+            "split_low": self.split_low,
+            "split_high": self.split_high,
+        }
 
 
 FIND_COLUMNS = [f.name for f in fields(Find)]
@@ -520,6 +599,87 @@ class Store:
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM finds").fetchone()[0])
+
+    # -- the cycle census --------------------------------------------------------------------------
+
+    def save_census_row(
+        self,
+        instances: Sequence[CensusInstance],
+        cycles: Sequence[CensusCycle],
+        shown: Sequence[StoredCycle] = (),
+    ) -> int:
+        """Record census answers and cycles in one transaction; ``shown`` also go to the cycle table.
+
+        Returns how many cycles were new to the census.
+        """
+        new = 0
+        with self._transaction():
+            for instance in instances:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO census_instances VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [getattr(instance, f.name) for f in fields(CensusInstance)],
+                )
+            for cycle in cycles:
+                cursor = self.db.execute(
+                    "INSERT OR IGNORE INTO census_cycles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [getattr(cycle, f.name) for f in fields(CensusCycle)],
+                )
+                new += cursor.rowcount
+            for row in shown:
+                self.db.execute(
+                    f"INSERT OR IGNORE INTO cycles ({', '.join(CYCLE_COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(CYCLE_COLUMNS))})",
+                    [getattr(row, name) for name in CYCLE_COLUMNS],
+                )
+        return new
+
+    def census_done(self, deck: str, time_limit: float | None) -> set[tuple[int, int, int]]:
+        """The instances ``(period, k1, n1)`` of a census already decided, or already left unknown
+        under a time limit at least as long as ``time_limit``."""
+        rows = self.db.execute(
+            "SELECT period, k1, n1, status, time_limit FROM census_instances WHERE deck = ?", (deck,)
+        ).fetchall()
+        done: set[tuple[int, int, int]] = set()
+        for period, k1, n1, status, limit in rows:
+            if status != "unknown" or (time_limit is not None and limit is not None and limit >= time_limit):
+                done.add((int(period), int(k1), int(n1)))
+        return done
+
+    def census_instances(self, deck: str) -> list[CensusInstance]:
+        """Every stored census answer for a deck, by period, k1 and n1."""
+        rows = self.db.execute(
+            "SELECT * FROM census_instances WHERE deck = ? ORDER BY period, k1, n1", (deck,)
+        ).fetchall()
+        return [CensusInstance(*row) for row in rows]
+
+    def census_decks(self) -> list[str]:
+        """The decks the census store holds answers for."""
+        rows = self.db.execute("SELECT DISTINCT deck FROM census_instances ORDER BY deck").fetchall()
+        return [str(row[0]) for row in rows]
+
+    def census_cycles(self, deck: str) -> list[CensusCycle]:
+        """Every cycle the census stored for a deck, shortest period first."""
+        rows = self.db.execute(
+            "SELECT * FROM census_cycles WHERE deck = ? ORDER BY period_cards, deal", (deck,)
+        ).fetchall()
+        return [
+            CensusCycle(d, deal, c, pt, pc, bool(sym), lo, hi, k1, n1)
+            for d, deal, c, pt, pc, sym, lo, hi, k1, n1 in rows
+        ]
+
+    def save_basin(self, basin: StoredBasin, deals: Sequence[CycleDeal]) -> None:
+        """Record a backward walk from a cycle and the starting deals it found, in one transaction."""
+        with self._transaction():
+            self.db.execute(
+                f"INSERT OR REPLACE INTO basins ({', '.join(BASIN_COLUMNS)}) VALUES "
+                f"({', '.join('?' * len(BASIN_COLUMNS))})",
+                [getattr(basin, name) for name in BASIN_COLUMNS],
+            )
+            for deal in deals:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO cycle_deals VALUES (?, ?, ?, ?, ?)",
+                    (deal.rules, deal.deal, deal.cycle, deal.pre_period_tricks, deal.pre_period_cards),
+                )
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)

@@ -1,0 +1,336 @@
+"""The ``beggar construct`` and ``beggar census`` commands: cycles from the SAT model."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+from typing import Any
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from beggar.commands.options import Amount, Whole, connect_cluster, console, db_option, db_path, rules_option
+from beggar.cycle import find_cycle
+from beggar.rules import Rules
+
+_RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
+_CARDS_HELP = (
+    "A smaller deck: number cards, then cards of each pay rank in rank order, for example 6,2,1,1 "
+    "(default: the rules' whole deck)."
+)
+
+
+def _composition(rules: Rules, cards: str | None) -> Any:
+    """The deck ``--cards`` asks for, or the rules' whole deck; a bad one is one plain line."""
+    from beggar.research.cycles.construct import Composition, ConstructError
+
+    try:
+        return Composition.of(rules) if cards is None else Composition.parse(cards, rules)
+    except ConstructError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.command("construct")
+@rules_option(help=_RULES_HELP)
+@click.option("--cards", default=None, help=_CARDS_HELP)
+@click.option("--period", type=Whole(2), required=True, help="The period in cards.")
+@click.option("--k1", type=Whole(1), default=None, help="Cards the leader turns in one period.")
+@click.option("--n1", type=Whole(1), default=None, help="Cards in the leader's stack.")
+@click.option("--all", "every", is_flag=True, help="Every cycle of these figures, not only the first.")
+@click.option("--time-limit", type=Amount(min=0, min_open=True), default=None, help="Seconds per instance.")
+@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
+@click.option(
+    "--basin-positions",
+    type=Whole(1),
+    default=20_000,
+    show_default=True,
+    help="Positions each backward walk explores at most.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the answers as one JSON object.")
+def construct_command(
+    rules: Rules,
+    cards: str | None,
+    period: int,
+    k1: int | None,
+    n1: int | None,
+    every: bool,
+    time_limit: float | None,
+    balanced: bool,
+    basin_positions: int,
+    as_json: bool,
+) -> None:
+    """Build a never-ending game: a position that repeats every PERIOD cards, or a proof that none does.
+
+    Each instance (period, k1, n1) is decided by a SAT solver (CaDiCaL); every position it gives is
+    played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
+    """
+    from beggar.research.cycles.census import balanced_deals
+    from beggar.research.cycles.construct import SAT, UNSAT, ConstructError, Instance, canonical, solutions
+
+    composition = _composition(rules, cards)
+    if balanced and not composition.full:
+        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
+    if k1 is not None and k1 >= period:
+        raise click.UsageError(f"--k1 {k1}: the leader turns fewer cards than the period ({period})")
+    if n1 is not None and n1 >= composition.size:
+        raise click.UsageError(f"--n1 {n1}: the leader holds fewer cards than the deck ({composition.size})")
+    instances = [
+        Instance(period, a, b)
+        for a in ([k1] if k1 is not None else range(1, period))
+        for b in ([n1] if n1 is not None else range(1, composition.size))
+    ]
+    answers: list[dict[str, Any]] = []
+    cycles: list[dict[str, Any]] = []
+    out = console()
+    try:
+        for instance in instances:
+            positions = 0
+            for answer in solutions(
+                composition, instance, time_limit=time_limit, least_leader=False, limit=None if every else 1
+            ):
+                if answer.status == SAT:
+                    assert answer.deal is not None and answer.cycle is not None
+                    positions += 1
+                    found = {
+                        "deal": answer.deal,
+                        "lead": 0,
+                        "cards": composition.size,
+                        "period_tricks": answer.cycle.period_tricks,
+                        "period_cards": answer.cycle.period_cards,
+                        "k1": instance.k1,
+                        "n1": instance.n1,
+                    }
+                    cycles.append(found)
+                    if not as_json:
+                        note = "" if answer.cycle.period_cards == period else " (a shorter cycle, repeated)"
+                        figures = f"{answer.cycle.period_tricks} tricks, {answer.cycle.period_cards} cards"
+                        out.print(
+                            f"period {period}, k1 {instance.k1}, n1 {instance.n1}: {answer.deal} "
+                            f"repeats every {figures}{note}",
+                            highlight=False,
+                        )
+                status = SAT if positions else answer.status
+                if answer.status != SAT or not every:
+                    answers.append({**answer.to_dict(), "status": status})
+                    if not as_json and status != SAT and len(instances) == 1:
+                        word = (
+                            "proved: no cycle" if status == UNSAT else "unknown: the time limit ran out for"
+                        )
+                        out.print(f"{word} {instance.to_dict()} ({answer.seconds:.2f} s)", highlight=False)
+                    break
+    except ConstructError as exc:
+        raise click.ClickException(str(exc)) from None
+    deals: list[dict[str, Any]] = []
+    if balanced:
+        walked: set[str] = set()
+        for found in cycles:
+            cycle = find_cycle(found["deal"], rules, first=0, complete=False)
+            assert cycle is not None  # every answer was replayed already
+            form = canonical(composition, cycle).deal
+            if form in walked:
+                continue
+            walked.add(form)
+            basin = balanced_deals(rules, form, max_positions=basin_positions)
+            for deal in sorted(basin.deals):
+                deals.append({"deal": deal, "period_cards": found["period_cards"]})
+                if not as_json:
+                    out.print(f"balanced deal {deal} runs into the cycle of {found['deal']}", highlight=False)
+            if not as_json:
+                end = (
+                    "the walk ended by itself"
+                    if basin.exhausted
+                    else f"{basin.explored:,} positions explored"
+                )
+                out.print(
+                    f"{len(basin.deals)} balanced deals reach the cycle of {found['deal']} ({end})",
+                    highlight=False,
+                )
+    if as_json:
+        result = {"rules": rules.name, "cards": composition.size, "instances": answers, "cycles": cycles}
+        if balanced:
+            result["deals"] = deals
+        click.echo(json.dumps(result))
+        return
+    if len(instances) > 1:
+        tally = {s: sum(1 for a in answers if a["status"] == s) for s in ("sat", "unsat", "unknown")}
+        out.print(
+            f"{len(instances)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
+            f"{tally['unknown']} unknown; {len(cycles)} positions found",
+            highlight=False,
+        )
+
+
+@click.command("census")
+@rules_option(help=_RULES_HELP)
+@click.option("--cards", default=None, help=_CARDS_HELP)
+@click.option("--max-period", type=Whole(2), required=True, help="The longest period, in cards.")
+@click.option(
+    "--time-limit",
+    type=Amount(min=0, min_open=True),
+    default=None,
+    help="Seconds per instance; beyond it the instance is stored as unknown.",
+)
+@click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
+@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
+@click.option(
+    "--basin-positions",
+    type=Whole(1),
+    default=20_000,
+    show_default=True,
+    help="Positions each backward walk explores at most.",
+)
+@db_option
+@click.option(
+    "--plot", default=None, help="Draw the solver's time per instance (every deck stored) to this PNG."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the census as one JSON object.")
+def census_command(
+    rules: Rules,
+    cards: str | None,
+    max_period: int,
+    time_limit: float | None,
+    workers: int | None,
+    scheduler: str | None,
+    balanced: bool,
+    basin_positions: int,
+    db: str | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """Decide every period up to --max-period and store every cycle, each once, in the database.
+
+    Every instance (period, k1, n1) is stored as sat, unsat or unknown with its solve time; every
+    cycle by its canonical position. Run again, the census resumes where it stopped, even after
+    being killed.
+    """
+    from beggar.research.cluster import default_workers
+    from beggar.research.cycles.census import (
+        balanced_deals,
+        census_summary,
+        period_table,
+        plot_times,
+        run_census,
+        store_basin,
+    )
+    from beggar.research.cycles.construct import ConstructError
+    from beggar.research.store import Store, StoreError
+
+    composition = _composition(rules, cards)
+    if balanced and not composition.full:
+        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
+    try:
+        store = Store(db_path(db))
+    except StoreError as exc:
+        raise click.UsageError(str(exc)) from None
+    cluster = connect_cluster(scheduler)
+    columns = (
+        TextColumn("census {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("cycles {task.fields[cycles]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    try:
+        with Progress(*columns, console=console_err(), transient=as_json) as bar:
+            task = bar.add_task(composition.key(), total=None, cycles=0)
+
+            def show(progress: Any) -> None:
+                """Move the progress bar."""
+                bar.update(
+                    task,
+                    total=progress.instances,
+                    completed=progress.decided + progress.unknown,
+                    cycles=progress.new_cycles,
+                )
+
+            progress = run_census(
+                composition,
+                store,
+                max_period,
+                time_limit=time_limit,
+                workers=workers or default_workers(),
+                executor=None if cluster is None else cluster.executor,
+                on_progress=show,
+            )
+        if balanced:
+            done = store.basins(rules=rules.name)
+            for cycle in store.census_cycles(composition.key()):
+                if cycle.period_cards <= max_period and (rules.name, cycle.deal) not in done:
+                    basin = balanced_deals(rules, cycle.deal, max_positions=basin_positions)
+                    store_basin(store, rules, basin, basin_positions)
+    except (ConstructError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
+        raise click.ClickException(
+            f"the census stopped: {exc}; every answer saved so far is kept, and the same command resumes"
+        ) from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+    summary = census_summary(store, composition, max_period)
+    if not balanced:
+        summary.pop("deals")
+    if plot is not None:
+        plot_times(store, plot)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    _print_census(summary, period_table(store, composition.key()), progress, store.path)
+
+
+def console_err() -> Any:
+    """The progress bar's console: standard error, so that output stays clean."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
+    """The census as a table by period, its cycles and a closing line."""
+    from rich.table import Table
+
+    out = console()
+    title = f"Census of {summary['rules']} ({summary['composition']}) up to {summary['max_period']} cards"
+    table = Table(title=title)
+    for column in ("period", "instances", "sat", "unsat", "unknown", "cycles", "mean s", "slowest s"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        if row.period <= summary["max_period"]:
+            table.add_row(
+                str(row.period),
+                str(row.instances),
+                str(row.sat),
+                str(row.unsat),
+                str(row.unknown),
+                str(row.cycles),
+                f"{row.mean_seconds:.3f}",
+                f"{row.max_seconds:.2f}",
+            )
+    out.print(table)
+    for cycle in summary["cycles"]:
+        out.print(
+            f"{cycle['deal']}  {cycle['period_tricks']} tricks, {cycle['period_cards']} cards",
+            highlight=False,
+        )
+    proven = [
+        row.period for row in rows if row.unsat == row.instances and row.period <= summary["max_period"]
+    ]
+    out.print(
+        f"{len(summary['instances'])} instances in {path}; {len(summary['cycles'])} cycles; "
+        f"{len(proven)} periods proved to have none; this run {progress.seconds:.1f} s",
+        highlight=False,
+    )
+    if "deals" in summary:
+        out.print(f"{len(summary['deals'])} balanced deals reach them", highlight=False)
+
+
+COMMANDS = (construct_command, census_command)

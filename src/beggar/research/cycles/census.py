@@ -1,0 +1,364 @@
+"""The census of cycles: every period decided by the SAT model, every cycle named once.
+
+For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is handed to
+the model of :mod:`beggar.research.cycles.construct`: each answer is ``sat`` (with every cycle
+of the instance, found by blocking each one and solving again until none is left), ``unsat`` (a proof that no
+cycle has those figures) or ``unknown`` (the time limit ran out). Each cycle is replayed by the
+reference engine and named by its canonical form (:mod:`beggar.research.cycles.canon`), so a
+cycle met at several trick ends, mirrored, or as a repeat of a shorter period is stored once, under its own period.
+
+The work is cut in rows, one ``(L, k1)`` and every hand size, which run on a process pool or on
+Dask workers; each row's answers are written in one transaction, so a census killed at any moment
+resumes with the rows not yet written. For the whole deck, every cycle also goes into the cycle
+table the browser reads, and :func:`balanced_deals` walks backward (:mod:`beggar.backward`) from
+each one to the balanced starting deals that reach it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
+from beggar.research.store import (
+    CensusCycle,
+    CensusInstance,
+    CycleDeal,
+    Store,
+    StoredBasin,
+    StoredCycle,
+)
+from beggar.rules import Rules, rules_named
+
+
+@dataclass(frozen=True)
+class Row:
+    """One unit of census work: a period, the leader's turns, and the hand sizes still to decide."""
+
+    period: int
+    k1: int
+    hands: tuple[int, ...]
+
+
+@dataclass
+class RowResult:
+    """What one row gave: an answer per hand size and the cycles found."""
+
+    row: Row
+    instances: list[CensusInstance]
+    cycles: list[CensusCycle]
+    seconds: float
+
+
+def rows(composition: Composition, max_period: int, *, min_period: int = 2) -> list[Row]:
+    """Every row of a census up to ``max_period`` cards, shortest period first."""
+    hands = tuple(range(1, composition.size))
+    return [
+        Row(period, k1, hands)
+        for period in range(max(2, min_period), max_period + 1)
+        for k1 in range(1, period)
+    ]
+
+
+def solve_row(
+    rules_spec: str, counts: tuple[int, ...], row: Row, time_limit: float | None, least_leader: bool = True
+) -> RowResult:
+    """Decide every instance of ``row`` and name every cycle found (runs in a worker)."""
+    rules = rules_named(rules_spec)
+    composition = Composition(rules, Composition.of(rules).values, counts)
+    key = composition.key()
+    start = time.perf_counter()
+    instances: list[CensusInstance] = []
+    cycles: dict[str, CensusCycle] = {}
+    positions = 0
+    answers = row_solutions(
+        composition, row.period, row.k1, row.hands, time_limit=time_limit, least_leader=least_leader
+    )
+    for answer in answers:
+        n1 = answer.instance.n1
+        if answer.status != SAT:
+            status = SAT if positions and answer.status == UNSAT else answer.status
+            instances.append(
+                CensusInstance(key, row.period, row.k1, n1, status, answer.seconds, time_limit, positions)
+            )
+            positions = 0
+            continue
+        positions += 1
+        assert answer.deal is not None and answer.cycle is not None
+        if answer.cycle.period_cards != row.period:
+            continue  # a shorter cycle played more than once: it belongs to its own period
+        form = canonical(composition, answer.cycle)
+        cycles.setdefault(
+            form.deal,
+            CensusCycle(
+                deck=key,
+                deal=form.deal,
+                cards=form.cards,
+                period_tricks=form.period_tricks,
+                period_cards=form.period_cards,
+                symmetric=form.symmetric,
+                split_low=form.split_low,
+                split_high=form.split_high,
+                k1=row.k1,
+                n1=n1,
+            ),
+        )
+    return RowResult(row, instances, list(cycles.values()), time.perf_counter() - start)
+
+
+@dataclass
+class CensusProgress:
+    """Where a census stands."""
+
+    instances: int = 0
+    decided: int = 0
+    unknown: int = 0
+    new_cycles: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    skipped: int = 0
+    """Instances already in the store when the census started."""
+    by_period: dict[int, int] = field(default_factory=dict)
+
+
+def pending_rows(
+    store: Store, composition: Composition, max_period: int, time_limit: float | None
+) -> list[Row]:
+    """The rows (or the parts of rows) the store does not hold a final answer for."""
+    done = store.census_done(composition.key(), time_limit)
+    left: list[Row] = []
+    for row in rows(composition, max_period):
+        hands = tuple(n1 for n1 in row.hands if (row.period, row.k1, n1) not in done)
+        if hands:
+            left.append(Row(row.period, row.k1, hands))
+    return left
+
+
+def run_census(
+    composition: Composition,
+    store: Store,
+    max_period: int,
+    *,
+    time_limit: float | None = None,
+    workers: int = 1,
+    executor: cf.Executor | None = None,
+    on_progress: Callable[[CensusProgress], None] | None = None,
+) -> CensusProgress:
+    """Decide and store every instance up to ``max_period`` that the store does not hold yet."""
+    from beggar.research.cluster import local_pool
+
+    todo = pending_rows(store, composition, max_period, time_limit)
+    progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
+    progress.skipped = progress.instances - sum(len(row.hands) for row in todo)
+    progress.decided = progress.skipped
+    start = time.perf_counter()
+    own = executor is None and workers > 1
+    pool = executor if executor is not None else (local_pool(workers) if workers > 1 else None)
+    try:
+        if pool is None:
+            results: Iterable[RowResult] = (
+                solve_row(composition.rules.name, composition.counts, row, time_limit) for row in todo
+            )
+        else:
+            futures = [
+                pool.submit(solve_row, composition.rules.name, composition.counts, row, time_limit)
+                for row in todo
+            ]
+            results = (future.result() for future in cf.as_completed(futures))
+        for result in results:
+            shown = [stored_cycle(c, composition.rules.name, composition.describe()) for c in result.cycles]
+            progress.new_cycles += store.save_census_row(
+                result.instances, result.cycles, shown if composition.full else []
+            )
+            progress.decided += sum(1 for i in result.instances if i.status != UNKNOWN)
+            progress.unknown += sum(1 for i in result.instances if i.status == UNKNOWN)
+            progress.cpu_seconds += result.seconds
+            progress.seconds = time.perf_counter() - start
+            if on_progress is not None:
+                on_progress(progress)
+    finally:
+        if own and pool is not None:
+            pool.shutdown(cancel_futures=True)
+    progress.seconds = time.perf_counter() - start
+    return progress
+
+
+# == balanced deals ==================================================================================
+
+
+@dataclass(frozen=True)
+class Basin:
+    """The balanced deals a backward walk from one cycle found, each checked forward."""
+
+    cycle: str
+    deals: dict[str, tuple[int, int]]
+    """Each balanced deal (first hand leads) and its lead-in to the cycle: (tricks, cards)."""
+    explored: int
+    depth: int
+    exhausted: bool
+    closest_split: str
+    seconds: float
+
+
+def balanced_deals(
+    rules: Rules, cycle_deal: str, *, max_tricks: int = 60, max_positions: int = 20_000
+) -> Basin:
+    """Walk backward from every position on a cycle; keep the balanced deals that play into it.
+
+    Every deal is played forward by the reference engine and kept only if it runs into this very
+    cycle (the same canonical form).
+    """
+    from beggar.backward import deals_reaching
+    from beggar.cycle import find_cycle
+
+    composition = Composition.of(rules)
+    start = time.perf_counter()
+    cycle = find_cycle(cycle_deal, rules, first=0, complete=False)
+    if cycle is None:
+        raise ValueError(f"{cycle_deal} does not loop")
+    search = deals_reaching(cycle.positions, rules, max_tricks=max_tricks, max_positions=max_positions)
+    deals: dict[str, tuple[int, int]] = {}
+    for deal in search.deals:
+        forward = find_cycle(deal, rules, first=0)
+        if forward is None or canonical(composition, forward).deal != cycle_deal:
+            raise ValueError(f"backward play gave {deal}, which does not run into {cycle_deal}")
+        deals[deal] = (forward.pre_period_tricks, forward.pre_period_cards)
+    return Basin(
+        cycle=cycle_deal,
+        deals=deals,
+        explored=search.explored,
+        depth=len(search.positions_by_depth),
+        exhausted=search.exhausted,
+        closest_split=f"{search.closest[0]}/{search.closest[1]}",
+        seconds=time.perf_counter() - start,
+    )
+
+
+def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
+    """Keep a basin and its deals where the browser and ``beggar cycles`` read them."""
+    store.save_basin(
+        StoredBasin(
+            rules=rules.name,
+            cycle=basin.cycle,
+            budget=budget,
+            explored=basin.explored,
+            depth=basin.depth,
+            exhausted=basin.exhausted,
+            deals=len(basin.deals),
+            closest_split=basin.closest_split,
+            seconds=basin.seconds,
+        ),
+        [CycleDeal(rules.name, deal, basin.cycle, t, c) for deal, (t, c) in sorted(basin.deals.items())],
+    )
+
+
+def census_summary(store: Store, composition: Composition, max_period: int) -> dict[str, Any]:
+    """The census as stored: instances, cycles and balanced deals (the commands' ``--json``)."""
+    key = composition.key()
+    instances = [i for i in store.census_instances(key) if i.period <= max_period]
+    cycles = [c for c in store.census_cycles(key) if c.period_cards <= max_period]
+    deals = store.cycle_deals(rules=composition.rules.name) if composition.full else []
+    periods = {c.deal: c.period_cards for c in cycles}
+    return {
+        "rules": composition.rules.name,
+        "cards": composition.size,
+        "composition": composition.describe(),
+        "max_period": max_period,
+        "instances": [i.to_dict() for i in instances],
+        "cycles": [c.to_dict() for c in cycles],
+        "deals": [
+            {"deal": d.deal, "cycle": d.cycle, "period_cards": periods[d.cycle]}
+            for d in deals
+            if d.cycle in periods
+        ],
+    }
+
+
+def stored_cycle(cycle: CensusCycle, rules: str, composition: str) -> StoredCycle:
+    """A census cycle as a row of the cycle table that ``beggar cycles`` and the browser read."""
+    return StoredCycle(
+        rules=rules,
+        deal=cycle.deal,
+        cards=cycle.cards,
+        period_tricks=cycle.period_tricks,
+        period_cards=cycle.period_cards,
+        symmetric=cycle.symmetric,
+        split_low=cycle.split_low,
+        split_high=cycle.split_high,
+        composition=composition,
+        full=True,
+        met=1,
+        move="census",
+    )
+
+
+# == findings ========================================================================================
+
+
+@dataclass(frozen=True)
+class PeriodRow:
+    """One period of a stored census: its answers, its cycles and the solver's time."""
+
+    period: int
+    instances: int
+    sat: int
+    unsat: int
+    unknown: int
+    cycles: int
+    mean_seconds: float
+    max_seconds: float
+    total_seconds: float
+
+
+def period_table(store: Store, deck: str) -> list[PeriodRow]:
+    """The census of one deck as stored, period by period."""
+    by_period: dict[int, list[CensusInstance]] = {}
+    for instance in store.census_instances(deck):
+        by_period.setdefault(instance.period, []).append(instance)
+    cycles: dict[int, int] = {}
+    for cycle in store.census_cycles(deck):
+        cycles[cycle.period_cards] = cycles.get(cycle.period_cards, 0) + 1
+    table = []
+    for period, found in sorted(by_period.items()):
+        seconds = sorted(instance.seconds for instance in found)
+        table.append(
+            PeriodRow(
+                period=period,
+                instances=len(found),
+                sat=sum(1 for i in found if i.status == SAT),
+                unsat=sum(1 for i in found if i.status == UNSAT),
+                unknown=sum(1 for i in found if i.status == UNKNOWN),
+                cycles=cycles.get(period, 0),
+                mean_seconds=sum(seconds) / len(seconds),
+                max_seconds=seconds[-1],
+                total_seconds=sum(seconds),
+            )
+        )
+    return table
+
+
+def plot_times(store: Store, path: str) -> None:
+    """Draw the solver's time per instance against the period, one line per deck the store holds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for deck in store.census_decks():
+        table = period_table(store, deck)
+        periods = [row.period for row in table]
+        axes.plot(periods, [row.mean_seconds for row in table], label=f"{deck}: mean")
+        axes.plot(periods, [row.max_seconds for row in table], linestyle="--", label=f"{deck}: slowest")
+    axes.set_yscale("log")
+    axes.set_xlabel("period L (cards)")
+    axes.set_ylabel("seconds per instance (L, k1, n1)")
+    axes.set_title("Census: solver time per instance")
+    axes.grid(True, alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

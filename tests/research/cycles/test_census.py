@@ -1,0 +1,137 @@
+"""``beggar census``: a CI-sized census, resumed after SIGKILL, against brute force; balanced deals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_construct import brute_force
+
+from beggar.cli import run
+from beggar.cycle import find_cycle
+from beggar.records import NEVER_ENDING
+from beggar.research.cycles.canon import canonical_form
+from beggar.research.cycles.census import balanced_deals, census_summary, rows, store_basin, stored_cycle
+from beggar.research.cycles.construct import Composition, canonical
+from beggar.research.store import CensusCycle, Store
+from beggar.rules import STANDARD, rules_named
+from beggar.web.never_ending import load_found
+
+CI_DECK = "5,2,1"
+CI_PERIOD = 16
+
+
+def _stored(path: Path) -> int:
+    try:
+        with sqlite3.connect(path) as db:
+            return int(db.execute("SELECT COUNT(*) FROM census_instances").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_census_killed_resumes_and_agrees_with_brute_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "census.db"
+    args = ["census", "--cards", CI_DECK, "--max-period", str(CI_PERIOD), "--workers", "1", "--db", str(db)]
+    args += ["--time-limit", "60"]  # each row in a child process of its own, which dies with the census
+    total = sum(len(row.hands) for row in rows(Composition.parse(CI_DECK, STANDARD), CI_PERIOD))
+    first = subprocess.Popen([sys.executable, "-m", "beggar", *args], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while _stored(db) == 0 and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    killed_at = _stored(db)
+    assert 0 < killed_at < total
+
+    started = time.perf_counter()
+    status = run([*args, "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert time.perf_counter() - started < 50
+    data = json.loads(out)
+    assert {"period", "k1", "n1", "status", "seconds"} <= set(data["instances"][0])
+    assert [(c["period_tricks"], c["period_cards"], c["lead"]) for c in data["cycles"]] == [(4, 16, 0)]
+    assert "deals" not in data
+    store = Store(db)
+    deck = Composition.parse(CI_DECK, STANDARD)
+    instances = store.census_instances(deck.key())
+    assert len(instances) == total
+    assert all(instance.status in ("sat", "unsat") for instance in instances)
+
+    _, on_cycles = brute_force(deck, CI_PERIOD)
+    expected = {canonical_form(deal, STANDARD).deal for deal in on_cycles}
+    summary = census_summary(store, deck, CI_PERIOD)
+    assert {cycle["deal"] for cycle in summary["cycles"]} == expected
+    for cycle in summary["cycles"]:
+        played = find_cycle(cycle["deal"], STANDARD, first=0, complete=False)
+        assert played is not None and played.period_cards == cycle["period_cards"]
+
+
+def test_balanced_deals_need_the_whole_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["census", "--cards", "5,2,1", "--max-period", "4", "--balanced", "--db", ":memory:"]) != 0
+    assert "--balanced needs the whole deck" in capsys.readouterr().err
+
+
+def test_canonical_forms_agree_with_the_compiled_ones() -> None:
+    for rules, deal in [
+        (STANDARD, NEVER_ENDING.deal),
+        (STANDARD, "--J-/Q-J-"),
+        (rules_named("court-only:deck=stripped"), "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"),
+    ]:
+        composition = Composition.of(rules)
+        cycle = find_cycle(deal, rules, first=0, complete=False)
+        assert cycle is not None
+        ours = canonical(composition, cycle)
+        theirs = canonical_form(deal, rules)
+        assert (ours.deal, ours.symmetric, ours.split_low, ours.split_high, ours.period_cards) == (
+            theirs.deal,
+            theirs.symmetric,
+            theirs.split_low,
+            theirs.split_high,
+            theirs.period_cards,
+        )
+
+
+def test_balanced_deals_reach_the_2024_cycle_and_the_browser_lists_them(tmp_path: Path) -> None:
+    form = canonical_form(NEVER_ENDING.deal, STANDARD)
+    basin = balanced_deals(STANDARD, form.deal, max_tricks=4)
+    assert NEVER_ENDING.deal in basin.deals
+    assert basin.deals[NEVER_ENDING.deal] == (4, 34)
+    store = Store(tmp_path / "census.db")
+    cycle = CensusCycle("standard", form.deal, 52, form.period_tricks, form.period_cards, False, 0, 0, 0, 0)
+    store.save_census_row([], [cycle], [stored_cycle(cycle, "standard", "-36 J4 Q4 K4 A4")])
+    store_basin(store, STANDARD, basin, 1000)
+    summary = census_summary(store, Composition.of(STANDARD), 440)
+    assert {"deal": NEVER_ENDING.deal, "cycle": form.deal, "period_cards": 440} in summary["deals"]
+    store.close()
+    listed = {found.deal: found.cycle.period_cards for found in load_found(tmp_path / "census.db")}
+    assert listed[NEVER_ENDING.deal] == 440
+
+
+def test_a_census_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        db = tmp_path / "cluster.db"
+        args = ["census", "--cards", "5,2,1", "--max-period", "16", "--db", str(db), "--json"]
+        status = run([*args, "--scheduler", cluster.scheduler_address])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    data = json.loads(out)
+    assert len(data["instances"]) == sum(7 * (period - 1) for period in range(2, 17))
+    assert [cycle["deal"] for cycle in data["cycles"]] == ["--J-/Q-J-"]

@@ -1,0 +1,209 @@
+"""The SAT model of a cycle against brute force, and ``beggar construct``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from beggar.cli import run
+from beggar.cycle import find_cycle
+from beggar.engine import CardTurned, Game
+from beggar.research.cycles import construct
+from beggar.research.cycles.construct import (
+    SAT,
+    UNSAT,
+    Composition,
+    ConstructError,
+    Instance,
+    leader_first,
+    pad,
+    row_solutions,
+    solutions,
+    solve,
+)
+from beggar.rules import STANDARD, rules_named
+
+
+def arrangements(counts: list[int]) -> Iterator[list[int]]:
+    """Every order of a multiset of kinds."""
+    if sum(counts) == 0:
+        yield []
+        return
+    for kind, count in enumerate(counts):
+        if count:
+            counts[kind] -= 1
+            for rest in arrangements(counts):
+                yield [kind, *rest]
+            counts[kind] += 1
+
+
+def brute_force(composition: Composition, max_period: int) -> tuple[set[tuple[int, int, int]], set[str]]:
+    """Every (period, k1, n1) some position on a cycle has (with repeats of shorter cycles), and the
+    leader-first positions on cycles, from the engine playing every position of the deck."""
+    found: set[tuple[int, int, int]] = set()
+    on_cycles: set[str] = set()
+    for kinds in arrangements(list(composition.counts)):
+        for n1 in range(1, composition.size):
+            deal = composition.compact(kinds, n1)
+            cycle = find_cycle(deal, composition.rules, first=0, complete=False)
+            if cycle is None or cycle.pre_period_tricks:
+                continue
+            on_cycles.add(deal)
+            game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
+            turned = k1 = 0
+            while turned < cycle.period_cards:
+                for event in game.step():
+                    if isinstance(event, CardTurned):
+                        turned += 1
+                        k1 += event.player == 0
+            repeat = 1
+            while repeat * cycle.period_cards <= max_period:
+                found.add((repeat * cycle.period_cards, repeat * k1, n1))
+                repeat += 1
+    return found, on_cycles
+
+
+def model_answers(composition: Composition, max_period: int) -> set[tuple[int, int, int]]:
+    sat: set[tuple[int, int, int]] = set()
+    for period in range(2, max_period + 1):
+        for k1 in range(1, period):
+            for n1 in range(1, composition.size):
+                answer = solve(composition, Instance(period, k1, n1))
+                assert answer.status in (SAT, UNSAT)
+                if answer.status == SAT:
+                    sat.add((period, k1, n1))
+    return sat
+
+
+def test_the_model_agrees_with_brute_force_on_a_small_deck() -> None:
+    deck = Composition.parse("5,2,1", STANDARD)
+    expected, _ = brute_force(deck, 16)
+    assert expected == {(16, 8, 4), (16, 8, 6)}
+    assert model_answers(deck, 16) == expected
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_the_row_model_agrees_with_brute_force_on_a_small_deck(time_limit: float | None) -> None:
+    """The row model, in this process or (with a time limit) in a child process per row."""
+    deck = Composition.parse("5,2,1", STANDARD)
+    expected, _ = brute_force(deck, 16)
+    sat: set[tuple[int, int, int]] = set()
+    for period in range(2, 17):
+        for k1 in range(1, period):
+            answered = []
+            for answer in row_solutions(deck, period, k1, range(1, deck.size), time_limit=time_limit):
+                assert answer.status in (SAT, UNSAT)
+                if answer.status == SAT:
+                    sat.add((period, k1, answer.instance.n1))
+                else:
+                    answered.append(answer.instance.n1)
+            assert answered == list(range(1, deck.size))
+    assert sat == expected
+
+
+@pytest.mark.slow
+def test_the_model_agrees_with_brute_force_on_ten_cards() -> None:
+    deck = Composition.parse("6,2,1,1", STANDARD)
+    expected, _ = brute_force(deck, 30)
+    assert expected == {(30, 14, 8), (30, 16, 4), (30, 16, 6)}
+    assert model_answers(deck, 30) == expected
+
+
+def test_enumeration_gives_every_position_of_an_instance_once() -> None:
+    deck = Composition.parse("5,2,1", STANDARD)
+    _, on_cycles = brute_force(deck, 16)
+    instance = Instance(16, 8, 4)
+    answers = list(solutions(deck, instance))
+    assert answers[-1].status == UNSAT
+    found = {answer.deal for answer in answers[:-1]}
+    assert {deal for deal in on_cycles if len(deal.split("/")[0]) == 4} >= found
+    assert len(found) == len(answers) - 1 >= 1
+
+
+def test_a_solver_answer_the_engine_refutes_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = Composition.parse("6,2,1,1", STANDARD)
+    monkeypatch.setattr(construct.RowModel, "decode", lambda self, assignment: (4, [0] * 9 + [1]))
+    with pytest.raises(ConstructError, match="the model and the engine disagree"):
+        solve(deck, Instance(30, 16, 4))
+
+
+def test_a_time_limit_gives_unknown() -> None:
+    deck = Composition.of(STANDARD)
+    answer = solve(deck, Instance(60, 30, 20), time_limit=0.01)
+    assert answer.status == "unknown"
+    assert answer.seconds < 5
+
+
+def test_leader_first_reads_the_leader_stack_first() -> None:
+    deck = Composition.parse("6,2,1,1", STANDARD)
+    cycle = find_cycle("--J-/Q-K-J-", STANDARD, first=0, complete=False)
+    assert cycle is not None
+    position = cycle.positions[1]
+    kinds = leader_first(deck, position)
+    assert deck.compact(kinds, len(position.stacks.hands[position.leader])) in {
+        p.stacks.compact() if p.leader == 0 else "/".join(p.stacks.compact().split("/")[::-1])
+        for p in cycle.positions
+    }
+
+
+def test_construct_prints_a_cycle_the_engine_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(["construct", "--cards", "6,2,1,1", "--period", "30", "--k1", "16", "--n1", "4", "--json"]) == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["instances"] == [
+        {"period": 30, "k1": 16, "n1": 4, "status": "sat", "seconds": data["instances"][0]["seconds"]}
+    ]
+    (cycle,) = data["cycles"]
+    assert cycle["lead"] == 0 and cycle["period_cards"] == 30 and cycle["period_tricks"] == 6
+    played = find_cycle(cycle["deal"], STANDARD, first=0, complete=False)
+    assert played is not None and played.period_cards == 30 and played.pre_period_cards == 0
+
+
+def test_construct_reports_a_proof(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["construct", "--cards", "6,2,1,1", "--period", "30", "--k1", "16", "--n1", "5"]) == 0
+    assert "proved: no cycle" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("6,x", "bad --cards '6,x': write whole numbers"),
+        ("6,2,1,1,1,1", "give at most 5 numbers"),
+        ("6,5", "5 cards 'J' (pay 1), but the"),
+        ("6", "no pay card never loops"),
+    ],
+)
+def test_a_bad_deck_is_one_plain_line(cards: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["construct", "--cards", cards, "--period", "10"]) != 0
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_padding_a_cycle_with_its_tapes_keeps_its_period() -> None:
+    deck = Composition.parse("5,2,1", STANDARD)
+    answer = solve(deck, Instance(16, 8, 4))
+    assert answer.kinds is not None
+    for times in [(1, 0), (0, 1)]:
+        bigger, padded, n1 = pad(deck, answer.kinds, 4, 16, times)
+        assert bigger.size == deck.size + 8 * times[0] + 8 * times[1]
+        cycle = find_cycle(bigger.compact(padded, n1), STANDARD, first=0, complete=False)
+        assert cycle is not None and cycle.period_cards == 16 and cycle.pre_period_cards == 0
+
+
+@pytest.mark.slow
+def test_construct_finds_the_106_card_cycle_and_its_balanced_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["construct", "--rules", "half-deck:pay=J1Q2", "--period", "106", "--k1", "53", "--n1", "11"]
+    assert run([*args, "--balanced", "--basin-positions", "300", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["deal"], c["period_tricks"]) for c in data["cycles"]] == [("---J----Q--/-----J----KKQAA", 16)]
+    assert data["deals"]
+    rules = rules_named("half-deck:pay=J1Q2")
+    for deal in data["deals"]:
+        cycle = find_cycle(deal["deal"], rules, first=0)
+        assert cycle is not None and cycle.period_cards == deal["period_cards"] == 106
