@@ -2,10 +2,11 @@
 
 For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is handed to
 the model of :mod:`beggar.research.cycles.construct`: each answer is ``sat`` (with every cycle
-of the instance, found by blocking each one and solving again until none is left), ``unsat`` (a proof that no
-cycle has those figures) or ``unknown`` (the time limit ran out). Each cycle is replayed by the
-reference engine and named by its canonical form (:mod:`beggar.research.cycles.canon`), so a
-cycle met at several trick ends, mirrored, or as a repeat of a shorter period is stored once, under its own period.
+of the instance, found by blocking each one and solving again until none is left), ``unsat`` (a
+proof that no cycle has those figures) or ``unknown`` (the time limit ran out). Each cycle is
+replayed by the reference engine and named by its canonical form
+(:mod:`beggar.research.cycles.canon`), so a cycle met at several trick ends, mirrored, or as a
+repeat of a shorter period is stored once, under its own period.
 
 The work is cut in rows, one ``(L, k1)`` and every hand size, which run on a process pool or on
 Dask workers; each row's answers are written in one transaction, so a census killed at any moment

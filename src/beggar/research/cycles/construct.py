@@ -90,7 +90,7 @@ class Composition:
         >>> Composition.parse("6,x", STANDARD)
         Traceback (most recent call last):
         ...
-        beggar.research.cycles.construct.ConstructError: bad --cards '6,x': write whole numbers separated by commas, ...
+        beggar.research.cycles.construct.ConstructError: bad --cards '6,x': write whole numbers ...
         """
         _check_rules(rules)
         ranks = "".join(rank.symbol for rank, _ in rules.pay)
@@ -789,8 +789,9 @@ class Form:
 def canonical(composition: Composition, cycle: Cycle) -> Form:
     """The canonical form of a cycle the engine played, without compiled code.
 
-    The same order as :func:`beggar.research.cycles.canon.canonical_form`: every trick-end position written leader
-    first, compared by the leader's stack size and then the pay values; the least one names the cycle.
+    The same order as :func:`beggar.research.cycles.canon.canonical_form`: every trick-end position
+    written leader first, compared by the leader's stack size and then the pay values; the least
+    one names the cycle.
     """
     rows: list[tuple[int, tuple[int, ...]]] = []
     lesser: list[int] = []
