@@ -189,8 +189,8 @@ def test_command_plot(tmp_path: Path) -> None:
         (["--rules", "nonsense"], "unknown rules"),
         (["--rules", "standard:players=11"], "players=11"),
         (["--rules", " , "], "at least one"),
-        (["-n", "0"], "Invalid value for '-n' / '--games': 0 is not in the range x>=1"),
-        (["--workers", "0"], "Invalid value for '--workers': 0 is not in the range x>=1"),
+        (["-n", "0"], "Invalid value for '-n' / '--games': the value must be 1 or more"),
+        (["--workers", "0"], "Invalid value for '--workers': the value must be 1 or more"),
         (["--plot", "out.pdf"], ".png or .svg"),
     ),
 )
