@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from test_construct import brute_force
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
@@ -23,6 +22,7 @@ from beggar.research.cycles.construct import Composition, canonical
 from beggar.research.store import CensusCycle, Store
 from beggar.rules import STANDARD, rules_named
 from beggar.web.never_ending import load_found
+from helpers import brute_force
 
 CI_DECK = "5,2,1"
 CI_PERIOD = 16

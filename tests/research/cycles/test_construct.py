@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
-from beggar.engine import CardTurned, Game
 from beggar.research.cycles import construct
 from beggar.research.cycles.construct import (
     SAT,
@@ -24,45 +22,7 @@ from beggar.research.cycles.construct import (
     solve,
 )
 from beggar.rules import STANDARD, rules_named
-
-
-def arrangements(counts: list[int]) -> Iterator[list[int]]:
-    """Every order of a multiset of kinds."""
-    if sum(counts) == 0:
-        yield []
-        return
-    for kind, count in enumerate(counts):
-        if count:
-            counts[kind] -= 1
-            for rest in arrangements(counts):
-                yield [kind, *rest]
-            counts[kind] += 1
-
-
-def brute_force(composition: Composition, max_period: int) -> tuple[set[tuple[int, int, int]], set[str]]:
-    """Every (period, k1, n1) some position on a cycle has (with repeats of shorter cycles), and the
-    leader-first positions on cycles, from the engine playing every position of the deck."""
-    found: set[tuple[int, int, int]] = set()
-    on_cycles: set[str] = set()
-    for kinds in arrangements(list(composition.counts)):
-        for n1 in range(1, composition.size):
-            deal = composition.compact(kinds, n1)
-            cycle = find_cycle(deal, composition.rules, first=0, complete=False)
-            if cycle is None or cycle.pre_period_tricks:
-                continue
-            on_cycles.add(deal)
-            game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
-            turned = k1 = 0
-            while turned < cycle.period_cards:
-                for event in game.step():
-                    if isinstance(event, CardTurned):
-                        turned += 1
-                        k1 += event.player == 0
-            repeat = 1
-            while repeat * cycle.period_cards <= max_period:
-                found.add((repeat * cycle.period_cards, repeat * k1, n1))
-                repeat += 1
-    return found, on_cycles
+from helpers import brute_force
 
 
 def model_answers(composition: Composition, max_period: int) -> set[tuple[int, int, int]]:
