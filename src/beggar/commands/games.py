@@ -364,9 +364,9 @@ def cycle_command(
         click.echo(json.dumps(data))
         return
     click.echo(
-        f"loops ({led}): the cycle is entered after {cycle.pre_period_tricks} tricks "
-        f"({cycle.pre_period_cards} cards) and lasts {cycle.period_tricks} tricks "
-        f"({cycle.period_cards} cards)"
+        f"loops ({led}): the cycle is entered after {_count(cycle.pre_period_tricks, 'trick')} "
+        f"({_count(cycle.pre_period_cards, 'card')}) and lasts {_count(cycle.period_tricks, 'trick')} "
+        f"({_count(cycle.period_cards, 'card')})"
     )
     if show_positions:
         for number, position in enumerate(cycle.positions):
@@ -382,6 +382,11 @@ def cycle_command(
             click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
     if hood is not None:
         _print_neighbourhood(hood)
+
+
+def _count(number: int, word: str) -> str:
+    """``1 trick``, ``4 tricks``."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def _print_neighbourhood(hood: Neighbourhood) -> None:
