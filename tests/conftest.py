@@ -73,8 +73,20 @@ def dask_scheduler() -> Iterator[str]:
         yield str(cluster.scheduler_address)
 
 
+SLOW_DOCTESTS = {"beggar.backward", "beggar.research.cycles.neighbours"}
+"""Modules whose docstring examples take seconds (a walk back four tricks, a neighbourhood)."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives Chromium is a ``browser`` test, whichever module it is in."""
+    """Markers that follow from what a test uses: Chromium makes a ``browser`` test, a Dask cluster
+    a ``system`` test, whichever module it is in; an ``exhaustive`` test is ``slow`` too."""
     for item in items:
-        if {"browser", "page"} & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if {"browser", "page"} & fixtures:
             item.add_marker(pytest.mark.browser)
+        if "dask_scheduler" in fixtures:
+            item.add_marker(pytest.mark.system)
+        if item.get_closest_marker("exhaustive") or (
+            isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS
+        ):
+            item.add_marker(pytest.mark.slow)

@@ -72,6 +72,7 @@ def test_backward_play_is_for_two_players() -> None:
         predecessors(position, rules)
 
 
+@pytest.mark.slow
 def test_the_2024_cycle_is_reached_by_30_starting_deals() -> None:
     """Casella and co-authors: a cycle of 62 tricks reached by 30 distinct starting hands."""
     cycle = find_cycle(NEVER_ENDING.deal)

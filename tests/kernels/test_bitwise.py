@@ -97,13 +97,13 @@ def test_random_deals_match_the_engine(spec: str) -> None:
     assert_same_as_engine(rules_named(spec), seed=12, count=ENGINE_SAMPLE)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("spec", SPECS)
 def test_a_million_random_deals_match_the_kernel(spec: str) -> None:
     assert_same_as_kernel(rules_named(spec), seed=2024, count=SLOW_KERNEL_SAMPLE)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("spec", SPECS)
 def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
     assert_same_as_engine(rules_named(spec), seed=2025, count=SLOW_ENGINE_SAMPLE)

@@ -67,7 +67,7 @@ def test_random_deals_match_the_engine(spec: str) -> None:
     assert_same(rules_named(spec), seed=11, count=SAMPLE)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("spec", ALL_SPECS)
 def test_random_deals_match_the_engine_exhaustively(spec: str) -> None:
     assert_same(rules_named(spec), seed=2024, count=SLOW_SAMPLE)

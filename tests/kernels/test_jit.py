@@ -68,3 +68,25 @@ def test_the_first_compile_says_so_once(
     with jit.compiling("probe", 20, notify=True):
         pass
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.system
+def test_two_copies_of_the_same_sources_share_one_compilation(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    copies = [tmp_path / "clone", tmp_path / "elsewhere" / "worktree"]
+    for root in copies:
+        shutil.copytree(PACKAGE, root / "beggar", ignore=shutil.ignore_patterns("__pycache__"))
+    source_hash, result = _probe(copies[0], cache)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(copies[1]),
+        "NUMBA_CACHE_DIR": str(cache),
+        "NUMBA_DEBUG_CACHE": "1",
+    }
+    again = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=240, check=True
+    )
+    assert "[cache] data loaded" in again.stdout and "[cache] data saved" not in again.stdout
+    assert again.stdout.splitlines()[-1] == f"{source_hash} {result}".rstrip("\n")
+    folders = {path.parent.relative_to(cache / f"beggar-{source_hash}") for path in cache.rglob("*.nbi")}
+    assert folders == {Path("kernels")}

@@ -36,6 +36,6 @@ def test_bench_bad_rules() -> None:
     assert result.exit_code == 2 and "unknown rules" in result.output
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_compile_time_is_measured() -> None:
     assert compile_seconds() > 0

@@ -16,6 +16,7 @@ import pytest
 
 from beggar.cli import run
 from beggar.engine import play
+from beggar.research import cluster
 from beggar.research.search import SearchArgs, Space, run_search, run_unit
 from beggar.research.store import Store
 from beggar.rules import rules_named
@@ -254,8 +255,13 @@ def test_a_search_on_a_dask_cluster_stores_its_finds(
     ],
 )
 def test_bad_search_arguments_are_refused_clearly(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    args: list[str],
+    message: str,
 ) -> None:
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)  # nothing listens there: no need to wait 10 s
     status = run([*args, "--db", str(tmp_path / "x.db")] if args[0] == "search" else args)
     _, err = capsys.readouterr()
     assert status != 0

@@ -57,6 +57,7 @@ def test_wilson_interval() -> None:
     assert Rate(0, 10).ci95[0] == 0.0
 
 
+@pytest.mark.system
 def test_summary_does_not_depend_on_workers_or_chunks() -> None:
     rules = rules_named("half-deck:pay=J1:players=3")
     one = simulate(rules, 20_000, seed=3, workers=1, chunk=20_000)

@@ -41,6 +41,12 @@ from beggar.rules import Rules
         "or (loose) let each pay kind exceed the deck by a quarter and recolor at the deck's size."
     ),
 )
+@click.option(
+    "--tries",
+    type=Whole(100),
+    default=None,
+    help="Children tried from each cycle of the beam in a generation [default: 4000].",
+)
 def factory_command(
     rules: Rules,
     minutes: float,
@@ -49,6 +55,7 @@ def factory_command(
     walkers: int | None,
     basin_positions: int | None,
     band: str,
+    tries: int | None,
     db: str | None,
     scheduler: str | None,
     units: int | None,
@@ -63,6 +70,7 @@ def factory_command(
     from beggar.research.cluster import default_workers
     from beggar.research.cycles.factory import (
         DEFAULT_BASIN_POSITIONS,
+        TRIES_PER_PARENT,
         FactoryArgs,
         FactoryError,
         alphabet_of,
@@ -75,7 +83,14 @@ def factory_command(
     count = workers or default_workers()
     try:
         alphabet_of(spec)
-        args = FactoryArgs(spec, seed, walkers or count, basin_positions or DEFAULT_BASIN_POSITIONS, band)
+        args = FactoryArgs(
+            spec,
+            seed,
+            walkers or count,
+            basin_positions or DEFAULT_BASIN_POSITIONS,
+            band,
+            tries or TRIES_PER_PARENT,
+        )
         store = Store(db_path(db))
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None

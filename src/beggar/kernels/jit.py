@@ -9,7 +9,9 @@ modules it reads (cards, rules, engine, notation). Any change to any of them sta
 folder, and nothing compiled from other sources is ever loaded.
 
 The folder is ``$NUMBA_CACHE_DIR/beggar-<hash>`` when ``NUMBA_CACHE_DIR`` is set, otherwise
-``$XDG_CACHE_HOME/beggar/numba/<hash>`` (``~/.cache`` by default).
+``$XDG_CACHE_HOME/beggar/numba/<hash>`` (``~/.cache`` by default). Inside it, functions are filed
+by the name of their module's folder, not by where the package lies, so every clone or
+environment holding the same sources loads what one of them compiled.
 
 >>> len(SOURCE_HASH), CACHE_DIR.name.endswith(SOURCE_HASH)
 (16, True)
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numba
 from numba import types
+from numba.core import caching
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
@@ -60,6 +63,31 @@ CACHE_DIR = _cache_dir(SOURCE_HASH)
 
 # numba picks a function's cache folder when the function is decorated, from this setting.
 numba_config.CACHE_DIR = str(CACHE_DIR)  # type: ignore[attr-defined]  # a setting, not in the stubs
+
+
+class _PackageLocator(caching.UserProvidedCacheLocator):
+    """Finds this package's compiled functions in :data:`CACHE_DIR` whichever folder the package
+    was installed or cloned into.
+
+    numba files a function under a hash of its source file's absolute folder, so each clone, work
+    tree or virtual environment compiles everything again. :data:`CACHE_DIR` is already named
+    after the sources' content (and numba checks each file's content too), so the folder's name
+    alone is enough here: two copies of the same sources share one compilation.
+    """
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file: str) -> str:
+        return Path(py_file).parent.name
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        if Path(py_file).resolve().parent.parent != _PACKAGE:
+            return None  # not ours: numba's own locators decide
+        return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
+
+
+if _PackageLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)
 
 jit = numba.njit(cache=True, nogil=True)
 """Compile a function to machine code, cached (see the module's docstring), without the GIL."""

@@ -43,8 +43,13 @@ class Cluster:
         self.client.close()
 
 
-def connect(address: str, *, timeout: float = 10) -> Cluster:
-    """Connect to the Dask scheduler at ``address`` (``tcp://HOST:PORT``)."""
+CONNECT_TIMEOUT = 10.0
+"""Seconds to keep trying to reach a Dask scheduler before saying it cannot be reached."""
+
+
+def connect(address: str, *, timeout: float | None = None) -> Cluster:
+    """Connect to the Dask scheduler at ``address`` (``tcp://HOST:PORT``), trying for ``timeout``
+    seconds (:data:`CONNECT_TIMEOUT` by default)."""
     if not _ADDRESS.fullmatch(address):
         raise ClusterError(f"write the Dask scheduler as tcp://HOST:PORT, not {address!r}")
     try:
@@ -54,7 +59,7 @@ def connect(address: str, *, timeout: float = 10) -> Cluster:
             "a Dask scheduler needs Dask's distributed: pip install 'beggar[cluster]'"
         ) from None
     try:
-        client = Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=CONNECT_TIMEOUT if timeout is None else timeout)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     return Cluster(client, client.get_executor(pure=False))  # type: ignore[no-untyped-call]

@@ -36,6 +36,7 @@ def _stored(path: Path) -> int:
         return 0
 
 
+@pytest.mark.system
 def test_a_census_killed_resumes_and_agrees_with_brute_force(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -101,6 +102,7 @@ def test_canonical_forms_agree_with_the_compiled_ones() -> None:
         )
 
 
+@pytest.mark.slow
 def test_balanced_deals_reach_the_2024_cycle_and_the_browser_lists_them(tmp_path: Path) -> None:
     form = canonical_form(NEVER_ENDING.deal, STANDARD)
     basin = balanced_deals(STANDARD, form.deal, max_tricks=4)
@@ -117,19 +119,12 @@ def test_balanced_deals_reach_the_2024_cycle_and_the_browser_lists_them(tmp_path
     assert listed[NEVER_ENDING.deal] == 440
 
 
-def test_a_census_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=2,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        db = tmp_path / "cluster.db"
-        args = ["census", "--cards", "5,2,1", "--max-period", "16", "--db", str(db), "--json"]
-        status = run([*args, "--scheduler", cluster.scheduler_address])
+def test_a_census_on_a_dask_cluster(
+    dask_scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "cluster.db"
+    args = ["census", "--cards", "5,2,1", "--max-period", "16", "--db", str(db), "--json"]
+    status = run([*args, "--scheduler", dask_scheduler])
     out, err = capsys.readouterr()
     assert status == 0, err
     data = json.loads(out)

@@ -37,6 +37,7 @@ def model_answers(composition: Composition, max_period: int) -> set[tuple[int, i
     return sat
 
 
+@pytest.mark.slow
 def test_the_model_agrees_with_brute_force_on_a_small_deck() -> None:
     deck = Composition.parse("5,2,1", STANDARD)
     expected, _ = brute_force(deck, 16)
@@ -44,6 +45,7 @@ def test_the_model_agrees_with_brute_force_on_a_small_deck() -> None:
     assert model_answers(deck, 16) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("time_limit", [None, 60.0])
 def test_the_row_model_agrees_with_brute_force_on_a_small_deck(time_limit: float | None) -> None:
     """The row model, in this process or (with a time limit) in a child process per row."""
@@ -63,7 +65,7 @@ def test_the_row_model_agrees_with_brute_force_on_a_small_deck(time_limit: float
     assert sat == expected
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_model_agrees_with_brute_force_on_ten_cards() -> None:
     deck = Composition.parse("6,2,1,1", STANDARD)
     expected, _ = brute_force(deck, 30)
@@ -154,7 +156,7 @@ def test_padding_a_cycle_with_its_tapes_keeps_its_period() -> None:
         assert cycle is not None and cycle.period_cards == 16 and cycle.pre_period_cards == 0
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_construct_finds_the_106_card_cycle_and_its_balanced_deals(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -17,6 +17,8 @@ from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.research.cycles.canon import canonical_form, form_of
 from beggar.research.cycles.factory import (
+    DEFAULT_BASIN_POSITIONS,
+    TRIES_PER_PARENT,
     FactoryArgs,
     FactoryError,
     alphabet_of,
@@ -30,11 +32,16 @@ BEGGAR = [sys.executable, "-m", "beggar"]
 EASY = "half-deck:pay=J1Q2"
 """A deck whose full-deck cycles the factory reaches in a few seconds: 26 cards, 2 jacks, 2 queens."""
 ITALIAN = "court-only:deck=stripped"
+QUICK = 1_000
+"""Tries per parent in a generation: a quarter of the default, enough for every property here."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("band", ["kind", "total", "loose"])
 def test_a_unit_is_a_pure_function_of_its_arguments(band: str) -> None:
-    args = FactoryArgs(rules=ITALIAN, seed=3, walkers=1, basin_positions=100, band=band).to_dict()
+    args = FactoryArgs(
+        rules=ITALIAN, seed=3, walkers=1, basin_positions=100, band=band, tries=QUICK
+    ).to_dict()
     first = run_unit(args, 0, 0, {})
     again = run_unit(args, 0, 0, {})
     assert first.state == again.state and first.positions == again.positions
@@ -43,8 +50,9 @@ def test_a_unit_is_a_pure_function_of_its_arguments(band: str) -> None:
     assert following.state != first.state
 
 
+@pytest.mark.slow
 def test_the_factory_grows_italian_cycles_well_past_the_small_ones_it_harvests() -> None:
-    args = FactoryArgs(rules=ITALIAN, seed=1, walkers=1, basin_positions=100).to_dict()
+    args = FactoryArgs(rules=ITALIAN, seed=1, walkers=1, basin_positions=100, tries=QUICK).to_dict()
     state: dict[str, object] = {}
     largest = 0
     for unit in range(4):
@@ -57,8 +65,11 @@ def test_the_factory_grows_italian_cycles_well_past_the_small_ones_it_harvests()
         assert find_cycle(deal, rules, first=0, complete=False) is not None
 
 
+@pytest.mark.slow
 def test_the_loose_band_grows_past_the_decks_mix_but_stores_only_positions_of_the_deck() -> None:
-    args = FactoryArgs(rules=ITALIAN, seed=1, walkers=1, basin_positions=100, band="loose").to_dict()
+    args = FactoryArgs(
+        rules=ITALIAN, seed=1, walkers=1, basin_positions=100, band="loose", tries=QUICK
+    ).to_dict()
     alphabet = alphabet_of(ITALIAN)
     caps = {value: count if value == 0 else -(-count * 5 // 4) for value, count in alphabet.deck.items()}
     rules = rules_named(ITALIAN)
@@ -82,9 +93,10 @@ def test_the_loose_band_grows_past_the_decks_mix_but_stores_only_positions_of_th
     assert beyond > 0  # the lineage went past the deck's mix on the way
 
 
+@pytest.mark.slow
 def test_full_deck_cycles_and_the_balanced_deals_that_reach_them(tmp_path: Path) -> None:
     store = Store(tmp_path / "factory.db")
-    args = FactoryArgs(rules=EASY, seed=1, walkers=1, basin_positions=300)
+    args = FactoryArgs(rules=EASY, seed=1, walkers=1, basin_positions=300, tries=QUICK)
     progress = run_factory(args, store, seconds=120, workers=1, units=4)
     full = store.cycles(rules=EASY, full=True)
     assert full and progress.full_cycles == len(full)
@@ -109,8 +121,9 @@ def test_full_deck_cycles_and_the_balanced_deals_that_reach_them(tmp_path: Path)
     assert {f.deal for f in loops} == {d.deal for d in deals}
 
 
+@pytest.mark.system
 def test_an_interrupted_factory_resumed_does_exactly_what_an_uninterrupted_one_does(tmp_path: Path) -> None:
-    args = FactoryArgs(rules=EASY, seed=2, walkers=2, basin_positions=100)
+    args = FactoryArgs(rules=EASY, seed=2, walkers=2, basin_positions=100, tries=QUICK)
     whole = Store(tmp_path / "whole.db")
     run_factory(args, whole, seconds=300, workers=2, units=4)
     parts = Store(tmp_path / "parts.db")
@@ -175,12 +188,16 @@ def test_a_factory_killed_with_sigkill_resumes_and_loses_nothing(tmp_path: Path)
     assert _units_done(db) > before_units
 
 
+@pytest.mark.slow
 def test_cycles_lists_positions_that_beggar_cycle_plays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "factory.db"
     run_factory(
-        FactoryArgs(rules=EASY, seed=1, walkers=1, basin_positions=100), Store(db), seconds=60, units=2
+        FactoryArgs(rules=EASY, seed=1, walkers=1, basin_positions=100, tries=QUICK),
+        Store(db),
+        seconds=60,
+        units=2,
     )
     assert run(["cycles", "--db", str(db), "--json", "--limit", "5"]) == 0
     listed = json.loads(capsys.readouterr().out)
@@ -245,6 +262,29 @@ def test_factory_arguments_are_checked() -> None:
         FactoryArgs(band="wide")
     with pytest.raises(FactoryError, match="two pay ranks"):
         alphabet_of("jack-pays-2")
+    with pytest.raises(FactoryError, match="at least 100 tries"):
+        FactoryArgs(tries=99)
+
+
+def test_a_campaign_stored_before_tries_could_be_chosen_resumes_as_the_same_campaign() -> None:
+    stored = {
+        "kind": "factory",
+        "rules": EASY,
+        "seed": 1,
+        "walkers": 2,
+        "basin_positions": 300,
+        "band": "kind",
+    }
+    assert FactoryArgs.from_dict(stored).to_dict() == stored
+    quick = FactoryArgs(rules=EASY, tries=QUICK)
+    assert FactoryArgs.from_dict(quick.to_dict()) == quick and quick.to_dict()["tries"] == QUICK
+
+
+def test_the_factory_help_gives_the_defaults_the_factory_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["factory", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"[default: {TRIES_PER_PARENT}]" in text
+    assert f"[default: {DEFAULT_BASIN_POSITIONS}]" in text
 
 
 def _basin(spec: str, deal: str, budget: int) -> tuple[object, list[str]]:
@@ -269,7 +309,7 @@ def test_the_basin_of_the_published_italian_cycle_holds_the_published_deal() -> 
     assert basin.closest_split == "20/20" and basin.explored > 0  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_basin_of_the_2024_cycle_is_the_30_published_deals() -> None:
     basin, deals = _basin("standard", "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA", 10_000)
     assert basin.exhausted and len(deals) == 30  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ ITALIAN_CYCLE = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 
 
+@pytest.mark.slow
 def test_the_published_italian_cycle_is_isolated() -> None:
     """No change of one card at any of its positions leads into another cycle, or back into it.
 
@@ -35,6 +36,7 @@ def test_the_published_italian_cycle_is_isolated() -> None:
     assert all(t.ends == t.tried for t in hood.tallies)
 
 
+@pytest.mark.slow
 def test_the_2024_standard_cycle_meets_other_cycles_only_by_changing_the_deck() -> None:
     hood = neighbourhood(CASELLA, STANDARD)
     by = {t.change: t for t in hood.tallies}
@@ -146,6 +148,7 @@ def test_a_game_that_ends_or_rules_the_factory_cannot_write_are_refused() -> Non
         neighbourhood("--J-/K-J-", STANDARD.replace(players=3))
 
 
+@pytest.mark.slow
 def test_the_cycle_command_prints_the_neighbourhood(capsys: pytest.CaptureFixture[str]) -> None:
     status = run(["cycle", "--partial", "--neighbours", "--rules", "court-only:deck=stripped", ITALIAN_CYCLE])
     out = capsys.readouterr().out

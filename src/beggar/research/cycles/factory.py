@@ -50,7 +50,7 @@ HARVEST_LOW, HARVEST_HIGH = 6, 16
 BEAM = 12
 """Cycles a beam holds."""
 TRIES_PER_PARENT = 4_000
-"""Children tried from each cycle of the beam in one generation."""
+"""Children tried from each cycle of the beam in one generation, by default."""
 GENERATIONS = 3
 """Generations in one unit."""
 PATIENCE = 8
@@ -84,6 +84,8 @@ DEFAULT_BASIN_POSITIONS = 5_000
 CAP_BASE, CAP_PER_CARD = 4_000, 150
 """A child that has not repeated a position after ``CAP_BASE + CAP_PER_CARD * cards`` cards counts as
 ending: loops are found in a few periods, and long non-looping games are the costly ones."""
+MIN_TRIES = 100
+"""Tries per parent a generation needs at least (every move gets a share)."""
 MAX_CHILDREN = 2_048
 """Looping children one batch of tries reports at most."""
 
@@ -102,6 +104,9 @@ class FactoryArgs:
     basin_positions: int = DEFAULT_BASIN_POSITIONS
     band: str = "kind"
     """Which composition band keeps lineages near the deck's mix (see :meth:`_Unit._in_band`)."""
+    tries: int = TRIES_PER_PARENT
+    """Children tried from each cycle of the beam in one generation: fewer make quicker units that
+    grow less each."""
 
     def __post_init__(self) -> None:
         if self.band not in BANDS:
@@ -112,6 +117,8 @@ class FactoryArgs:
             raise FactoryError("the seed must be 0 or more")
         if self.basin_positions < 1:
             raise FactoryError("a backward walk needs a budget of at least one position")
+        if self.tries < MIN_TRIES:
+            raise FactoryError(f"a generation needs at least {MIN_TRIES} tries per parent")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -121,6 +128,8 @@ class FactoryArgs:
             "walkers": self.walkers,
             "basin_positions": self.basin_positions,
             "band": self.band,
+            # Written only when not the default, so campaigns stored before it existed still resume.
+            **({} if self.tries == TRIES_PER_PARENT else {"tries": self.tries}),
         }
 
     @classmethod
@@ -131,6 +140,7 @@ class FactoryArgs:
             walkers=data["walkers"],
             basin_positions=data["basin_positions"],
             band=data.get("band", "kind"),
+            tries=data.get("tries", TRIES_PER_PARENT),
         )
 
 
@@ -368,10 +378,11 @@ class _Unit:
         cards towards the deck's mix too).
         """
         loose = self.args.band == "loose"
+        per_parent = self.args.tries
         if full and loose:
-            return {5: TRIES_PER_PARENT // 4, 6: TRIES_PER_PARENT // 4, 9: TRIES_PER_PARENT // 2}
+            return {5: per_parent // 4, 6: per_parent // 4, 9: per_parent // 2}
         if full:
-            return {5: TRIES_PER_PARENT // 2, 6: TRIES_PER_PARENT // 2}
+            return {5: per_parent // 2, 6: per_parent // 2}
         fixed_kinds = [k for k in growth.FIXED if loose or growth.MOVES[k] != "recolor"]
         fixed = 0.5 if stalled else FIXED_SHARE
         weights = {}
@@ -379,9 +390,9 @@ class _Unit:
             tries, useful = self.walker.tallies.get(growth.MOVES[kind], [0, 0])
             weights[kind] = (useful + 1.0) / (tries + 200.0)
         total = sum(weights.values())
-        plan = {k: max(8, int(TRIES_PER_PARENT * (1 - fixed) * w / total)) for k, w in weights.items()}
+        plan = {k: max(8, int(per_parent * (1 - fixed) * w / total)) for k, w in weights.items()}
         for kind in fixed_kinds:
-            plan[kind] = max(8, int(TRIES_PER_PARENT * fixed / len(fixed_kinds)))
+            plan[kind] = max(8, int(per_parent * fixed / len(fixed_kinds)))
         return plan
 
     def generation(self) -> None:
