@@ -22,7 +22,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from beggar.research.store import Campaign, Store
 
 
 class ClusterError(RuntimeError):
@@ -193,30 +196,38 @@ class Schedule:
     """Stop each walker once it has done this many units in all (None: when time is up)."""
 
 
+P = TypeVar("P", bound=CampaignProgress)
+
+
 def run_campaign(
     work: Callable[[dict[str, Any], int, int, dict[str, Any]], UnitOutcome],
     args: dict[str, Any],
     walkers: int,
-    states: dict[int, tuple[int, dict[str, Any]]],
-    record: Callable[[Any], None],
-    progress: CampaignProgress,
+    store: Store,
+    start: Callable[[Campaign], P],
+    record: Callable[[Campaign, P, Any], None],
     schedule: Schedule,
     *,
     initializer: Callable[[], None] | None = None,
-    on_progress: Callable[[Any], None] | None = None,
-) -> None:
-    """Run (or resume, from ``states``) a campaign's walkers on ``schedule`` (see :func:`run_walkers`).
+    on_progress: Callable[[P], None] | None = None,
+) -> P:
+    """Run (or resume) the campaign named by ``args`` in ``store``: its walkers, on ``schedule``
+    (see :func:`run_walkers`).
 
-    The one runner of the search and the cycle factory: ``progress`` learns how many units were
-    done before, and ``on_progress(progress)`` is called after each round of results.
+    The one runner of the search and the cycle factory. ``start(campaign)`` makes the progress,
+    which learns how many units were done before; ``record(campaign, progress, result)`` stores
+    each unit's result; ``on_progress(progress)`` is called after each round of results.
     """
+    campaign = store.campaign(args)
+    progress = start(campaign)
+    states = store.walkers(campaign)
     progress.resumed_units = sum(unit for unit, _ in states.values())
     run_walkers(
         work,
         args,
         walkers,
         states,
-        record,
+        lambda result: record(campaign, progress, result),
         seconds=schedule.seconds,
         executor=schedule.executor,
         workers=schedule.workers or default_workers(),
@@ -224,3 +235,4 @@ def run_campaign(
         units=schedule.units,
         on_round=None if on_progress is None else lambda: on_progress(progress),
     )
+    return progress

@@ -337,23 +337,25 @@ def run_search(
     """
     rules = rules_named(args.rules_spec)
     Space.of(rules)  # refuse bad rules here, not in a worker
-    campaign = store.campaign(args.to_dict())
-    progress = Progress(campaign.id)
-    progress.best = _best_of(store, args)
     with compiling("search", 25):  # here once, so that the workers load it rather than each compile it
         _warm()
-    run_campaign(
+
+    def start(campaign: Campaign) -> Progress:
+        progress = Progress(campaign.id)
+        progress.best = _best_of(store, args)
+        return progress
+
+    return run_campaign(
         run_unit,
         args.to_dict(),
         args.walkers,
-        store.walkers(campaign),
-        lambda result: _record(store, campaign, progress, result),
-        progress,
+        store,
+        start,
+        lambda campaign, progress, result: _record(store, campaign, progress, result),
         Schedule(seconds, executor, workers, units),
         initializer=_warm,
         on_progress=on_progress,
     )
-    return progress
 
 
 def _record(store: Store, campaign: Campaign, progress: Progress, result: UnitResult) -> None:

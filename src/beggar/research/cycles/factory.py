@@ -674,23 +674,24 @@ def run_factory(
     ``units`` stops each walker once it has done that many units in all.
     """
     alphabet_of(args.rules)  # refuse bad rules here, not in a worker
-    campaign = store.campaign(args.to_dict())
-    progress = Progress(campaign.id)
-    known = store.cycles(rules=args.rules, full=True)
-    progress.full_cycles = len(known)
-    progress.largest = max((c.cards for c in store.cycles(rules=args.rules, limit=1)), default=0)
-    run_campaign(
+
+    def start(campaign: Campaign) -> Progress:
+        progress = Progress(campaign.id)
+        progress.full_cycles = len(store.cycles(rules=args.rules, full=True))
+        progress.largest = max((c.cards for c in store.cycles(rules=args.rules, limit=1)), default=0)
+        return progress
+
+    return run_campaign(
         run_unit,
         args.to_dict(),
         args.walkers,
-        store.walkers(campaign),
-        lambda result: _record(store, campaign, progress, result),
-        progress,
+        store,
+        start,
+        lambda campaign, progress, result: _record(store, campaign, progress, result),
         Schedule(seconds, executor, workers, units),
         initializer=_warm,
         on_progress=on_progress,
     )
-    return progress
 
 
 def _record(store: Store, campaign: Campaign, progress: Progress, result: UnitResult) -> None:
