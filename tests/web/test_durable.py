@@ -33,7 +33,9 @@ from beggar.records import ALL_GAMES
 from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
-from beggar.web.tables import Lobby, LobbySettings, Mode, Pace, Seat, Table, TableError, personal
+from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.table import Mode, Pace, Seat, Table, TableError
+from beggar.web.view import personal, shared_view
 from helpers import run_async
 
 pytestmark = pytest.mark.system
@@ -339,7 +341,7 @@ def _restored(table: Table) -> Table:
 
 
 def _comparable(table: Table) -> dict[str, Any]:
-    view = dict(table.view())
+    view = shared_view(table)
     for key in ("version", "at", "time_left"):
         view.pop(key)
     return {**view, "log": table.log, "history": table.history, "mine": personal(table, 0)}

@@ -46,7 +46,8 @@ from beggar.notation import DealError, parse_deal
 from beggar.records import ALL_GAMES
 from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
-from beggar.web.tables import LIVE_LIMITS, Lobby, Mode, Pace, Seat, Table, TableError, check_live_rules
+from beggar.web.lobby import LIVE_LIMITS, Lobby, check_live_rules
+from beggar.web.table import Mode, Pace, Seat, Table, TableError
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
