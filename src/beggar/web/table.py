@@ -322,9 +322,18 @@ class Table:
             each.away_since, each.left = time.monotonic(), left
             self.say(f"{each.name} {'left the table' if left else 'lost the connection'}.")
             self.new_game_asked.discard(seat)
-            with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell later
-                asyncio.get_running_loop().call_later(ABSENT_GRACE + 0.05, self._grace_over, seat)
+            self.watch_absence(seat)
         self.changed()
+
+    def watch_absence(self, seat: int) -> None:
+        """Tell everyone when the person away from ``seat`` has been away :data:`ABSENT_GRACE`
+        seconds (and the offers to go on without them appear)."""
+        since = self.seats[seat].away_since
+        if since is None:
+            return
+        wait = max(0.0, ABSENT_GRACE - (time.monotonic() - since)) + 0.05
+        with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell later
+            asyncio.get_running_loop().call_later(wait, self._grace_over, seat)
 
     def _grace_over(self, seat: int) -> None:
         if not self.closed and self.absent(seat):
