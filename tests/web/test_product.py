@@ -96,7 +96,7 @@ def test_a_friend_who_goes_is_named_and_after_a_grace_the_others_may_go_on(
         assert "go on without them" in state["notice"]
         a.send({"type": "play-for", "seat": 1})
         a.until("state", lambda s: s["seats"][1]["stand_in"] and s["seats"][1]["automatic"])
-        assert "Ann lets the computer play for Bea." in logged(a)
+        assert "You let the computer play for Bea." in logged(a)
         a.send({"type": "new-game"})
         a.until("state", lambda s: s["games_played"] == 1)
         # Bea comes back to her seat: she plays her own cards again.

@@ -114,7 +114,9 @@ def test_a_new_game_needs_both_friends_and_the_log_says_who(client: TestClient) 
         asked = b.until("state", lambda s: s["new_game_asked"] == [0])
         assert asked["cards"] == 1 and asked["games_played"] == 0
         assert asked["notice"] == "Ann asks for a new game: press New game to agree."
-        assert "Ann asks for a new game; it starts when Bea agrees." in logged(b)
+        assert "Ann asks for a new game; it starts when you agree." in logged(b)  # told to Bea
+        a.until("state", lambda s: s["new_game_asked"] == [0])
+        assert "You ask for a new game; it starts when Bea agrees." in logged(a)
         b.send({"type": "new-game"})
         fresh = a.until("state", lambda s: s["games_played"] == 1)
         assert fresh["cards"] == 0 and fresh["new_game_asked"] == []
@@ -131,8 +133,10 @@ def test_pause_and_pace_at_a_friend_table_say_who(client: TestClient) -> None:
         a.until("state", lambda s: s["pace"] == "fast")
         b.send({"type": "resume"})
         a.until("state", lambda s: not s["paused"])
-        texts = logged(a)
-        assert {"Paused by Bea.", "Ann sets the pace to fast.", "Bea resumes the game."} <= set(texts)
+        b.until("state", lambda s: "You resume the game." in [line["text"] for line in s["log"]])
+        # Each is told what they did as "you", and what the other did by name.
+        assert {"Paused by Bea.", "You set the pace to fast.", "Bea resumes the game."} <= set(logged(a))
+        assert {"Paused by you.", "Ann sets the pace to fast.", "You resume the game."} <= set(logged(b))
 
 
 # 5. A friend table waits for the friend.

@@ -164,10 +164,7 @@ def restore(
         table.redeals = int(state["redeals"])
         table.new_game_asked = {int(seat) for seat in state["new_game_asked"] if 0 <= int(seat) < len(seats)}
         table.replay = None if state["replay"] is None else _text(state["replay"])
-        table.log = [
-            {"seq": int(line["seq"]), "text": _text(line["text"]), "note": _text(line["note"])}
-            for line in state["log"]
-        ]
+        table.log = [_log_line(line, len(seats)) for line in state["log"]]
         now = time.monotonic()
         table.started = now - float(state["played"])
         table.paused = bool(state["paused"])
@@ -227,6 +224,33 @@ def _seat(saved: dict[str, Any]) -> Seat:
     elif stand_in:
         seat.automatic = False  # the computer played only for their absence, which is gone
     return seat
+
+
+def _log_line(saved: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A saved log line; where it names seats is kept only if it can be read (else the line is
+    told by name to everyone, as it was written)."""
+    line: dict[str, Any] = {
+        "seq": int(saved["seq"]),
+        "text": _text(saved["text"]),
+        "note": _text(saved["note"]),
+    }
+    named = saved.get("named")
+    if (
+        isinstance(named, list)
+        and named
+        and all(_names_a_seat(each, len(line["text"]), seats) for each in named)
+    ):
+        line["named"] = [[int(part) for part in each] for each in named]
+    return line
+
+
+def _names_a_seat(span: Any, length: int, seats: int) -> bool:
+    if not isinstance(span, list) or len(span) != 3:
+        return False
+    if any(isinstance(part, bool) or not isinstance(part, int) for part in span):
+        return False
+    start, end, seat = span
+    return bool(0 <= start <= end <= length and 0 <= seat < seats)
 
 
 def _wall_clock(since: float | None) -> float | None:

@@ -13,6 +13,7 @@ import contextlib
 import enum
 import hashlib
 import hmac
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -69,6 +70,17 @@ RESUME_SLICE = 500
 ABSENT_GRACE = 20.0
 """Seconds a friend who left or lost the connection has to come back before the others are offered
 to let the computer play for them, or a new game without them."""
+
+
+_MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
+
+
+def mention(seat: int, shown: str | None = None) -> str:
+    """A seat named in a log line: :meth:`Table.say` writes in the seat's name as it is then (or
+    ``shown``) and notes where, so that :mod:`beggar.web.view` can tell the line to the person at
+    that seat as "you". The narrator names seats this way too, so it stays the same for everyone.
+    (The marks are control characters, which no name can hold.)"""
+    return f"\x1e{seat}\x1f" if shown is None else f"\x1e{seat}\x1d{shown}\x1f"
 
 
 def spoken_list(names: list[str]) -> str:
@@ -153,7 +165,8 @@ class Table:
     narrator: Narrator = field(init=False)
     paused: bool = False
     log: list[dict[str, Any]] = field(default_factory=list)
-    """The latest lines of the game log: ``{"seq", "text", "note"}``, oldest first."""
+    """The latest lines of the game log: ``{"seq", "text", "note"}``, oldest first, and
+    ``"named": [[start, end, seat], ...]`` where the text names seats (see :func:`mention`)."""
     history: list[tuple[int, ...]] = field(default_factory=list)
     last_card: CardTurned | None = None
     """The card turned last in this game."""
@@ -197,14 +210,14 @@ class Table:
         first = 0 if self.lesson is not None or self.famous is not None else None
         dealer = self.games_played % self.rules.players
         self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
-        self.narrator = Narrator(self.rules, self.names)
+        self.narrator = Narrator(self.rules, [mention(seat) for seat in range(len(self.seats))])
         self.history = [self.game.hand_sizes]
         self.view_cache.faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
         self.new_game_asked.clear()
         self.replay = None
-        leads = f"{self.names[self.game.to_play]} leads."
+        leads = f"{mention(self.game.to_play)} leads."
         if redeal:
             # The sitting goes on: the time limit keeps counting across a redeal.
             self.say(f"Dealt again: a fresh shuffle, the same seats (deal {self.redeals + 1}). {leads}")
@@ -277,11 +290,11 @@ class Table:
         if seat in self.new_game_asked:
             return
         self.new_game_asked.add(seat)
-        name = self.seats[seat].name
+        name = mention(seat)
         if len(people) <= 1:
             self.new_game()
             return
-        missing = [self.seats[i].name for i in people if i not in self.new_game_asked]
+        missing = [mention(i) for i in people if i not in self.new_game_asked]
         if missing:
             verb = "agrees" if len(missing) == 1 else "agree"
             self.say(f"{name} asks for a new game; it starts when {spoken_list(missing)} {verb}.")
@@ -307,7 +320,7 @@ class Table:
             if each.stand_in:
                 each.stand_in = each.automatic = False
             if self.mode is Mode.FRIENDS:
-                self.say(f"{each.name} is back.")
+                self.say(f"{mention(seat)} is back.")
         self.changed()
 
     def depart(self, seat: int, *, left: bool = False) -> None:
@@ -320,7 +333,7 @@ class Table:
         each.connections = max(0, each.connections - 1)
         if each.connections == 0 and self.mode is Mode.FRIENDS and each.taken and not self.closed:
             each.away_since, each.left = time.monotonic(), left
-            self.say(f"{each.name} {'left the table' if left else 'lost the connection'}.")
+            self.say(f"{mention(seat)} {'left the table' if left else 'lost the connection'}.")
             self.new_game_asked.discard(seat)
             self.watch_absence(seat)
         self.changed()
@@ -353,7 +366,7 @@ class Table:
         each = self.seats[seat]
         if not each.stand_in:
             each.stand_in = each.automatic = True
-            self.say(f"{self.seats[by].name} lets the computer play for {each.name}.")
+            self.say(f"{mention(by)} lets the computer play for {mention(seat)}.")
         self.changed()
 
     def waiting_for(self) -> list[str]:
@@ -370,11 +383,11 @@ class Table:
         if name:
             self.rename_seat(seat, self._unique_name(seat, name))
         if announce:
-            self.say(f"{self.seats[seat].name} sits down.")
+            self.say(f"{mention(seat)} sits down.")
         if announce and not self.waiting_for() and self.game.cards == 0:
             self.started = time.monotonic()  # the clock starts when everyone is here
             self.paused_for = 0.0
-            self.say(f"Everyone is here. {self.names[self.game.to_play]} leads.")
+            self.say(f"Everyone is here. {mention(self.game.to_play)} leads.")
         self.changed()
 
     def rename(self, seat: int, name: str) -> None:
@@ -386,7 +399,7 @@ class Table:
         if name == old:
             return
         self.rename_seat(seat, name)
-        self.say(f"{old} is now called {name}.")
+        self.say(f"{mention(seat, old)} is now called {name}.")
         self.changed()
 
     def _unique_name(self, seat: int, name: str) -> str:
@@ -401,14 +414,13 @@ class Table:
 
     def rename_seat(self, seat: int, name: str) -> None:
         self.seats[seat].name = name
-        self.narrator.names[seat] = name
 
     def set_pace(self, seat: int | None, pace: Pace) -> None:
         if pace is self.pace:
             return
         self.pace = pace
         if seat is not None and self.mode is Mode.FRIENDS:
-            self.say(f"{self.seats[seat].name} sets the pace to {pace}.")
+            self.say(f"{mention(seat)} sets the pace to {pace}.")
         self.changed()
 
     def set_automatic(self, seat: int, on: bool) -> None:
@@ -525,17 +537,20 @@ class Table:
             self.paused_for += now - self.paused_at
             self.paused_at = None
         self.paused = paused
-        who = self.seats[seat].name if seat is not None else None
+        # At a friend table everyone is told who did it; elsewhere the one person knows.
+        who = seat if self.mode is Mode.FRIENDS else None
         if paused:
-            if hidden:
-                whose = f"{who} switched" if self.mode is Mode.FRIENDS and who else "you switched"
-                self.paused_why = f"Paused because {whose} to another tab."
+            if who is None:
+                told = "Paused because you switched to another tab." if hidden else "Paused."
+            elif hidden:
+                told = f"Paused because {mention(who)} switched to another tab."
             else:
-                self.paused_why = f"Paused by {who}." if self.mode is Mode.FRIENDS and who else "Paused."
-            self.say(self.paused_why)
+                told = f"Paused by {mention(who)}."
+            self.say(told)
+            self.paused_why = self.log[-1]["text"]  # for everyone: by name
         else:
             self.paused_why = None
-            self.say(f"{who} resumes the game." if self.mode is Mode.FRIENDS and who else "Resumed.")
+            self.say("Resumed." if who is None else f"{mention(who)} resumes the game.")
         self.changed()
 
     def waiting_for_machine(self) -> bool:
@@ -549,12 +564,33 @@ class Table:
     # -- bookkeeping ----------------------------------------------------------------------------
 
     def say(self, text: str, note: str = "") -> None:
+        """Add a line to the log; seats in ``text`` are named by :func:`mention`."""
         if not text and not note:
             return
         seq = self.log[-1]["seq"] + 1 if self.log else 1
-        self.log.append({"seq": seq, "text": text, "note": note})
+        line: dict[str, Any] = {"seq": seq, "text": text, "note": note}
+        if "\x1e" in text:
+            line["text"], line["named"] = self._name_seats(text)
+        self.log.append(line)
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
+
+    def _name_seats(self, text: str) -> tuple[str, list[list[int]]]:
+        """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
+        parts: list[str] = []
+        named: list[list[int]] = []
+        length = at = 0
+        for found in _MENTION.finditer(text):
+            seat = int(found[1])
+            name = self.seats[seat].name if found[2] is None else found[2]
+            before = text[at : found.start()]
+            parts += [before, name]
+            length += len(before)
+            named.append([length, length + len(name), seat])
+            length += len(name)
+            at = found.end()
+        parts.append(text[at:])
+        return "".join(parts), named
 
     def changed(self) -> None:
         """Something changed: wake the driver and tell every listener."""
@@ -611,6 +647,7 @@ __all__ = [
     "TableError",
     "ViewCache",
     "is_table_id",
+    "mention",
     "new_table_id",
     "new_token",
     "spoken_list",

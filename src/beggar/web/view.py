@@ -14,6 +14,7 @@ the server sends exactly what it describes.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -146,7 +147,8 @@ def personal(
     mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
-    mine["log"] = log[skip:]
+    you = addressed(table, seat)
+    mine["log"] = [told_to(line, you) for line in log[skip:]]
     if first:
         mine["rules"] = rules_entry(table.rules)
         picked = table.chosen_deal()
@@ -162,6 +164,64 @@ def personal(
 def state_message(table: Table, mine: dict[str, Any]) -> str:
     """One ``state`` message: the table's shared view (encoded once per change) and ``mine``."""
     return (orjson.dumps(mine)[:-1] + b"," + shared_json(table)[1:]).decode()
+
+
+SECOND_PERSON = {
+    "turns": "turn",
+    "owes": "owe",
+    "takes": "take",
+    "has": "have",
+    "loses": "lose",
+    "is": "are",
+    "wins": "win",
+    "sits": "sit",
+    "asks": "ask",
+    "agrees": "agree",
+    "sets": "set",
+    "resumes": "resume",
+    "lets": "let",
+    "leads": "lead",
+}
+"""The verbs the log puts after a seat's name, as said to the person at that seat."""
+_WORD_AFTER = re.compile(r" ([a-z]+)\b")
+_AND_WORD = re.compile(r" and ([a-z]+)\b")
+_CLAUSE_END = re.compile(r"[.:;(]")
+
+
+def told_to(line: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log line as sent to the person at ``seat`` (None: to everyone, by name).
+
+    Where the line names their seat it says "you", and its verbs agree: ``"Ann owes 2."`` is
+    ``"You owe 2."`` for Ann, ``"Bea turns a queen: Ann owes 2."`` is ``"Bea turns a queen: you
+    owe 2."``, ``"Ann has no cards left and loses."`` is ``"You have no cards left and lose."``.
+    The table notes where each line names a seat (:func:`beggar.web.table.mention`); only the
+    verb right after the name, and one joined to it by "and" in the same clause, change.
+    """
+    text = line["text"]
+    named = line.get("named") or ()
+    if seat is None or all(each != seat for _, _, each in named):
+        return {"seq": line["seq"], "text": text, "note": line["note"]}
+    names_at = {start for start, _, _ in named}
+    edits: list[tuple[int, int, str]] = []
+    for start, end, each in named:
+        if each != seat:
+            continue
+        before = text[:start].rstrip()
+        edits.append((start, end, "You" if not before or before[-1] in ".!?" else "you"))
+        verb = _WORD_AFTER.match(text, end)
+        if verb is None or verb.start(1) in names_at or verb[1] not in SECOND_PERSON:
+            continue  # "for Ann.", "Ann and Bea agree": no verb of Ann's alone
+        edits.append((verb.start(1), verb.end(1), SECOND_PERSON[verb[1]]))
+        stop = _CLAUSE_END.search(text, verb.end())
+        for more in _AND_WORD.finditer(text, verb.end(), len(text) if stop is None else stop.start()):
+            if more.start(1) not in names_at and more[1] in SECOND_PERSON:
+                edits.append((more.start(1), more.end(1), SECOND_PERSON[more[1]]))
+    parts, at = [], 0
+    for start, end, new in sorted(edits):
+        parts += [text[at:start], new]
+        at = end
+    parts.append(text[at:])
+    return {"seq": line["seq"], "text": "".join(parts), "note": line["note"]}
 
 
 def addressed(table: Table, seat: int | None) -> int | None:
@@ -271,4 +331,5 @@ __all__ = [
     "shared_json",
     "shared_view",
     "state_message",
+    "told_to",
 ]
