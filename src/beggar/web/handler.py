@@ -118,7 +118,7 @@ class Connection:
             if not self.dirty or self.table is None:
                 continue
             since = self.changed_since
-            await self.websocket.send_text(self._state(self.table))
+            await self.websocket.send_text(self.next_state(self.table))
             if since is not None:
                 self.delays.append(time.time() - since)
 
@@ -129,7 +129,7 @@ class Connection:
             return SPECTATOR_INTERVAL
         return UPDATE_INTERVAL
 
-    def _state(self, table: Table) -> str:
+    def next_state(self, table: Table) -> str:
         """The next ``state`` message for this browser, and note what it now has.
 
         Built here rather than in :meth:`sender`, whose locals live until the next change: the
