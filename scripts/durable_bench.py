@@ -23,7 +23,8 @@ from beggar.notation import random_deal
 from beggar.rules import STANDARD
 from beggar.web.archive import Archive
 from beggar.web.durable import BATCH_MAX, Keeper, restore, snapshot
-from beggar.web.tables import Lobby, Mode, Seat, Table
+from beggar.web.lobby import Lobby
+from beggar.web.table import Mode, Seat, Table
 
 
 def _table(index: int, cards: int) -> Table:

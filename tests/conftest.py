@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from beggar.web.app import ServerSettings
+from beggar.web.settings import ServerSettings
 from helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, serving
 
 

@@ -22,7 +22,8 @@ from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.construct import Composition
 from beggar.research.store import CycleDeal, Store, StoredCycle
 from beggar.rules import rules_named
-from beggar.web.app import ServerSettings, create_app
+from beggar.web.app import create_app
+from beggar.web.settings import ServerSettings
 
 SHORT_SEED = 1432
 """A standard deal that ends after 40 cards (9 tricks), led by A at a friend table too."""

@@ -15,18 +15,10 @@ import pytest
 from beggar.notation import random_deal
 from beggar.rules import STANDARD, rules_named
 from beggar.web.app import GC_THRESHOLDS, tune_garbage_collector
-from beggar.web.tables import (
-    INSTANT_BATCH,
-    LAG_HIGH,
-    CardBudget,
-    Lobby,
-    LobbySettings,
-    Mode,
-    Pace,
-    Seat,
-    Table,
-    card_json,
-)
+from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.pacing import INSTANT_BATCH, LAG_HIGH, CardBudget
+from beggar.web.table import Mode, Pace, Seat, Table
+from beggar.web.view import card_json, shared_json, shared_view
 from helpers import run_async
 
 
@@ -105,12 +97,12 @@ def test_the_encoded_view_is_the_view_and_its_cards_are_the_cards(seed: int) -> 
             table.new_game()
         table.step()
         table.changed()
-        view = table.view()
-        assert orjson.loads(table.view_json()) == orjson.loads(orjson.dumps(view))
+        view = shared_view(table)
+        assert orjson.loads(shared_json(table)) == orjson.loads(orjson.dumps(view))
         assert view["pile"] == [card_json(card, STANDARD) for card in table.game.pile]
-        assert table.last_card is not None
+        assert view["last_card"] is not None
         if table.game.pile:
-            assert table.last_card["card"] == card_json(table.game.pile[-1], STANDARD)
+            assert view["last_card"]["card"] == card_json(table.game.pile[-1], STANDARD)
 
 
 def test_the_server_process_collects_cycles_less_often() -> None:

@@ -33,7 +33,9 @@ from beggar.records import ALL_GAMES
 from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
-from beggar.web.tables import Lobby, LobbySettings, Mode, Pace, Seat, Table, TableError, personal
+from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.table import Mode, Pace, Seat, Table, TableError
+from beggar.web.view import personal, shared_view
 from helpers import run_async
 
 pytestmark = pytest.mark.system
@@ -339,7 +341,7 @@ def _restored(table: Table) -> Table:
 
 
 def _comparable(table: Table) -> dict[str, Any]:
-    view = dict(table.view())
+    view = shared_view(table)
     for key in ("version", "at", "time_left"):
         view.pop(key)
     return {**view, "log": table.log, "history": table.history, "mine": personal(table, 0)}
@@ -408,6 +410,94 @@ def test_the_clock_of_a_timed_game_goes_on_from_where_it_stood() -> None:
     assert copy.playing_seconds() == pytest.approx(600, abs=5)
     table.set_paused(True)
     assert _restored(table).paused_at is not None  # a paused clock stays paused
+
+
+def _table_with_people_away() -> Table:
+    """Three friends: Ann is here; Bea left on purpose 100 s ago and the computer plays for her;
+    Cy lost the connection 5 s ago."""
+    three = rules_named("standard:players=3")
+    seats = [Seat("Ann", human=True), Seat("Bea", human=True), Seat("Cy", human=True)]
+    table = Table("awayabcdef", Mode.FRIENDS, three, seats, random_deal(three, 7))
+    for seat, name in enumerate(("ann", "bea", "cy")):
+        table.take_seat(seat, f"{name}-secret")
+        table.arrive(seat)
+    table.depart(1, left=True)
+    assert table.seats[1].away_since is not None
+    table.seats[1].away_since -= 100
+    table.play_for(0, 1)
+    table.depart(2)
+    assert table.seats[2].away_since is not None
+    table.seats[2].away_since -= 5
+    return table
+
+
+def _away_for(table: Table, seat: int) -> float:
+    since = table.seats[seat].away_since
+    assert since is not None
+    return time.monotonic() - since
+
+
+def test_who_is_away_and_who_plays_for_them_survive_a_restart() -> None:
+    table = _table_with_people_away()
+    copy = _restored(table)
+    ann, bea, cy = copy.seats
+    assert ann.away_since is None and not ann.left and not ann.stand_in
+    assert bea.left and bea.stand_in and bea.automatic and copy.absent(1)
+    assert _away_for(copy, 1) == pytest.approx(100, abs=5)
+    assert not cy.left and not cy.stand_in and not cy.automatic and not copy.absent(2)
+    assert _away_for(copy, 2) == pytest.approx(5, abs=5)
+    for before, after in zip(shared_view(table)["seats"], shared_view(copy)["seats"], strict=True):
+        assert {**before, "connected": False} == after  # nobody's browser is connected to a new process
+    assert personal(copy, 0)["notice"] == personal(table, 0)["notice"]
+    assert "the computer plays for them" in personal(copy, 0)["notice"]
+    copy.arrive(1)  # Bea comes back to the restored table: she plays her own cards again
+    assert copy.seats[1].away_since is None and not copy.seats[1].stand_in and not copy.seats[1].automatic
+
+
+def test_the_absence_goes_on_counting_while_the_server_is_down() -> None:
+    state = json.loads(json.dumps(snapshot(_table_with_people_away())))
+    for seat in state["seats"]:
+        if seat["away_at"] is not None:
+            seat["away_at"] -= 30  # the restart took half a minute
+    copy, replay = restore(state)
+    for _ in replay:
+        pass
+    assert _away_for(copy, 2) == pytest.approx(35, abs=5) and copy.absent(2)
+
+
+@pytest.mark.parametrize("bad", [None, "yesterday", True, [1], float("nan"), float("inf")])
+def test_an_absence_that_cannot_be_read_loads_as_present(bad: Any) -> None:
+    state = json.loads(json.dumps(snapshot(_table_with_people_away())))
+    for seat in state["seats"]:
+        seat["away_at"] = bad
+    copy, replay = restore(json.loads(json.dumps(state)))
+    for _ in replay:
+        pass
+    for seat in copy.seats:
+        assert seat.away_since is None and not seat.left and not seat.stand_in and not seat.automatic
+
+
+def test_a_row_saved_before_absences_were_kept_loads_everyone_present() -> None:
+    state = json.loads(json.dumps(snapshot(_table_with_people_away())))
+    for seat in state["seats"]:
+        for key in ("away_at", "left", "stand_in"):
+            del seat[key]
+    copy, replay = restore(state)
+    for _ in replay:
+        pass
+    assert all(seat.away_since is None and not seat.left and not seat.stand_in for seat in copy.seats)
+
+
+def test_a_friend_going_away_is_written_at_once() -> None:
+    async def scenario() -> None:
+        keeper = Keeper(Archive(":memory:"), Lobby())
+        table = _table_with_people_away()
+        keeper.watch(table)
+        assert len(keeper.collect()[0]) == 1
+        table.depart(0)
+        assert len(keeper.collect()[0]) == 1  # Ann is away now: worth writing before the trick ends
+
+    run_async(scenario())
 
 
 def test_a_join_brings_its_table_back_first() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from beggar.records import ALL_GAMES, NEVER_ENDING
-from beggar.web.app import ServerSettings
+from beggar.web.settings import ServerSettings
 from helpers import EASY, EASY_DEALS, SHOWN, axe, factory_row, serving, store_rows
 
 pytestmark = pytest.mark.browser

@@ -20,8 +20,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
-from beggar.web.app import ServerSettings, create_app
-from beggar.web.tables import TABLE_ID_LENGTH, Lobby, Mode, Seat, TableError
+from beggar.web.app import create_app
+from beggar.web.lobby import Lobby
+from beggar.web.settings import ServerSettings
+from beggar.web.table import TABLE_ID_LENGTH, Mode, Seat, TableError
 from helpers import SHORT_SEED, Socket, create, run_async
 
 

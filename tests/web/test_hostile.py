@@ -29,16 +29,19 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import beggar.web.app
+import beggar.web.logs
 from beggar import rules
 from beggar.cli import run
 from beggar.engine import Game
 from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import STANDARD, RulesError, rules_named
-from beggar.web.app import ServerSettings, create_app
+from beggar.web.app import create_app
 from beggar.web.archive import Archive, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
-from beggar.web.tables import Lobby, Mode, Seat, Table
+from beggar.web.lobby import Lobby
+from beggar.web.settings import ServerSettings
+from beggar.web.table import Mode, Seat, Table
 from helpers import run_async
 
 SHORT_SEED = 1432
@@ -440,7 +443,7 @@ def test_repeated_warnings_are_counted_not_written_one_by_one(served: tuple[str,
 
 def test_the_summary_counts_what_it_held_back(caplog: pytest.LogCaptureFixture) -> None:
     logger = logging.getLogger("beggar.test.summary")
-    summary = beggar.web.app.summarise_repeats(logger, window=60.0)
+    summary = beggar.web.logs.summarise_repeats(logger, window=60.0)
     with caplog.at_level(logging.WARNING, logger="beggar.test.summary"):
         for _ in range(50):
             logger.warning("Invalid HTTP request received.")

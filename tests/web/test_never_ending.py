@@ -25,9 +25,10 @@ from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING, RECORDS
 from beggar.research.store import Store
 from beggar.rules import rules_named
-from beggar.web.app import ServerSettings, create_app
+from beggar.web.app import create_app
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundShelf, load_found
+from beggar.web.settings import ServerSettings
 from helpers import EASY, EASY_DEALS, SHOWN, Socket, create, factory_row, store_rows
 
 """Two balanced half-deck deals the factory found (``beggar factory --rules half-deck:pay=J1Q2``):

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from beggar.web import tables
-from beggar.web.app import ServerSettings, create_app
+import beggar.web.table
+from beggar.web.app import create_app
+from beggar.web.settings import ServerSettings
 from helpers import SHORT_SEED, Socket, create
 
 
@@ -80,7 +81,7 @@ def test_a_new_computer_game_closes_the_abandoned_ones_of_the_same_address(clien
 def test_a_friend_who_goes_is_named_and_after_a_grace_the_others_may_go_on(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables, "ABSENT_GRACE", 0.3)
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.3)
     with client.websocket_connect("/ws") as ws_a:
         with client.websocket_connect("/ws") as ws_b:
             a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED, pace="fast")
@@ -95,7 +96,7 @@ def test_a_friend_who_goes_is_named_and_after_a_grace_the_others_may_go_on(
         assert "go on without them" in state["notice"]
         a.send({"type": "play-for", "seat": 1})
         a.until("state", lambda s: s["seats"][1]["stand_in"] and s["seats"][1]["automatic"])
-        assert "Ann lets the computer play for Bea." in logged(a)
+        assert "You let the computer play for Bea." in logged(a)
         a.send({"type": "new-game"})
         a.until("state", lambda s: s["games_played"] == 1)
         # Bea comes back to her seat: she plays her own cards again.

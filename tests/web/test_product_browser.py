@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+import beggar.web.table
 from beggar.lessons import LESSONS
-from beggar.web import tables
 from helpers import SHORT_SEED, TIMEOUT_MS, axe, open_settings
 
 PHONE = {"width": 390, "height": 844}
@@ -64,7 +64,7 @@ def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: 
 def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables, "ABSENT_GRACE", 1.0)
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 1.0)
     with opened(browser) as host, opened(browser) as guest:
         host.goto(server)
         open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
@@ -349,7 +349,7 @@ def test_the_winner_of_a_game_is_marked_calmly(server: str, browser: Any, motion
 def test_no_accessibility_violation_around_an_absent_friend(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables, "ABSENT_GRACE", 0.5)
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as host, opened(browser, PHONE, is_mobile=True) as guest:
         host.goto(server)

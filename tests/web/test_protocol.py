@@ -13,8 +13,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from beggar.engine import play
 from beggar.notation import random_deal
-from beggar.web.app import ServerSettings, create_app
+from beggar.web.app import create_app
 from beggar.web.protocol import MAX_MESSAGE_BYTES
+from beggar.web.settings import ServerSettings
 from helpers import SHORT_SEED, Socket, create
 
 

@@ -26,8 +26,9 @@ from proxied import NGINX_CONF, Proxied, beggar_serve, deployed_config, find_ngi
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from beggar.web.app import ServerSettings, create_app
-from beggar.web.tables import TABLE_ID_LENGTH, is_table_id, new_table_id
+from beggar.web.app import create_app
+from beggar.web.settings import ServerSettings
+from beggar.web.table import TABLE_ID_LENGTH, is_table_id, new_table_id
 from helpers import SHORT_SEED, TIMEOUT_MS, Socket, create, open_settings
 
 pytestmark = pytest.mark.system

@@ -14,10 +14,12 @@ from beggar.engine import Game, play
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
-from beggar.web.app import ServerSettings, create_app
+from beggar.web.app import create_app
 from beggar.web.faces import dress
 from beggar.web.protocol import MAX_MESSAGE_BYTES
-from beggar.web.tables import Mode, Seat, Table
+from beggar.web.settings import ServerSettings
+from beggar.web.table import Mode, Seat, Table
+from beggar.web.view import shared_view
 from helpers import SHORT_SEED, Socket, create
 
 
@@ -112,7 +114,9 @@ def test_a_new_game_needs_both_friends_and_the_log_says_who(client: TestClient) 
         asked = b.until("state", lambda s: s["new_game_asked"] == [0])
         assert asked["cards"] == 1 and asked["games_played"] == 0
         assert asked["notice"] == "Ann asks for a new game: press New game to agree."
-        assert "Ann asks for a new game; it starts when Bea agrees." in logged(b)
+        assert "Ann asks for a new game; it starts when you agree." in logged(b)  # told to Bea
+        a.until("state", lambda s: s["new_game_asked"] == [0])
+        assert "You ask for a new game; it starts when Bea agrees." in logged(a)
         b.send({"type": "new-game"})
         fresh = a.until("state", lambda s: s["games_played"] == 1)
         assert fresh["cards"] == 0 and fresh["new_game_asked"] == []
@@ -129,8 +133,10 @@ def test_pause_and_pace_at_a_friend_table_say_who(client: TestClient) -> None:
         a.until("state", lambda s: s["pace"] == "fast")
         b.send({"type": "resume"})
         a.until("state", lambda s: not s["paused"])
-        texts = logged(a)
-        assert {"Paused by Bea.", "Ann sets the pace to fast.", "Bea resumes the game."} <= set(texts)
+        b.until("state", lambda s: "You resume the game." in [line["text"] for line in s["log"]])
+        # Each is told what they did as "you", and what the other did by name.
+        assert {"Paused by Bea.", "You set the pace to fast.", "Bea resumes the game."} <= set(logged(a))
+        assert {"Paused by you.", "Ann sets the pace to fast.", "You resume the game."} <= set(logged(b))
 
 
 # 5. A friend table waits for the friend.
@@ -226,7 +232,7 @@ def test_a_family_table_loop_is_really_dealt_again() -> None:
         deal=parse_deal(NEVER_ENDING.deal),
         seed=7,
     )
-    assert table.view()["time_left"] is not None  # the 30-minute limit is a clock
+    assert shared_view(table)["time_left"] is not None  # the 30-minute limit is a clock
     while table.redeals == 0:
         table.step()
         assert table.game.cards <= 474
@@ -237,7 +243,7 @@ def test_a_family_table_loop_is_really_dealt_again() -> None:
     assert texts[-1] == "Dealt again: a fresh shuffle, the same seats (deal 2). A leads."
     assert table.game.cards == 0 and not table.game.over
     assert table.deal.format() != NEVER_ENDING.deal and table.names == ["A", "B"]
-    assert table.view()["reshuffles"] == 1 and table.view()["time_left"] is not None
+    assert shared_view(table)["reshuffles"] == 1 and shared_view(table)["time_left"] is not None
     for _ in range(10):
         table.step()  # and play goes on
     assert table.game.cards == 10
@@ -345,5 +351,5 @@ def test_the_view_says_which_pile_card_is_being_paid_for() -> None:
     while not table.game.over:
         table.step()
         table.changed()
-        challenges.append(table.view()["challenge"])
+        challenges.append(shared_view(table)["challenge"])
     assert challenges == [0, 0, 2, 3, 3, 3, 6, 6, 6, None]

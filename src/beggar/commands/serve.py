@@ -88,15 +88,11 @@ def serve_command(
     import uvicorn
 
     from beggar.commands.options import db_path
-    from beggar.web.app import (
-        ServerSettings,
-        create_app,
-        quiet_client_mistakes,
-        stop_for_restart,
-        tune_garbage_collector,
-    )
+    from beggar.web.app import create_app, stop_for_restart, tune_garbage_collector
     from beggar.web.archive import DatabaseError
     from beggar.web.deadline import deadline_protocol
+    from beggar.web.logs import quiet_client_mistakes
+    from beggar.web.settings import ServerSettings
 
     root_path = _root_path(root_path)
     _check_address(host, port)

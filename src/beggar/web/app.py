@@ -1,11 +1,9 @@
-"""The ASGI application: the browser table's pages, its options, and the WebSocket for live play.
-
-The server is the only authority. Each WebSocket is one person: the creator of a table, a player
-who took a seat with a secret token, or a spectator. A person can act only for their own seat.
+"""The ASGI application: the browser table's pages, its options, its replays, and the routes.
 
 The page opens a table's socket at ``/ws/<id>`` (a new table's id comes from ``/api/table-id``):
 that socket serves that one table, so that several processes can share the tables behind a proxy
-that routes by the id. ``/ws`` serves any table of this process.
+that routes by the id. ``/ws`` serves any table of this process. What a socket does is
+:mod:`beggar.web.handler`'s; the tables are :mod:`beggar.web.lobby`'s.
 """
 
 from __future__ import annotations
@@ -16,14 +14,11 @@ import gc
 import html
 import logging
 import mimetypes
-import sqlite3
-import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -32,250 +27,28 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from beggar.engine import GameError
-from beggar.lessons import LESSONS, lesson
-from beggar.narrate import seat_names
-from beggar.notation import Deal, DealError, parse_deal
-from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, parse_whole, rules_named
+from beggar.lessons import LESSONS
+from beggar.records import ALL_GAMES
+from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, parse_whole
 from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
+from beggar.web.handler import archiver, serve
+from beggar.web.limits import AddressLimits
+from beggar.web.lobby import Lobby
+from beggar.web.logs import flush_summaries
 from beggar.web.never_ending import FoundDeal, FoundShelf
-from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
-from beggar.web.protocol import (
-    Create,
-    Join,
-    Leave,
-    Message,
-    NewGame,
-    Ping,
-    PlayFor,
-    ProtocolError,
-    Rename,
-    SetAutomatic,
-    SetPace,
-    SetPaused,
-    Turn,
-    parse_message,
-)
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.tables import (
-    UPDATE_INTERVAL,
-    Lobby,
-    Mode,
-    NoSuchTable,
-    Pace,
-    Seat,
-    Table,
-    TableError,
-    famous_json,
-    new_table_id,
-    new_token,
-    personal,
-    state_message,
-)
+from beggar.web.table import Pace, new_table_id
+from beggar.web.view import famous_json
 
 STATIC = Path(__file__).parent / "static"
 # Some systems' MIME tables lack these; module scripts and SVG faces need the right types.
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("image/svg+xml", ".svg")
 log = logging.getLogger(__name__)
-SPECTATOR_INTERVAL = 0.25
-"""Seconds between two states for a spectator of a fast or instant table."""
-COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
-
-
-class Bucket:
-    """A token bucket: ``allow()`` is False when a client sends faster than ``rate``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def has(self) -> bool:
-        """Would :meth:`allow` say yes now? (Spends nothing.)"""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        return self.tokens >= 1
-
-    def allow(self) -> bool:
-        if not self.has():
-            return False
-        self.tokens -= 1
-        return True
-
-
-class AddressLimits:
-    """What one network address may do, however many connections it opens."""
-
-    def __init__(self, settings: ServerSettings) -> None:
-        self.settings = settings
-        self.creates: dict[str, Bucket] = {}
-        self.failed_joins: dict[str, Bucket] = {}
-        self.sockets: dict[str, int] = {}
-        """Open WebSockets per network address."""
-
-    def open_socket(self, address: str) -> bool:
-        """Count one more socket from ``address``; False (nothing counted) if it has its fill."""
-        count = self.sockets.get(address, 0)
-        if count >= self.settings.max_sockets_per_address:
-            return False
-        self.sockets[address] = count + 1
-        return True
-
-    def close_socket(self, address: str) -> None:
-        """One socket from ``address`` closed."""
-        count = self.sockets.get(address, 0) - 1
-        if count > 0:
-            self.sockets[address] = count
-        else:
-            self.sockets.pop(address, None)
-
-    def _bucket(self, buckets: dict[str, Bucket], address: str, per_minute: float, burst: float) -> Bucket:
-        if len(buckets) > 100_000:  # forget addresses rather than grow without bound
-            buckets.clear()
-        bucket = buckets.get(address)
-        if bucket is None:
-            bucket = buckets[address] = Bucket(per_minute / 60, burst)
-        return bucket
-
-    def may_create(self, address: str) -> bool:
-        return self._bucket(self.creates, address, self.settings.creates_per_minute, 10).allow()
-
-    def may_guess(self, address: str) -> bool:
-        """One more try at a table id that may not exist (a failed join spends it)."""
-        return self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).has()
-
-    def failed_join(self, address: str) -> None:
-        self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).allow()
-
-
-class Connection:
-    """One browser's WebSocket: where it sits, and what is waiting to be sent to it."""
-
-    def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
-        self.websocket = websocket
-        self.address = websocket.client.host if websocket.client else ""
-        self.root = str(websocket.scope.get("root_path", "")).rstrip("/")
-        """Where a reverse proxy mounts this server (``--root-path``): links start with it."""
-        self.route: str | None = websocket.path_params.get("table_id")
-        """The table id in the socket's URL (``/ws/<id>``): the one table this connection may
-        open or join, since a proxy may have routed it by that id to the process holding it."""
-        self.delays = delays
-        """Where the server notes how long each update waited, from its oldest change to being sent."""
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.bucket = Bucket(settings.rate, settings.burst)
-        self.refused = 0
-        self.outbox: list[dict[str, Any]] = []
-        self.dirty = False
-        self.changed_since: float | None = None
-        """When the oldest change not yet sent happened (``time.time()``)."""
-        self.last_state = 0.0
-        self.log_seen = 0
-        self.first_state = True
-        self.history_game, self.history_points = -1, 0
-        """The game number and chart points the browser already has."""
-        self.signal = asyncio.Event()
-
-    def on_change(self, table: Table) -> None:
-        if not self.dirty:
-            self.dirty = True
-            self.changed_since = time.time()
-        self.signal.set()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.outbox.append(message)
-        self.signal.set()
-
-    async def sender(self) -> None:
-        """Send queued messages, then the latest state, at most one state per ``UPDATE_INTERVAL``.
-
-        Changes that come faster are merged into one state: its log carries every line, and
-        ``since`` says when the oldest change it contains happened.
-        """
-        while True:
-            await self.signal.wait()
-            self.signal.clear()
-            while self.outbox:
-                await self.websocket.send_text(orjson.dumps(self.outbox.pop(0)).decode())
-            if not self.dirty or self.table is None:
-                continue
-            wait = self.last_state + self._interval(self.table) - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if not self.dirty or self.table is None:
-                continue
-            since = self.changed_since
-            await self.websocket.send_text(self._state(self.table))
-            if since is not None:
-                self.delays.append(time.time() - since)
-
-    def _interval(self, table: Table) -> float:
-        """Seconds between two states: a spectator of a fast table gets fewer, each carrying more
-        (its log has every line), so that a crowd watching costs the players little."""
-        if self.seat is None and table.pace in (Pace.FAST, Pace.INSTANT):
-            return SPECTATOR_INTERVAL
-        return UPDATE_INTERVAL
-
-    def _state(self, table: Table) -> str:
-        """The next ``state`` message for this browser, and note what it now has.
-
-        Built here rather than in :meth:`sender`, whose locals live until the next change: the
-        dictionaries die at once instead of outliving the garbage collector's young generation.
-        """
-        game, points = self.history_game, self.history_points
-        mine = personal(
-            table,
-            self.seat,
-            log_after=self.log_seen,
-            history_from=points if game == table.games_played else 0,
-            first=self.first_state,
-        )
-        self.first_state = False
-        if mine["log"]:
-            self.log_seen = mine["log"][-1]["seq"]
-        self.history_game, self.history_points = (
-            table.games_played,
-            mine["history_start"] + len(mine["history"]),
-        )
-        mine["since"] = self.changed_since
-        self.dirty = False
-        self.changed_since = None
-        self.last_state = time.monotonic()
-        return state_message(table, mine)
-
-    def sit(self, table: Table, seat: int | None) -> None:
-        self.leave()
-        self.table, self.seat = table, seat
-        self.log_seen, self.first_state = 0, True
-        self.history_game, self.history_points = -1, 0
-        table.listeners.append(self.on_change)
-        if seat is not None:
-            table.arrive(seat)
-        else:
-            table.changed()
-
-    def leave(self, *, on_purpose: bool = False) -> Table | None:
-        """Leave the table (``on_purpose``: the person pressed Leave, rather than went away)."""
-        table = self.table
-        if table is None:
-            return None
-        with contextlib.suppress(ValueError):
-            table.listeners.remove(self.on_change)
-        seat = self.seat
-        self.table, self.seat = None, None
-        if seat is not None:
-            table.depart(seat, left=on_purpose)
-        else:
-            table.changed()
-        return table
 
 
 def page(request: Request, status: int = 200) -> Response:
@@ -389,92 +162,6 @@ async def health(request: Request) -> Response:
     )
 
 
-def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
-    """Pages of other sites may not open a player's socket (the browser always says its origin).
-
-    The page's own host is the ``Host`` header or, behind a reverse proxy, ``X-Forwarded-Host``:
-    a page cannot set either header on a WebSocket, so trusting the forwarded one lets no other
-    site in.
-    """
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True  # not a browser: it could claim any origin anyway
-    if origin in settings.allowed_origins:
-        return True
-    hosts = {websocket.headers.get("host", "")}
-    forwarded = websocket.headers.get("x-forwarded-host")
-    if forwarded:
-        hosts.add(forwarded.split(",", 1)[0].strip())  # the first proxy saw what the browser sent
-    return origin.split("://", 1)[-1] in hosts
-
-
-async def socket(websocket: WebSocket) -> None:
-    """One person's live connection: checked messages in, states out."""
-    state = websocket.app.state
-    lobby: Lobby = state.lobby
-    settings: ServerSettings = state.settings
-    if not origin_allowed(websocket, settings):
-        await websocket.close(code=1008, reason="this page may not open a table here")
-        return
-    limits: AddressLimits = state.limits
-    address = websocket.client.host if websocket.client else ""
-    if not limits.open_socket(address):
-        await websocket.close(code=1008, reason="too many connections from this address")
-        return
-    try:
-        await _serve_socket(websocket, state, lobby, settings)
-    finally:
-        limits.close_socket(address)
-
-
-async def _serve_socket(websocket: WebSocket, state: Any, lobby: Lobby, settings: ServerSettings) -> None:
-    """Accept the socket and serve it until it closes."""
-    await websocket.accept()
-    connection = Connection(websocket, settings, state.delays)
-    sender = asyncio.create_task(connection.sender())
-    try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
-            if not connection.bucket.allow():
-                connection.refused += 1
-                if connection.refused >= settings.flood_limit:
-                    await websocket.close(code=1008, reason="too many messages")
-                    break
-                connection.send({"type": "error", "message": "Too many messages: slow down."})
-                continue
-            try:
-                if text is None:
-                    raise ProtocolError("messages are JSON text; binary frames are not read")
-                message = parse_message(text)
-                if isinstance(message, Join) and state.keeper is not None:
-                    await state.keeper.ready(message.table)  # a table still being restored
-                handle(
-                    lobby, connection, message, archive=state.archive, limits=state.limits, found=state.found
-                )
-            except NoSuchTable as exc:
-                connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
-            except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
-                reply = {"type": "error", "message": plain(str(exc))}
-                if connection.table is None and (field := setting_at_fault(exc)) is not None:
-                    reply["field"] = field  # the page shows the error by that setting
-                connection.send(reply)
-            except Exception as exc:  # a fault of the server's own: the person and the process go on
-                log.error(
-                    "beggar: a message could not be handled: %s: %s", type(exc).__name__, str(exc)[:200]
-                )
-                connection.send({"type": "error", "message": "Something went wrong with that: try again."})
-            if sender.done():
-                break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        sender.cancel()
-        _disconnect(lobby, connection)
-
-
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
@@ -520,8 +207,8 @@ ROUTES = [
     Route("/api/table-id", table_id),
     Route("/api/replay/{game_id}", replay_data),
     Route("/healthz", health),
-    WebSocketRoute("/ws", socket),
-    WebSocketRoute("/ws/{table_id}", socket),
+    WebSocketRoute("/ws", serve),
+    WebSocketRoute("/ws/{table_id}", serve),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -538,8 +225,10 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
     app.state.found = FoundShelf(settings.finds)
     app.state.keeper = None
     if str(settings.db) != ":memory:":
-        archiver = _archiver(app.state.archive)
-        keeper = Keeper(app.state.archive, app.state.lobby, instance=settings.instance, on_game_over=archiver)
+        on_game_over = archiver(app.state.archive)
+        keeper = Keeper(
+            app.state.archive, app.state.lobby, instance=settings.instance, on_game_over=on_game_over
+        )
         app.state.lobby.on_open = keeper.watch
         app.state.keeper = keeper
     app.state.limits = AddressLimits(settings)
@@ -566,89 +255,6 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-class _ClientMistakes(logging.Filter):
-    """Drops uvicorn's traceback for a text frame that is not UTF-8.
-
-    uvicorn answers such a frame by closing the socket (1007), which is all it deserves, but also
-    logs the decoding error's traceback as a server error: a client sending them from many sockets
-    would fill the log with the server's fault for its own mistake.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Invalid UTF-8 sequence received from client")
-
-
-class RepeatSummary(logging.Filter):
-    """Writes the first warning of each kind, then counts the same kind for ``window`` seconds.
-
-    A kind is a message's text before its arguments are put in. A client sending malformed
-    requests by the thousand would otherwise write the log full, and hide what else happened;
-    :meth:`flush` writes one line per kind held back, with how many there were.
-    """
-
-    def __init__(self, logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False) -> None:
-        super().__init__()
-        self.logger = logger
-        self.window = window
-        self.by_arguments = by_arguments
-        """Tell kinds apart by their arguments too (a damaged row's id), not by the text alone."""
-        self.written: dict[str, float] = {}
-        """When each kind was last written in full."""
-        self.held: dict[str, int] = {}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING or getattr(record, "summary", False):
-            return True
-        kind = str(record.msg)
-        if self.by_arguments and record.args:
-            kind = record.getMessage()
-        now = time.monotonic()
-        if now - self.written.get(kind, -self.window) >= self.window:
-            if len(self.written) > 1000:
-                self.written.clear()  # kinds are a few; a flood of distinct texts is not kept
-            self.written[kind] = now
-            return True
-        self.held[kind] = self.held.get(kind, 0) + 1
-        return False
-
-    def flush(self) -> None:
-        """Write how many of each kind were held back since the last flush."""
-        held, self.held = self.held, {}
-        for kind, count in held.items():
-            self.logger.warning(
-                "beggar: %d more like this in the last %g s: %s",
-                count,
-                self.window,
-                kind[:200],
-                extra={"summary": True},
-            )
-
-
-def summarise_repeats(
-    logger: logging.Logger, window: float = 60.0, *, by_arguments: bool = False
-) -> RepeatSummary:
-    """Summarise ``logger``'s repeated warnings (:class:`RepeatSummary`); the janitor flushes it."""
-    summary = next((each for each in logger.filters if isinstance(each, RepeatSummary)), None)
-    if summary is None:
-        summary = RepeatSummary(logger, window, by_arguments=by_arguments)
-        logger.addFilter(summary)
-        _SUMMARIES.append(summary)
-    return summary
-
-
-_SUMMARIES: list[RepeatSummary] = []
-
-
-def quiet_client_mistakes() -> None:
-    """Keep mistakes a client makes on its own connection out of the server's error log, and
-    count repeated warnings rather than write each."""
-    logger = logging.getLogger("uvicorn.error")
-    if not any(isinstance(each, _ClientMistakes) for each in logger.filters):
-        logger.addFilter(_ClientMistakes())
-    summarise_repeats(logger)
-    summarise_repeats(log, by_arguments=True)
-
-
 def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | None = None) -> dict[str, Any]:
     """What the home page offers: rule presets, lessons, famous games, paces, the default rules,
     and the limits it tells people about (so that the page says what this server does).
@@ -667,293 +273,19 @@ def site_options(found: Sequence[FoundDeal] = (), settings: ServerSettings | Non
     }
 
 
-def handle(
-    lobby: Lobby,
-    connection: Connection,
-    message: Message,
-    *,
-    archive: Archive | None = None,
-    limits: AddressLimits | None = None,
-    found: FoundShelf | None = None,
-) -> None:
-    """Act on one checked message from ``connection``; ``found``: the never-ending deals found here."""
-    if isinstance(message, Ping):
-        connection.send({"type": "pong"})
-        return
-    if lobby.frozen:
-        raise TableError("the server is restarting: you will be back at your table in a moment")
-    if isinstance(message, Create):
-        if limits is not None and not limits.may_create(connection.address):
-            raise TableError("too many new tables from here: wait a minute")
-        previous, seated = connection.table, connection.seat is not None
-        _create(
-            lobby, connection, message, archive, found
-        )  # a connection sits at one table: it left that one
-        _close_if_abandoned(lobby, previous, seated)
-        return
-    if isinstance(message, Join):
-        if connection.route is not None and message.table != connection.route:
-            raise ProtocolError(
-                f"this connection is for table {connection.route}: join that one, "
-                "or open /ws/<id> of the other"
-            )
-        if limits is not None and not limits.may_guess(connection.address):
-            raise TableError("too many tries at tables that do not exist: wait a minute")
-        if message.table in lobby.restoring:
-            raise TableError("this table is still being brought back after a restart: try again in a moment")
-        try:
-            joining = lobby.get(message.table)
-        except NoSuchTable:
-            if limits is not None:
-                limits.failed_join(connection.address)
-            raise
-        previous, seated = connection.table, connection.seat is not None
-        _join(lobby, connection, message, None if limits is None else limits.settings.max_spectators)
-        if previous is not joining:
-            _close_if_abandoned(lobby, previous, seated)
-        return
-    table = connection.table
-    if table is None or table.closed:
-        raise TableError("you are not at a table: create one or join one first")
-    seat = connection.seat
-    if isinstance(message, Leave):
-        _disconnect(lobby, connection, on_purpose=True)
-        if table.mode is Mode.COMPUTER and seat is not None:
-            lobby.close(table.id)  # leaving a game against the computer ends it
-        connection.send({"type": "left"})
-        return
-    if seat is None:
-        raise TableError("spectators watch; only the players at the table can do that")
-    if isinstance(message, Turn):
-        table.turn(seat)
-    elif isinstance(message, SetPace):
-        table.set_pace(seat, message.pace)
-    elif isinstance(message, SetPaused):
-        table.set_paused(message.paused, seat, hidden=message.hidden)
-    elif isinstance(message, SetAutomatic):
-        table.set_automatic(seat, message.on)
-    elif isinstance(message, NewGame):
-        table.ask_new_game(seat)
-    elif isinstance(message, PlayFor):
-        table.play_for(seat, message.seat)
-    elif isinstance(message, Rename):
-        table.rename(seat, message.name)
-
-
-SETTINGS = ("deal", "seed", "rules", "players", "humans", "name", "pace")
-"""The fields of a new table's message that the page has a setting for."""
-
-
-def setting_at_fault(exc: Exception) -> str | None:
-    """Which setting of a new table an error is about (``"deal"``, ``"rules"``...), if any."""
-    if isinstance(exc, DealError):
-        return "deal"
-    text = str(exc)
-    if isinstance(exc, RulesError) or "at a live table" in text:
-        return "rules"
-    first = text.split(" ", 1)[0]
-    return first if isinstance(exc, ProtocolError) and first in SETTINGS else None
-
-
-def _archiver(archive: Archive | None) -> Callable[[Table], None] | None:
-    """What a table calls when a game ends: store it, and give the table its replay id."""
-    if archive is None:
-        return None
-
-    def save(table: Table) -> None:
-        if table.lesson is not None or table.famous is not None:
-            return  # prepared positions and famous games have their own pages
-        try:
-            table.replay = archive.save(table.game, table.names, mode=str(table.mode), table_id=table.id)
-        except sqlite3.Error:
-            table.replay = None  # a full disk must not stop the game; there is just no link
-
-    return save
-
-
-def _create(
-    lobby: Lobby,
-    connection: Connection,
-    message: Create,
-    archive: Archive | None,
-    found: FoundShelf | None = None,
-) -> None:
-    default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
-    rules = rules_named(message.rules or default)
-    if message.players is not None and message.players != rules.players:
-        kept = [part for part in rules.name.split(":") if not part.strip().startswith("players=")]
-        rules = rules_named(":".join([*kept, f"players={message.players}"]))
-    mode = message.mode
-    lesson_ = None
-    famous: PublishedGame | FoundDeal | None = None
-    deal: Deal | str | None = message.deal or None
-    if mode is Mode.LESSON:
-        if message.lesson is None:
-            raise ProtocolError("a lesson table needs the lesson's number")
-        lesson_ = lesson(message.lesson) if 1 <= message.lesson <= len(LESSONS) else None
-        if lesson_ is None:
-            raise TableError(f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}")
-        rules = lesson_.rules
-        deal = lesson_.deal
-    elif mode is Mode.FAMOUS and message.found is not None:
-        famous = found.known(message.found) if found is not None else None
-        if famous is None:
-            raise TableError("there is no such never-ending deal here: reload the famous games")
-        rules = famous.rules
-        deal = parse_deal(famous.deal, rules.deck, rules=rules)
-    elif mode is Mode.FAMOUS:
-        if message.famous is None or not 0 <= message.famous < len(ALL_GAMES):
-            raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}")
-        famous = ALL_GAMES[message.famous]
-        rules = rules_named("standard")
-        deal = famous.deal
-    seats = _seats(mode, rules, message)
-    bound = mode in (Mode.WATCH, Mode.LESSON, Mode.FAMOUS)  # a computer game outlives a reload
-    table = lobby.open(
-        mode,
-        rules,
-        seats,
-        deal=deal,
-        seed=message.seed,
-        pace=message.pace,
-        lesson=lesson_,
-        famous=famous,
-        bound_to_connection=bound,
-        on_game_over=_archiver(archive),
-        owner=connection.address,
-        table_id=connection.route,
-    )
-    seat = 0 if seats[0].human else None
-    token = None
-    if seat is not None:
-        token = new_token()
-        table.take_seat(seat, token, announce=mode is Mode.FRIENDS)
-        if mode is Mode.LESSON:
-            table.take_seat(1, token, announce=False)
-    connection.send(
-        {
-            "type": "joined",
-            "table": table.id,
-            "seat": seat,
-            "token": token,
-            "link": f"{connection.root}/t/{table.id}",
-        }
-    )
-    connection.sit(table, seat)
-    if mode is Mode.COMPUTER:
-        _close_abandoned_computer_games(lobby, table)
-
-
-def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
-    players = rules.players
-    if mode is Mode.LESSON or mode is Mode.FAMOUS or mode is Mode.WATCH:
-        names = seat_names(players)
-        seats = [Seat(name=names[i], human=False) for i in range(players)]
-        if mode is Mode.LESSON:
-            for seat in seats:
-                seat.human = True
-        else:
-            seats[0].human = True
-            seats[0].automatic = True
-        return seats
-    humans = 1 if mode is Mode.COMPUTER else max(2, min(message.humans, players))
-    if mode is Mode.FRIENDS and message.humans > players:
-        raise TableError(f"{message.humans} people cannot sit at a table of {players}")
-    seats = []
-    computers = iter(COMPUTER_NAMES)
-    for index in range(players):
-        if index < humans:
-            name = message.name if index == 0 and message.name else f"Player {index + 1}"
-            seats.append(Seat(name=name, human=True))
-        else:
-            seats.append(Seat(name=next(computers), human=False))
-    return seats
-
-
-def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: int | None = None) -> None:
-    """``connection`` sits at a table: in the seat its token holds, a free seat of a friend table,
-    or among the spectators, of whom there are at most ``max_spectators``."""
-    table = lobby.get(message.table)
-    seat: int | None = None
-    token = message.token
-    if token:
-        seat = table.seat_of(token)
-    if seat is None and table.mode is Mode.FRIENDS:
-        free = next((i for i, s in enumerate(table.seats) if s.human and not s.taken), None)
-        if free is not None:
-            seat = free
-            token = new_token()
-            table.take_seat(seat, token, message.name)
-    if seat is None:
-        token = None
-        if max_spectators is not None and connection.table is not table:
-            watching = len(table.listeners) - sum(each.connections for each in table.seats)
-            if watching >= max_spectators:
-                raise TableError("this table has as many spectators as it can take: try again later")
-    connection.send(
-        {
-            "type": "joined",
-            "table": table.id,
-            "seat": seat,
-            "token": token,
-            "link": f"{connection.root}/t/{table.id}",
-        }
-    )
-    connection.sit(table, seat)
-
-
-def _disconnect(lobby: Lobby, connection: Connection, *, on_purpose: bool = False) -> None:
-    """``connection`` leaves its table; a table bound to its players closes when the last one goes.
-
-    Spectators come and go without closing anything.
-    """
-    seated = connection.seat is not None
-    _close_if_abandoned(lobby, connection.leave(on_purpose=on_purpose), seated)
-
-
-def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None:
-    """Close a table bound to its players once a player left it and no player is connected.
-
-    A game against the computer stays for its player's return (a reload, a lost line); one that
-    was playing itself pauses meanwhile.
-    """
-    if table is None or not seated or any(seat.connections > 0 for seat in table.seats):
-        return
-    if table.bound_to_connection:
-        lobby.close(table.id)
-    elif table.mode is Mode.COMPUTER and not table.game.over and any(s.automatic for s in table.seats):
-        table.set_paused(True)
-
-
-def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
-    """A new game against the computer from an address closes its earlier ones nobody is at."""
-    for table in list(lobby.tables.values()):
-        if (
-            table is not keep
-            and table.mode is Mode.COMPUTER
-            and table.owner == keep.owner
-            and not any(seat.connections > 0 for seat in table.seats)
-        ):
-            lobby.close(table.id)
-
-
 async def _janitor(lobby: Lobby) -> None:
     while True:
         await asyncio.sleep(30)
         lobby.close_idle()
         lobby.close_unwatched()
-        for summary in _SUMMARIES:
-            summary.flush()
+        flush_summaries()
 
 
 __all__ = [
+    "GC_THRESHOLDS",
     "ROUTES",
-    "ServerSettings",
     "create_app",
-    "handle",
-    "quiet_client_mistakes",
     "site_options",
     "stop_for_restart",
-    "summarise_repeats",
     "tune_garbage_collector",
 ]

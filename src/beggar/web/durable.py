@@ -4,7 +4,13 @@ Each open table is one row of ``live_tables`` in the server's database
 (:class:`~beggar.web.archive.Archive` stores the rows; this module decides what they hold). A row
 holds what the reference engine needs to play the game again — its deal, rules, who led and how
 many cards were turned (:meth:`beggar.engine.Game.to_dict`) — and the table's own state: its mode,
-pace, pause, seats with their names and the *hashes* of their tokens, the log, games played.
+pace, pause, seats with their names and the *hashes* of their tokens, the log, games played,
+and who is away: since when (as a wall-clock time, so that the absence goes on counting across the
+restart), whether they left on purpose, and whether the computer plays for them.
+
+A row's JSON has a version (:data:`STATE_VERSION`); a row of another version is skipped. Keys added
+since are optional within a version, and a row written before them loads with their defaults (a
+seat without an absence is present).
 
 When rows are written (:class:`Keeper`): a table is marked on every change, but written only when
 something worth keeping changed — a trick ended, a game ended or began, a seat or a setting
@@ -33,6 +39,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -46,7 +53,8 @@ from beggar.notation import DealError, parse_deal
 from beggar.records import ALL_GAMES
 from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
-from beggar.web.tables import LIVE_LIMITS, Lobby, Mode, Pace, Seat, Table, TableError, check_live_rules
+from beggar.web.lobby import LIVE_LIMITS, Lobby, check_live_rules
+from beggar.web.table import Mode, Pace, Seat, Table, TableError
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
@@ -95,7 +103,15 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
         "replay": table.replay,
         "log": table.log,
         "seats": [
-            {"name": s.name, "human": s.human, "token_hash": s.token_hash, "automatic": s.automatic}
+            {
+                "name": s.name,
+                "human": s.human,
+                "token_hash": s.token_hash,
+                "automatic": s.automatic,
+                "away_at": _wall_clock(s.away_since),
+                "left": s.left,
+                "stand_in": s.stand_in,
+            }
             for s in table.seats
         ],
         "lesson": None if table.lesson is None else table.lesson.number,
@@ -120,15 +136,7 @@ def restore(
         game = state["game"]
         rules = Rules.from_dict(game["rules"])
         deal = parse_deal(str(game["deal"]), rules.deck, complete=False)
-        seats = [
-            Seat(
-                name=_text(seat["name"]),
-                human=bool(seat["human"]),
-                token_hash=None if seat["token_hash"] is None else _text(seat["token_hash"]),
-                automatic=bool(seat["automatic"]),
-            )
-            for seat in state["seats"]
-        ]
+        seats = [_seat(seat) for seat in state["seats"]]
         if len(seats) != rules.players:
             raise RestoreError(f"{len(seats)} seats for a game of {rules.players}")
         lesson_number, famous_index = state["lesson"], state["famous"]
@@ -156,15 +164,15 @@ def restore(
         table.redeals = int(state["redeals"])
         table.new_game_asked = {int(seat) for seat in state["new_game_asked"] if 0 <= int(seat) < len(seats)}
         table.replay = None if state["replay"] is None else _text(state["replay"])
-        table.log = [
-            {"seq": int(line["seq"]), "text": _text(line["text"]), "note": _text(line["note"])}
-            for line in state["log"]
-        ]
+        table.log = [_log_line(line, len(seats)) for line in state["log"]]
         now = time.monotonic()
         table.started = now - float(state["played"])
         table.paused = bool(state["paused"])
         table.paused_at = now if table.paused else None
         table.paused_why = None if state["paused_why"] is None else _text(state["paused_why"])
+        for index, seat in enumerate(table.seats):
+            if seat.away_since is not None:
+                table.watch_absence(index)
         first, turned = int(game["first"]), int(game["turned"])
         check_live_rules(rules)
         if turned > LIVE_LIMITS["max_cards"]:
@@ -199,6 +207,66 @@ def _checked(replay: Iterator[None]) -> Iterator[None]:
         raise RestoreError(str(exc)) from None
 
 
+def _seat(saved: dict[str, Any]) -> Seat:
+    """A saved seat; one whose absence cannot be read is present (and nobody plays for them)."""
+    seat = Seat(
+        name=_text(saved["name"]),
+        human=bool(saved["human"]),
+        token_hash=None if saved["token_hash"] is None else _text(saved["token_hash"]),
+        automatic=bool(saved["automatic"]),
+    )
+    seat.away_since = _monotonic(saved.get("away_at"))
+    stand_in = saved.get("stand_in") is True
+    if seat.away_since is not None:
+        seat.left = saved.get("left") is True
+        seat.stand_in = stand_in
+        seat.automatic = seat.automatic or stand_in
+    elif stand_in:
+        seat.automatic = False  # the computer played only for their absence, which is gone
+    return seat
+
+
+def _log_line(saved: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A saved log line; where it names seats is kept only if it can be read (else the line is
+    told by name to everyone, as it was written)."""
+    line: dict[str, Any] = {
+        "seq": int(saved["seq"]),
+        "text": _text(saved["text"]),
+        "note": _text(saved["note"]),
+    }
+    named = saved.get("named")
+    if (
+        isinstance(named, list)
+        and named
+        and all(_names_a_seat(each, len(line["text"]), seats) for each in named)
+    ):
+        line["named"] = [[int(part) for part in each] for each in named]
+    return line
+
+
+def _names_a_seat(span: Any, length: int, seats: int) -> bool:
+    if not isinstance(span, list) or len(span) != 3:
+        return False
+    if any(isinstance(part, bool) or not isinstance(part, int) for part in span):
+        return False
+    start, end, seat = span
+    return bool(0 <= start <= end <= length and 0 <= seat < seats)
+
+
+def _wall_clock(since: float | None) -> float | None:
+    """A moment of ``time.monotonic()`` as a wall-clock time (``time.time()``), which the next
+    process can read: the monotonic clock of one process means nothing to another."""
+    return None if since is None else time.time() - (time.monotonic() - since)
+
+
+def _monotonic(at: Any) -> float | None:
+    """A saved wall-clock moment on this process's monotonic clock; None if there is none or it
+    cannot be read. A moment in the future (a clock set back) counts as now."""
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        return None
+    return time.monotonic() - max(0.0, time.time() - at)
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise RestoreError(f"expected text, not {type(value).__name__}")
@@ -208,7 +276,9 @@ def _text(value: Any) -> str:
 def _worth_keeping(table: Table) -> tuple[Any, ...]:
     """What must be written as soon as it changes: everything of a table except its progress
     within a game (a card turned does not count; :func:`_progress` counts the tricks)."""
-    seats = tuple((s.name, s.token_hash, s.automatic) for s in table.seats)
+    seats = tuple(
+        (s.name, s.token_hash, s.automatic, s.away_since is not None, s.left, s.stand_in) for s in table.seats
+    )
     return (
         seats,
         table.pace,

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from beggar.web.tables import Mode, Pace
+from beggar.web.table import Mode, Pace
 
 MAX_MESSAGE_BYTES = 4096
 MAX_NAME = 24

@@ -21,7 +21,7 @@ from beggar.rules import STANDARD, Rules
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundDeal, cycle_json, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
-from beggar.web.tables import card_json
+from beggar.web.view import card_json
 
 
 def replay(

@@ -1,0 +1,217 @@
+// @ts-check
+/**
+ * @file What the server sends the page over a table's WebSocket, described once as JSDoc types.
+ *
+ * The page's scripts name these types (from static/js/: `import("../../messages.js").TableState`);
+ * nothing in this file runs. The server builds a `state` in beggar/web/view.py and the other
+ * messages in beggar/web/handler.py; tests/web/test_view.py checks that every key the server sends
+ * is described here, and that every property described here is sent.
+ */
+
+/**
+ * One state of the table, as one person sees it: the shared view (the same for everyone at the
+ * table) and what is theirs alone (`you`, `prompt`, `notice`, `log`, `rules`, `history`...).
+ *
+ * @typedef {Object} TableState
+ * @property {"state"} type
+ * @property {number | null} you - this person's seat; null for a spectator
+ * @property {string} prompt - what is happening, said from this person's seat ("Queen: you owe 2.")
+ * @property {string} notice - what this person should know of the others ("" if nothing)
+ * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
+ * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
+ * @property {number} history_start - where the chart points sent begin
+ * @property {number[][]} history - every hand's size after each trick, from history_start
+ *   (only once the game is over, or at a famous game)
+ * @property {number | null} since - when the oldest change this state carries happened (seconds
+ *   since the epoch, server time); null if none is pending
+ * @property {string} table - the table's id
+ * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} mode
+ * @property {number} version - counts the table's changes
+ * @property {number} at - when the table last changed (seconds since the epoch, server time)
+ * @property {SeatState[]} seats
+ * @property {CardJson[]} pile - the pile, oldest card first
+ * @property {number | null} to_play - the seat to turn next; null once the game is over
+ * @property {number} owed - cards still owed for the pay card being paid for
+ * @property {number | null} challenge - where on the pile that pay card lies (0: the oldest)
+ * @property {number | null} creditor - the seat that turned it
+ * @property {number} cards - cards turned in this game
+ * @property {number} tricks - tricks taken in this game
+ * @property {number} games_played - games played at this table before this one
+ * @property {boolean} paused
+ * @property {"slow" | "normal" | "fast" | "instant"} pace
+ * @property {LastCard | null} last_card
+ * @property {LastTake | null} last_take
+ * @property {number | null} time_left - seconds left under a time limit; null without one
+ * @property {GameOver | null} over - how the game ended; null while it is played
+ * @property {boolean} closed - the table is closed
+ * @property {string[]} waiting_for - at a friend table, the seats still waiting for their person
+ * @property {string | null} paused_why - why the game is paused, for everyone, by name
+ * @property {number[]} new_game_asked - the seats whose people asked for a new game
+ * @property {number} reshuffles - deals gathered and dealt again in this sitting
+ * @property {LessonState} [lesson] - at a lesson only
+ * @property {FamousGame} [famous] - at a famous game only
+ */
+
+/**
+ * One seat of the table.
+ *
+ * @typedef {Object} SeatState
+ * @property {string} name
+ * @property {boolean} human - a person's seat (not the computer's)
+ * @property {boolean} taken - someone holds it
+ * @property {boolean} connected - a browser of its person is connected
+ * @property {boolean} automatic - its cards are turned for its person
+ * @property {"left" | "lost" | null} away - its person left on purpose, or lost the connection
+ * @property {boolean} absent - away long enough for the others to go on without them
+ * @property {boolean} stand_in - the computer plays for its absent person
+ * @property {number} cards - cards in its stack
+ * @property {boolean} out - out of the game
+ * @property {CardJson[]} [stack] - its stack, top card first: with open hands (a lesson) only
+ */
+
+/**
+ * A face-up card as the page draws it.
+ *
+ * @typedef {Object} CardJson
+ * @property {string} rank - "A", "K", "Q", "J", "10"... ("" for a compact deal's number card)
+ * @property {string} suit - "C", "D", "H", "S" ("" without a suit)
+ * @property {string} label - the card as written in a deal ("QH", "-")
+ * @property {number} pays - what it asks for under the table's rules (0: an ordinary card)
+ */
+
+/**
+ * One line of the game log, told to the person it is sent to: "You owe 2." where it names their
+ * own seat.
+ *
+ * @typedef {Object} LogLine
+ * @property {number} seq - counts the table's log lines
+ * @property {string} text
+ * @property {string} note - a lesson's note on this card ("" if none)
+ */
+
+/**
+ * The rules a table plays by.
+ *
+ * @typedef {Object} RulesEntry
+ * @property {string} name - the rules spec ("standard:players=3")
+ * @property {string} title - its plain title (with the creator's chosen deal, if any)
+ * @property {Object<string, string>} settings - every setting, in the spec's own words
+ */
+
+/**
+ * The card turned last.
+ *
+ * @typedef {Object} LastCard
+ * @property {number} seat
+ * @property {CardJson} card
+ * @property {number} number - the card's number in the game (1: the first)
+ * @property {number} value - its pay value (0: an ordinary card)
+ */
+
+/**
+ * The trick taken last.
+ *
+ * @typedef {Object} LastTake
+ * @property {number} seat - who took it
+ * @property {number} count - the cards of the pile taken
+ * @property {number} trick - the trick's number
+ */
+
+/**
+ * How a game ended.
+ *
+ * @typedef {Object} GameOver
+ * @property {"finished" | "loop" | "stopped"} status
+ * @property {number} cards
+ * @property {number} tricks
+ * @property {number | null} winner
+ * @property {string} reason
+ * @property {string} outcome
+ * @property {number[]} holdings - each seat's cards at the end
+ * @property {number} first - the seat that led
+ * @property {RepeatOf | null} repeat_of - where a loop's position was seen first
+ * @property {string} sentence - the ending, by name
+ * @property {string} deal - the deal, now that it may be seen
+ * @property {string[][]} deal_hands - each hand's cards, top first
+ * @property {string | null} replay - the replay's id, once the game is stored
+ */
+
+/**
+ * @typedef {Object} RepeatOf
+ * @property {number} cards
+ * @property {number} tricks
+ */
+
+/**
+ * @typedef {Object} LessonState
+ * @property {number} number
+ * @property {string} title
+ * @property {string} outro
+ * @property {number | null} next - the next lesson's number; null after the last
+ */
+
+/**
+ * A famous game: a published one (finder, year, note...) or a never-ending deal found by this
+ * server's cycle factory (key, rules...).
+ *
+ * @typedef {Object} FamousGame
+ * @property {string} title
+ * @property {string} [finder]
+ * @property {number} [year]
+ * @property {string} deal
+ * @property {number | null} cards - a published game's length; a found deal's deck size
+ * @property {number | null} [tricks]
+ * @property {number | null} [cycle_tricks]
+ * @property {CycleJson | null} cycle - where the game's cycle starts, and its period
+ * @property {string} [note]
+ * @property {string} [key] - a found deal's name in links
+ * @property {string} [rules] - a found deal's rules spec
+ * @property {string} [rules_title]
+ */
+
+/**
+ * @typedef {Object} CycleJson
+ * @property {number} pre_period_tricks
+ * @property {number} pre_period_cards
+ * @property {number} period_tricks
+ * @property {number} period_cards
+ */
+
+/**
+ * The answer to a create or a join: where this person sits.
+ *
+ * @typedef {Object} Joined
+ * @property {"joined"} type
+ * @property {string} table
+ * @property {number | null} seat - null for a spectator
+ * @property {string | null} token - the secret that holds the seat (keep it to come back)
+ * @property {string} link - the table's link
+ */
+
+/**
+ * A request the server refused.
+ *
+ * @typedef {Object} ErrorMessage
+ * @property {"error"} type
+ * @property {string} message - one plain sentence
+ * @property {"no-table"} [code] - the table is closed or never existed
+ * @property {string} [field] - the setting of a new table the error is about
+ */
+
+/**
+ * @typedef {Object} Pong
+ * @property {"pong"} type
+ */
+
+/**
+ * The person left the table.
+ *
+ * @typedef {Object} Left
+ * @property {"left"} type
+ */
+
+/**
+ * @typedef {TableState | Joined | ErrorMessage | Pong | Left} ServerMessage
+ */
+
+export {};

@@ -1,0 +1,655 @@
+"""The table: its seats, its game and everything that happens at it, said once for everyone.
+
+A :class:`Table` owns one reference-engine :class:`~beggar.engine.Game` and is the only authority
+over it. What each person is sent of it is :mod:`beggar.web.view`'s; how fast its automatic
+players turn their cards is :mod:`beggar.web.pacing`'s; :mod:`beggar.web.lobby` holds every live
+table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from beggar.cards import Card
+from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason
+from beggar.lessons import Lesson
+from beggar.narrate import Narrator
+from beggar.notation import Deal, random_deal
+from beggar.records import PublishedGame
+from beggar.rules import Rules
+from beggar.web.faces import dress
+from beggar.web.never_ending import FoundDeal
+from beggar.web.presets import table_rules_title
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is shown to the person who made it."""
+
+
+class NoSuchTable(TableError):
+    """A link to a table that has closed or never existed."""
+
+
+class Pace(enum.StrEnum):
+    SLOW = "slow"
+    NORMAL = "normal"
+    FAST = "fast"
+    INSTANT = "instant"
+
+    @property
+    def delay(self) -> float:
+        """Seconds an automatic player waits before turning a card."""
+        return {"slow": 2.0, "normal": 1.0, "fast": 0.3, "instant": 0.0}[self.value]
+
+
+class Mode(enum.StrEnum):
+    COMPUTER = "computer"
+    """One person against the computer (or several computer players)."""
+    FRIENDS = "friends"
+    """Seats for people who join by a link; the others are computer players."""
+    WATCH = "watch"
+    """Every seat automatic."""
+    LESSON = "lesson"
+    FAMOUS = "famous"
+
+
+LOG_KEEP = 60
+"""Log lines kept in every view; older lines scroll away."""
+RESUME_SLICE = 500
+"""Cards a restored table replays between pauses (about 5 ms of the server's time)."""
+ABSENT_GRACE = 20.0
+"""Seconds a friend who left or lost the connection has to come back before the others are offered
+to let the computer play for them, or a new game without them."""
+
+
+_MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
+
+
+def mention(seat: int, shown: str | None = None) -> str:
+    """A seat named in a log line: :meth:`Table.say` writes in the seat's name as it is then (or
+    ``shown``) and notes where, so that :mod:`beggar.web.view` can tell the line to the person at
+    that seat as "you". The narrator names seats this way too, so it stays the same for everyone.
+    (The marks are control characters, which no name can hold.)"""
+    return f"\x1e{seat}\x1f" if shown is None else f"\x1e{seat}\x1d{shown}\x1f"
+
+
+def spoken_list(names: list[str]) -> str:
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass
+class ViewCache:
+    """What :mod:`beggar.web.view` keeps of one table between its changes.
+
+    The views of an instant table show the same cards over and over, and every person at a table
+    shares one view: each is made once and kept here, with the table.
+    """
+
+    version: int = -1
+    """The table's version that :attr:`encoded` shows (-1: none yet)."""
+    encoded: bytes = b""
+    """The shared view as JSON. Only the encoded view is kept: a view's dictionaries, kept until
+    the next change, would outlive the garbage collector's young generation at every table, and
+    make its every collection slower (see :func:`beggar.web.app.tune_garbage_collector`)."""
+    faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict)
+    """Each card as the browser draws it, by the card object's id (the engine moves the same
+    objects through a game; the card itself is kept to be sure)."""
+
+
+@dataclass
+class Seat:
+    name: str
+    human: bool
+    token_hash: str | None = None
+    """The hash (:func:`token_hash`) of the secret that holds a human seat; None until someone takes
+    it. Only the person's browser keeps the secret itself: neither memory nor the database does."""
+    connections: int = 0
+    automatic: bool = False
+    """A human seat whose cards are turned for them ("watch both players")."""
+    away_since: float | None = None
+    """When the person at this seat left or lost the connection (``time.monotonic()``); None
+    while they are here (or never came)."""
+    left: bool = False
+    """They left on purpose (rather than lost the connection)."""
+    stand_in: bool = False
+    """The computer plays for this absent person, as the others asked; it stops when they return."""
+
+    @property
+    def plays_itself(self) -> bool:
+        return not self.human or self.automatic
+
+    @property
+    def taken(self) -> bool:
+        return self.token_hash is not None
+
+    def held_by(self, token: str) -> bool:
+        """Is ``token`` the secret that holds this seat?"""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
+
+
+Listener = Callable[["Table"], None]
+
+
+@dataclass
+class Table:
+    """One game table. All methods run on the server's event loop."""
+
+    id: str
+    mode: Mode
+    rules: Rules
+    seats: list[Seat]
+    deal: Deal
+    pace: Pace = Pace.NORMAL
+    seed: int | None = None
+    lesson: Lesson | None = None
+    famous: PublishedGame | FoundDeal | None = None
+    """A famous game: a published one, or a never-ending deal found here."""
+    bound_to_connection: bool = False
+    """Close the table when its creator disconnects (a game against the computer)."""
+    owner: str = ""
+    """The network address that created the table (live tables are counted per address)."""
+    chosen: bool = False
+    """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
+    game: Game = field(init=False)
+    narrator: Narrator = field(init=False)
+    paused: bool = False
+    log: list[dict[str, Any]] = field(default_factory=list)
+    """The latest lines of the game log: ``{"seq", "text", "note"}``, oldest first, and
+    ``"named": [[start, end, seat], ...]`` where the text names seats (see :func:`mention`)."""
+    history: list[tuple[int, ...]] = field(default_factory=list)
+    last_card: CardTurned | None = None
+    """The card turned last in this game."""
+    last_take: PileTaken | None = None
+    """The trick taken last in this game."""
+    version: int = 0
+    changed_at: float = field(default_factory=time.time)
+    touched: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.monotonic)
+    paused_for: float = 0.0
+    paused_at: float | None = None
+    listeners: list[Listener] = field(default_factory=list)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+    games_played: int = 0
+    redeals: int = 0
+    """Deals gathered and dealt again in this sitting (rules whose loop means a redeal)."""
+    paused_why: str | None = None
+    """Why the game is paused, said to everyone: ``"Ann switched to another tab."``."""
+    new_game_asked: set[int] = field(default_factory=set)
+    """Seats whose people asked for a new game; it starts when every seated person has."""
+    on_game_over: Callable[[Table], None] | None = None
+    """Called once when a game ends (the server archives it for its replay link)."""
+    replay: str | None = None
+    """The replay id of the game just finished, once archived."""
+    on_change: Callable[[Table], None] | None = None
+    """Called on every change, like the listeners, but not counted as someone watching: the
+    server's keeper (:mod:`beggar.web.durable`), which decides what is worth saving."""
+    view_cache: ViewCache = field(default_factory=ViewCache, repr=False)
+
+    def __post_init__(self) -> None:
+        self._start_game(self.deal)
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def _start_game(self, deal: Deal, *, redeal: bool = False) -> None:
+        if self.famous is not None and not self.rules.number_ranks_pay:
+            deal = dress(deal, self.rules)  # real faces for a compact deal; the game is the same (faces.py)
+        self.deal = deal
+        lead_seed = None if self.seed is None else self.seed + self.games_played
+        first = 0 if self.lesson is not None or self.famous is not None else None
+        dealer = self.games_played % self.rules.players
+        self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
+        self.narrator = Narrator(self.rules, [mention(seat) for seat in range(len(self.seats))])
+        self.history = [self.game.hand_sizes]
+        self.view_cache.faces.clear()  # a new deal is new card objects
+        self.last_card = None
+        self.last_take = None
+        self.new_game_asked.clear()
+        self.replay = None
+        leads = f"{mention(self.game.to_play)} leads."
+        if redeal:
+            # The sitting goes on: the time limit keeps counting across a redeal.
+            self.say(f"Dealt again: a fresh shuffle, the same seats (deal {self.redeals + 1}). {leads}")
+        else:
+            self.started = time.monotonic()
+            self.paused_for = 0.0
+            intro = self.lesson.intro if self.lesson else ""
+            picked = self.chosen_deal()
+            told = f" The table's creator chose the deal: {picked}." if picked else ""
+            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}", intro)
+        self.changed()
+
+    def chosen_deal(self) -> str | None:
+        """The deal of this game if the creator chose it (a deal, or a deal number), else None.
+
+        A creator who picks the deal of a friend table knows every face-down card; so must
+        everyone else at the table, before the first card. (At the other tables nobody plays
+        against the person who chose it, and face-down cards stay unsaid.)
+        """
+        if self.mode is not Mode.FRIENDS:
+            return None
+        if self.seed is not None:
+            return f"deal number {self.seed + self.games_played}"
+        if self.chosen and self.games_played == 0:
+            return self.deal.format()
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def _next_deal(self) -> Deal:
+        self.games_played += 1
+        if self.lesson is not None or self.famous is not None:
+            return self.deal
+        seed = None if self.seed is None else self.seed + self.games_played
+        return random_deal(self.rules, seed)
+
+    def new_game(self) -> None:
+        """Deal again (a lesson or a famous game starts over).
+
+        At instant pace a new game does not play itself to its end at once: a person who was
+        watching their own cards being turned gets them back, and a table where every seat plays
+        itself starts paused.
+        """
+        self.redeals = 0
+        self._start_game(self._next_deal())
+        if self.pace is not Pace.INSTANT:
+            return
+        if self.mode in (Mode.WATCH, Mode.FAMOUS):
+            self.set_paused(True)
+            self.paused_why = "A new game, paused: press Resume to watch it."
+            self.changed()
+            return
+        for each in self.seats:
+            if each.human and not each.stand_in:
+                each.automatic = False
+        self.changed()
+
+    def ask_new_game(self, seat: int) -> None:
+        """``seat`` asks for a new game; it starts once every seated person has asked.
+
+        One person alone at a table starts it at once. At a friend table the others are told, and
+        the log says who asked and who agreed.
+        """
+        if self.mode is not Mode.FRIENDS:
+            self.new_game()  # one person at the table (a lesson's two seats are one person)
+            return
+        people = self.present_people()
+        if seat in self.new_game_asked:
+            return
+        self.new_game_asked.add(seat)
+        name = mention(seat)
+        if len(people) <= 1:
+            self.new_game()
+            return
+        missing = [mention(i) for i in people if i not in self.new_game_asked]
+        if missing:
+            verb = "agrees" if len(missing) == 1 else "agree"
+            self.say(f"{name} asks for a new game; it starts when {spoken_list(missing)} {verb}.")
+            self.changed()
+            return
+        self.say(f"{name} agrees: a new game.")
+        self.new_game()
+
+    def seated_people(self) -> list[int]:
+        """Seats held by a person (not the computer, not empty)."""
+        return [i for i, seat in enumerate(self.seats) if seat.human and seat.taken]
+
+    def present_people(self) -> list[int]:
+        """Seats held by a person who is at the table now: only their consent is asked for."""
+        return [i for i in self.seated_people() if self.seats[i].away_since is None]
+
+    def arrive(self, seat: int) -> None:
+        """A browser of the person at ``seat`` connects; one who was away is back."""
+        each = self.seats[seat]
+        each.connections += 1
+        if each.away_since is not None:
+            each.away_since, each.left = None, False
+            if each.stand_in:
+                each.stand_in = each.automatic = False
+            if self.mode is Mode.FRIENDS:
+                self.say(f"{mention(seat)} is back.")
+        self.changed()
+
+    def depart(self, seat: int, *, left: bool = False) -> None:
+        """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave).
+
+        At a friend table, when their last browser goes the others are told, and after
+        :data:`ABSENT_GRACE` seconds they are offered to go on without them.
+        """
+        each = self.seats[seat]
+        each.connections = max(0, each.connections - 1)
+        if each.connections == 0 and self.mode is Mode.FRIENDS and each.taken and not self.closed:
+            each.away_since, each.left = time.monotonic(), left
+            self.say(f"{mention(seat)} {'left the table' if left else 'lost the connection'}.")
+            self.new_game_asked.discard(seat)
+            self.watch_absence(seat)
+        self.changed()
+
+    def watch_absence(self, seat: int) -> None:
+        """Tell everyone when the person away from ``seat`` has been away :data:`ABSENT_GRACE`
+        seconds (and the offers to go on without them appear)."""
+        since = self.seats[seat].away_since
+        if since is None:
+            return
+        wait = max(0.0, ABSENT_GRACE - (time.monotonic() - since)) + 0.05
+        with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell later
+            asyncio.get_running_loop().call_later(wait, self._grace_over, seat)
+
+    def _grace_over(self, seat: int) -> None:
+        if not self.closed and self.absent(seat):
+            self.changed()  # the others now see the offers
+
+    def absent(self, seat: int) -> bool:
+        """Has the person at ``seat`` been away for :data:`ABSENT_GRACE` seconds or more?"""
+        since = self.seats[seat].away_since
+        return since is not None and time.monotonic() - since >= ABSENT_GRACE
+
+    def play_for(self, by: int, seat: int) -> None:
+        """``by`` lets the computer play for the absent person at ``seat`` until they return."""
+        if self.mode is not Mode.FRIENDS or not 0 <= seat < len(self.seats) or seat == by:
+            raise TableError("the computer can play only for another player who is away")
+        if not self.absent(seat):
+            raise TableError(f"{self.seats[seat].name} is here, or has only just gone: wait a moment")
+        each = self.seats[seat]
+        if not each.stand_in:
+            each.stand_in = each.automatic = True
+            self.say(f"{mention(by)} lets the computer play for {mention(seat)}.")
+        self.changed()
+
+    def waiting_for(self) -> list[str]:
+        """At a friend table: the names of seats still waiting for their person."""
+        if self.mode is not Mode.FRIENDS:
+            return []
+        return [seat.name for seat in self.seats if seat.human and not seat.taken]
+
+    def take_seat(self, seat: int, token: str, name: str | None = None, *, announce: bool = True) -> None:
+        """A person sits down at a free seat, held from now on by ``token``."""
+        if self.seats[seat].taken:
+            raise TableError("that seat is taken")
+        self.seats[seat].token_hash = token_hash(token)
+        if name:
+            self.rename_seat(seat, self._unique_name(seat, name))
+        if announce:
+            self.say(f"{mention(seat)} sits down.")
+        if announce and not self.waiting_for() and self.game.cards == 0:
+            self.started = time.monotonic()  # the clock starts when everyone is here
+            self.paused_for = 0.0
+            self.say(f"Everyone is here. {mention(self.game.to_play)} leads.")
+        self.changed()
+
+    def rename(self, seat: int, name: str) -> None:
+        """The person at ``seat`` of a friend table gives their name; the others are told."""
+        if self.mode is not Mode.FRIENDS:
+            raise TableError("only a friend table's seats take a name once the game is set")
+        old = self.seats[seat].name
+        name = self._unique_name(seat, name)
+        if name == old:
+            return
+        self.rename_seat(seat, name)
+        self.say(f"{mention(seat, old)} is now called {name}.")
+        self.changed()
+
+    def _unique_name(self, seat: int, name: str) -> str:
+        """``name``, or ``name 2``, ``name 3``...: two people with one name at a table could not
+        tell from the log which of them did what."""
+        taken = {each.name.casefold() for index, each in enumerate(self.seats) if index != seat}
+        candidate, number = name, 1
+        while candidate.casefold() in taken:
+            number += 1
+            candidate = f"{name} {number}"
+        return candidate
+
+    def rename_seat(self, seat: int, name: str) -> None:
+        self.seats[seat].name = name
+
+    def set_pace(self, seat: int | None, pace: Pace) -> None:
+        if pace is self.pace:
+            return
+        self.pace = pace
+        if seat is not None and self.mode is Mode.FRIENDS:
+            self.say(f"{mention(seat)} sets the pace to {pace}.")
+        self.changed()
+
+    def set_automatic(self, seat: int, on: bool) -> None:
+        """ "Watch both players": ``seat``'s cards are turned for them (in a lesson, every seat's)."""
+        for index, each in enumerate(self.seats):
+            if index == seat or self.mode is Mode.LESSON:
+                each.automatic = on
+        self.changed()
+
+    def _after_game(self) -> None:
+        record = self.game.record
+        if record is None:
+            return
+        if self.on_game_over is not None:
+            self.on_game_over(self)
+        if record.outcome is Outcome.REDEAL:
+            self.redeals += 1
+            # A deal stopped by the time limit is dealt again with a fresh clock, or it would stop
+            # again at once; a loop is dealt again within the same sitting.
+            keep_clock = record.reason is not Reason.TIME_LIMIT
+            self._start_game(self._next_deal(), redeal=keep_clock)
+            if not keep_clock:
+                self.say("The clock starts again.")
+
+    def step(self) -> list[Event]:
+        """Turn the next card (whoever's it is) and record what happened."""
+        events = self.game.step()
+        sentence = self.narrator.tell(events)
+        note = self.lesson.note(self.game.cards) if self.lesson else ""
+        self._note(events)
+        self.say(sentence, note)
+        if self.game.over and self.lesson is not None and self.lesson.outro:
+            self.say(self.lesson.outro)
+        if self.game.over:
+            self._after_game()
+        return events
+
+    def _note(self, events: list[Event]) -> None:
+        """Remember the last card and the last trick taken, and chart the hands after each trick."""
+        for event in events:
+            if isinstance(event, CardTurned):
+                self.last_card = event
+            elif isinstance(event, PileTaken):
+                self.last_take = event
+                self.history.append(self.game.hand_sizes)
+
+    def resume(self, first: int, turned: int, stopped: Reason | None = None) -> Iterator[None]:
+        """Play this table's deal again through the engine to where a saved table stood: led by
+        ``first``, ``turned`` cards turned, then stopped for ``stopped`` if it was.
+
+        Nothing is said and no game over is reported: the saved log and replay link stand. The
+        replay pauses (yields) every :data:`RESUME_SLICE` cards, so that a long game does not hold
+        up the server. :class:`GameError` if the saved game cannot be where it says.
+        """
+        if turned < 0:
+            raise GameError("bad saved game: a negative number of cards turned")
+        self.game = Game(self.deal, self.rules, first=first, complete=False)
+        self.history = [self.game.hand_sizes]
+        self.last_card = None
+        self.last_take = None
+        while self.game.cards < turned:
+            if self.game.over:
+                raise GameError(f"bad saved game: it ends after {self.game.cards} cards, not {turned}")
+            self._note(self.game.step())
+            if self.game.cards % RESUME_SLICE == 0:
+                yield
+        if stopped is not None and not self.game.over:
+            self.game.stop(stopped)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` holds, if any."""
+        return next((i for i, seat in enumerate(self.seats) if seat.held_by(token)), None)
+
+    def turn(self, seat: int) -> None:
+        """A person turns their top card."""
+        if self.game.over:
+            raise TableError("the game is over: start a new game")
+        waiting = self.waiting_for()
+        if waiting:
+            who = spoken_list(waiting)
+            raise TableError(f"waiting for {who} to join: the game starts when everyone is here")
+        if self.paused:
+            raise TableError("the game is paused: resume it first")
+        if self.game.to_play != seat and self.mode is not Mode.LESSON:
+            raise TableError(f"it is {self.seats[self.game.to_play].name}'s turn, not yours")
+        if self.seats[seat].automatic:
+            raise TableError("your cards are being turned for you: switch off 'watch' first")
+        self.step()
+        self.changed()
+
+    def check_time_limit(self) -> None:
+        limit = self.rules.time_limit
+        if limit is None or self.game.over or self.waiting_for():
+            return
+        if self.playing_seconds() >= limit:
+            events = self.game.stop(Reason.TIME_LIMIT)
+            self.say(self.narrator.tell(events))
+            self._after_game()
+            self.changed()
+
+    def playing_seconds(self) -> float:
+        now = time.monotonic()
+        paused = self.paused_for + (now - self.paused_at if self.paused_at is not None else 0.0)
+        return now - self.started - paused
+
+    def set_paused(self, paused: bool, seat: int | None = None, *, hidden: bool = False) -> None:
+        """Pause or resume; ``hidden`` says the person switched to another tab."""
+        if paused == self.paused:
+            return
+        now = time.monotonic()
+        if paused:
+            self.paused_at = now
+        elif self.paused_at is not None:
+            self.paused_for += now - self.paused_at
+            self.paused_at = None
+        self.paused = paused
+        # At a friend table everyone is told who did it; elsewhere the one person knows.
+        who = seat if self.mode is Mode.FRIENDS else None
+        if paused:
+            if who is None:
+                told = "Paused because you switched to another tab." if hidden else "Paused."
+            elif hidden:
+                told = f"Paused because {mention(who)} switched to another tab."
+            else:
+                told = f"Paused by {mention(who)}."
+            self.say(told)
+            self.paused_why = self.log[-1]["text"]  # for everyone: by name
+        else:
+            self.paused_why = None
+            self.say("Resumed." if who is None else f"{mention(who)} resumes the game.")
+        self.changed()
+
+    def waiting_for_machine(self) -> bool:
+        """True when the next card is turned automatically (not paused, not over)."""
+        if self.game.over or self.paused or self.closed or self.waiting_for():
+            return False
+        if self.mode is Mode.LESSON:
+            return self.seats[self.game.to_play].automatic
+        return self.seats[self.game.to_play].plays_itself
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+
+    def say(self, text: str, note: str = "") -> None:
+        """Add a line to the log; seats in ``text`` are named by :func:`mention`."""
+        if not text and not note:
+            return
+        seq = self.log[-1]["seq"] + 1 if self.log else 1
+        line: dict[str, Any] = {"seq": seq, "text": text, "note": note}
+        if "\x1e" in text:
+            line["text"], line["named"] = self._name_seats(text)
+        self.log.append(line)
+        if len(self.log) > LOG_KEEP:
+            del self.log[: len(self.log) - LOG_KEEP]
+
+    def _name_seats(self, text: str) -> tuple[str, list[list[int]]]:
+        """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
+        parts: list[str] = []
+        named: list[list[int]] = []
+        length = at = 0
+        for found in _MENTION.finditer(text):
+            seat = int(found[1])
+            name = self.seats[seat].name if found[2] is None else found[2]
+            before = text[at : found.start()]
+            parts += [before, name]
+            length += len(before)
+            named.append([length, length + len(name), seat])
+            length += len(name)
+            at = found.end()
+        parts.append(text[at:])
+        return "".join(parts), named
+
+    def changed(self) -> None:
+        """Something changed: wake the driver and tell every listener."""
+        self.version += 1
+        self.changed_at = time.time()
+        self.touched = time.monotonic()
+        self.wake.set()
+        for listener in list(self.listeners):
+            listener(self)
+        if self.on_change is not None:
+            self.on_change(self)
+
+
+# -- table ids and seat tokens ------------------------------------------------------------------------
+
+ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+TABLE_ID_LENGTH = 10
+"""31 letters and digits that cannot be misread, ten of them: about 2^49.5 table ids, so guessing
+one among a thousand live tables takes about 10^12 tries (and failed joins are throttled), while a
+link stays short enough to read aloud."""
+
+
+def new_table_id() -> str:
+    """A fresh random table id (:data:`TABLE_ID_LENGTH` characters that cannot be misread)."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+
+
+def is_table_id(text: str) -> bool:
+    """Is ``text`` shaped like a table id (whether or not such a table is open)?"""
+    return len(text) == TABLE_ID_LENGTH and all(ch in ID_ALPHABET for ch in text)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a seat's secret. Tokens are 144 random bits, so a plain SHA-256
+    suffices: nobody can search for a token whose hash matches."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+__all__ = [
+    "ABSENT_GRACE",
+    "ID_ALPHABET",
+    "LOG_KEEP",
+    "RESUME_SLICE",
+    "TABLE_ID_LENGTH",
+    "Mode",
+    "NoSuchTable",
+    "Pace",
+    "Seat",
+    "Table",
+    "TableError",
+    "ViewCache",
+    "is_table_id",
+    "mention",
+    "new_table_id",
+    "new_token",
+    "spoken_list",
+    "token_hash",
+]

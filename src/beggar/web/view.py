@@ -1,0 +1,335 @@
+"""What each person at a table is sent: the table's shared view, and what is theirs alone.
+
+The shared view (:func:`shared_view`) is the same for everyone at a table and is encoded once per
+change (:func:`shared_json`); :func:`personal` adds what only one person gets: who they are, what
+they should do now (:func:`prompt`, :func:`notice`) and the game log, told to them ("You owe 2")
+where it names their own seat. :func:`state_message` puts the two together. Views never carry the
+order of a face-down stack, except in open-hand teaching mode.
+
+Every key of a ``state`` message, and of the other messages the server sends the page, is
+described once, as JSDoc types, in ``src/beggar/web/messages.js`` (``TableState``, ``SeatState``,
+``CardJson``, ``LogLine``...): the page's scripts are checked against it, and a test checks that
+the server sends exactly what it describes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from beggar.cards import Card
+from beggar.engine import Outcome, Status
+from beggar.lessons import LESSONS
+from beggar.narrate import ending
+from beggar.records import PublishedGame
+from beggar.rules import Rules
+from beggar.web.never_ending import FoundDeal, published_cycle
+from beggar.web.presets import rules_entry
+from beggar.web.table import Mode, Table, spoken_list
+
+
+def face(table: Table, card: Card) -> dict[str, Any]:
+    """:func:`card_json` under ``table``'s rules, made once per card of the deal."""
+    faces = table.view_cache.faces
+    known = faces.get(id(card))
+    if known is None or known[0] is not card:
+        known = faces[id(card)] = (card, card_json(card, table.rules))
+    return known[1]
+
+
+def shared_json(table: Table) -> bytes:
+    """:func:`shared_view` as JSON, encoded once per change for everyone at the table."""
+    cache = table.view_cache
+    if cache.version != table.version:
+        cache.encoded, cache.version = orjson.dumps(shared_view(table)), table.version
+    return cache.encoded
+
+
+def shared_view(table: Table) -> dict[str, Any]:
+    """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
+    game = table.game
+    record = game.record
+    names = [seat.name for seat in table.seats]
+    reveal = table.rules.open_hands
+    seats = []
+    for index, seat in enumerate(table.seats):
+        entry: dict[str, Any] = {
+            "name": seat.name,
+            "human": seat.human,
+            "taken": seat.taken,
+            "connected": seat.connections > 0,
+            "automatic": seat.automatic,
+            "away": None if seat.away_since is None else ("left" if seat.left else "lost"),
+            "absent": table.absent(index),
+            "stand_in": seat.stand_in,
+            "cards": len(game.stacks[index]),
+            "out": game.out[index],
+        }
+        if reveal:
+            entry["stack"] = [face(table, card) for card in game.stacks[index]]
+        seats.append(entry)
+    last_card, last_take = table.last_card, table.last_take
+    view: dict[str, Any] = {
+        "type": "state",
+        "table": table.id,
+        "mode": str(table.mode),
+        "version": table.version,
+        "at": table.changed_at,
+        "seats": seats,
+        "pile": [face(table, card) for card in game.pile],
+        "to_play": None if record else game.to_play,
+        "owed": game.owed,
+        "challenge": game.challenge,
+        "creditor": game.creditor,
+        "cards": game.cards,
+        "tricks": game.tricks,
+        "games_played": table.games_played,
+        "paused": table.paused,
+        "pace": str(table.pace),
+        "last_card": None
+        if last_card is None
+        else {
+            "seat": last_card.player,
+            "card": face(table, last_card.card),
+            "number": last_card.number,
+            "value": last_card.value,
+        },
+        "last_take": None
+        if last_take is None
+        else {"seat": last_take.player, "count": len(last_take.cards), "trick": last_take.trick},
+        "time_left": None,
+        "over": None,
+        "closed": table.closed,
+        "waiting_for": table.waiting_for(),
+        "paused_why": table.paused_why,
+        "new_game_asked": sorted(table.new_game_asked),
+        "reshuffles": table.redeals,
+    }
+    if table.rules.time_limit is not None and record is None:
+        played = 0.0 if table.waiting_for() else table.playing_seconds()  # the clock waits too
+        view["time_left"] = max(0.0, round(table.rules.time_limit - played, 1))
+    if table.lesson is not None:
+        view["lesson"] = {
+            "number": table.lesson.number,
+            "title": table.lesson.title,
+            "outro": table.lesson.outro,
+            "next": table.lesson.number + 1 if table.lesson.number < len(LESSONS) else None,
+        }
+    if table.famous is not None:
+        view["famous"] = famous_json(table.famous)
+    if record is not None:
+        view["over"] = {
+            **record.to_dict(),
+            "sentence": ending(record, names),
+            "deal": table.deal.format(),
+            "deal_hands": [[card.label for card in hand] for hand in table.deal.hands],
+            "replay": table.replay,
+        }
+    return view
+
+
+def personal(
+    table: Table,
+    seat: int | None,
+    *,
+    log_after: int = 0,
+    history_from: int = 0,
+    first: bool = True,
+) -> dict[str, Any]:
+    """What only this person gets with the shared view: who they are and what they should do now.
+
+    Only log lines after ``log_after`` and chart points from ``history_from`` are included: the
+    browser already has the others. ``history_start`` says where the points sent begin. The
+    rules, which never change at a table, come with a connection's ``first`` state only.
+    """
+    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
+    log = table.log
+    skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
+    you = addressed(table, seat)
+    mine["log"] = [told_to(line, you) for line in log[skip:]]
+    if first:
+        mine["rules"] = rules_entry(table.rules)
+        picked = table.chosen_deal()
+        if picked:
+            mine["rules"]["title"] = f"{mine['rules']['title']}, the creator's chosen deal: {picked}"
+    history = table.history if table.famous is not None or table.game.over else []
+    start = history_from if 0 < history_from <= len(history) else 0
+    mine["history_start"] = start
+    mine["history"] = history[start:]
+    return mine
+
+
+def state_message(table: Table, mine: dict[str, Any]) -> str:
+    """One ``state`` message: the table's shared view (encoded once per change) and ``mine``."""
+    return (orjson.dumps(mine)[:-1] + b"," + shared_json(table)[1:]).decode()
+
+
+SECOND_PERSON = {
+    "turns": "turn",
+    "owes": "owe",
+    "takes": "take",
+    "has": "have",
+    "loses": "lose",
+    "is": "are",
+    "wins": "win",
+    "sits": "sit",
+    "asks": "ask",
+    "agrees": "agree",
+    "sets": "set",
+    "resumes": "resume",
+    "lets": "let",
+    "leads": "lead",
+}
+"""The verbs the log puts after a seat's name, as said to the person at that seat."""
+_WORD_AFTER = re.compile(r" ([a-z]+)\b")
+_AND_WORD = re.compile(r" and ([a-z]+)\b")
+_CLAUSE_END = re.compile(r"[.:;(]")
+
+
+def told_to(line: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log line as sent to the person at ``seat`` (None: to everyone, by name).
+
+    Where the line names their seat it says "you", and its verbs agree: ``"Ann owes 2."`` is
+    ``"You owe 2."`` for Ann, ``"Bea turns a queen: Ann owes 2."`` is ``"Bea turns a queen: you
+    owe 2."``, ``"Ann has no cards left and loses."`` is ``"You have no cards left and lose."``.
+    The table notes where each line names a seat (:func:`beggar.web.table.mention`); only the
+    verb right after the name, and one joined to it by "and" in the same clause, change.
+    """
+    text = line["text"]
+    named = line.get("named") or ()
+    if seat is None or all(each != seat for _, _, each in named):
+        return {"seq": line["seq"], "text": text, "note": line["note"]}
+    names_at = {start for start, _, _ in named}
+    edits: list[tuple[int, int, str]] = []
+    for start, end, each in named:
+        if each != seat:
+            continue
+        before = text[:start].rstrip()
+        edits.append((start, end, "You" if not before or before[-1] in ".!?" else "you"))
+        verb = _WORD_AFTER.match(text, end)
+        if verb is None or verb.start(1) in names_at or verb[1] not in SECOND_PERSON:
+            continue  # "for Ann.", "Ann and Bea agree": no verb of Ann's alone
+        edits.append((verb.start(1), verb.end(1), SECOND_PERSON[verb[1]]))
+        stop = _CLAUSE_END.search(text, verb.end())
+        for more in _AND_WORD.finditer(text, verb.end(), len(text) if stop is None else stop.start()):
+            if more.start(1) not in names_at and more[1] in SECOND_PERSON:
+                edits.append((more.start(1), more.end(1), SECOND_PERSON[more[1]]))
+    parts, at = [], 0
+    for start, end, new in sorted(edits):
+        parts += [text[at:start], new]
+        at = end
+    parts.append(text[at:])
+    return {"seq": line["seq"], "text": "".join(parts), "note": line["note"]}
+
+
+def addressed(table: Table, seat: int | None) -> int | None:
+    """The seat this person plays as "you": only a person holding a seat in a game they play.
+
+    Spectators, famous games, lessons and "watch both players" see every seat by its name.
+    """
+    return seat if table.mode in (Mode.COMPUTER, Mode.FRIENDS) else None
+
+
+def prompt(table: Table, seat: int | None) -> str:
+    """What is happening, said plainly from this person's seat: ``"Queen: you owe 2"``."""
+    game = table.game
+    names = table.names
+    seat = addressed(table, seat)
+    if game.record is not None:
+        record = game.record
+        if record.status is Status.FINISHED or record.winner is not None:
+            winner = record.winner
+            if winner is not None:
+                return "You win!" if winner == seat else f"{names[winner]} wins."
+        return "A draw." if record.outcome is Outcome.DRAW else "Game over: no winner."
+    waiting = table.waiting_for()
+    if waiting:
+        return f"Waiting for {spoken_list(waiting)} to join."
+    if table.paused:
+        return table.paused_why or "Paused."
+    who = game.to_play
+    you = who == seat
+    subject = "you" if you else names[who]
+    if game.owed and game.creditor is not None:
+        price = next(card.noun for card in reversed(game.pile) if table.rules.pay_value(card))
+        verb = "owe" if you else "owes"
+        return f"{price.capitalize()}: {subject} {verb} {game.owed}."
+    if you:
+        return "Your turn: turn your top card."
+    return f"{names[who]}'s turn."
+
+
+def notice(table: Table, seat: int | None) -> str:
+    """What this person should know of the others: who is away, and a new game someone asked for.
+
+    The button named is the one this person sees: "Play again" once the game is over, else "New
+    game".
+    """
+    if table.mode is not Mode.FRIENDS:
+        return ""
+    parts = []
+    for index, each in enumerate(table.seats):
+        if index == seat or each.away_since is None:
+            continue
+        if each.stand_in:
+            parts.append(f"{each.name} is away: the computer plays for them until they return.")
+        elif table.absent(index):
+            parts.append(f"{each.name} has been away for a while: go on without them, or wait.")
+        else:
+            parts.append(f"{each.name} {'left the table' if each.left else 'lost the connection'}.")
+    asked = table.new_game_asked
+    if asked:
+        askers = spoken_list([table.seats[i].name for i in sorted(asked)])
+        button = "Play again" if table.game.over else "New game"
+        if seat is not None and seat not in asked:
+            verb = "asks" if len(asked) == 1 else "ask"
+            parts.append(f"{askers} {verb} for a new game: press {button} to agree.")
+        else:
+            missing = [table.seats[i].name for i in table.present_people() if i not in asked]
+            if missing:
+                parts.append(f"Waiting for {spoken_list(missing)} to agree to a new game.")
+    return " ".join(parts)
+
+
+def card_json(card: Card, rules: Rules) -> dict[str, Any]:
+    """A face-up card as the browser draws it; ``pays`` is what it asks for under these rules."""
+    return {
+        "rank": "" if card.rank is None else card.rank.label,
+        "suit": "" if card.suit is None else card.suit.value,
+        "label": card.label,
+        "pays": rules.pay_value(card),
+    }
+
+
+def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
+    """A famous game for the browser; a never-ending one with where its cycle starts and its period."""
+    if isinstance(game, FoundDeal):
+        return {"title": "A never-ending deal found here", **game.to_json()}
+    return {
+        "title": f"{game.finder} {game.year}",
+        "finder": game.finder,
+        "year": game.year,
+        "deal": game.deal,
+        "cards": game.cards,
+        "tricks": game.tricks,
+        "cycle_tricks": game.cycle_tricks,
+        "cycle": published_cycle(game) if game.cycle_tricks is not None else None,
+        "note": game.note,
+    }
+
+
+__all__ = [
+    "addressed",
+    "card_json",
+    "face",
+    "famous_json",
+    "notice",
+    "personal",
+    "prompt",
+    "shared_json",
+    "shared_view",
+    "state_message",
+    "told_to",
+]

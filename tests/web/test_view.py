@@ -1,0 +1,327 @@
+"""What each person is sent (beggar.web.view): the log told to them, and the state message as
+messages.js describes it."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from starlette.testclient import TestClient
+
+import beggar.web
+from beggar.lessons import lesson
+from beggar.notation import parse_deal, random_deal
+from beggar.records import ALL_GAMES, NEVER_ENDING
+from beggar.rules import STANDARD, rules_named
+from beggar.web.app import create_app
+from beggar.web.handler import Connection
+from beggar.web.never_ending import checked
+from beggar.web.settings import ServerSettings
+from beggar.web.table import Mode, Pace, Seat, Table
+from beggar.web.view import personal
+from helpers import SHORT_SEED, Socket, create
+
+# -- the log, told to each person ----------------------------------------------------------------
+
+
+def _texts(table: Table, seat: int | None) -> list[str]:
+    return [line["text"] for line in personal(table, seat)["log"]]
+
+
+def _played(mode: Mode, deal: str, names: tuple[str, str] = ("Ann", "Ann 2")) -> Table:
+    seats = [Seat(names[0], human=True), Seat(names[1], human=mode is not Mode.COMPUTER)]
+    table = Table("abcdefghjk", mode, STANDARD, seats, parse_deal(deal, STANDARD.deck, complete=False))
+    while not table.game.over:
+        table.step()
+    return table
+
+
+def test_the_log_says_you_where_it_names_your_seat_and_names_the_others() -> None:
+    table = _played(Mode.COMPUTER, "Q-/-J")
+    assert _texts(table, None) == [
+        "New game: No limits. Ann leads.",
+        "Ann turns a queen: Ann 2 owes 2.",
+        "Ann 2 turns a number card (1 of 2).",
+        "Ann 2 turns a jack: the queen is cancelled, and Ann owes 1.",
+        "Ann turns a number card (1 of 1). The jack is paid: Ann 2 takes the 4 cards of the pile "
+        "(trick 1). Ann 2 wins with all 4 cards, after 4 cards and 1 trick.",
+    ]
+    # "Ann" is also the start of "Ann 2": the table knows which seat each name is.
+    assert _texts(table, 0) == [
+        "New game: No limits. You lead.",
+        "You turn a queen: Ann 2 owes 2.",
+        "Ann 2 turns a number card (1 of 2).",
+        "Ann 2 turns a jack: the queen is cancelled, and you owe 1.",
+        "You turn a number card (1 of 1). The jack is paid: Ann 2 takes the 4 cards of the pile "
+        "(trick 1). Ann 2 wins with all 4 cards, after 4 cards and 1 trick.",
+    ]
+    assert _texts(table, 1)[1:] == [
+        "Ann turns a queen: you owe 2.",
+        "You turn a number card (1 of 2).",
+        "You turn a jack: the queen is cancelled, and Ann owes 1.",
+        "Ann turns a number card (1 of 1). The jack is paid: you take the 4 cards of the pile "
+        "(trick 1). You win with all 4 cards, after 4 cards and 1 trick.",
+    ]
+
+
+@pytest.mark.parametrize("rules", ["standard", "standard:empty-hand=must-turn"])
+def test_a_player_who_runs_out_is_told_so_with_every_verb_agreeing(rules: str) -> None:
+    chosen = rules_named(rules)
+    seats = [Seat("Ann", human=True), Seat("Bea", human=False)]
+    table = Table("abcdefghjk", Mode.COMPUTER, chosen, seats, parse_deal("-/Q-", chosen.deck, complete=False))
+    while not table.game.over:
+        table.step()
+    told = " ".join(_texts(table, 0))
+    assert "You have no card" in told, told
+    assert re.search(r"and (lose|are out)\.", told), told
+    assert not re.search(r"\b[Yy]ou (turns|owes|takes|has|loses|is|wins|leads)\b", told), told
+    assert "Ann" not in told
+
+
+def test_the_friends_table_tells_each_friend_what_they_did() -> None:
+    seats = [Seat("Ann", human=True), Seat("Bea", human=True)]
+    table = Table(
+        "abcdefghjk", Mode.FRIENDS, STANDARD, seats, parse_deal("Q-/-J", STANDARD.deck, complete=False)
+    )
+    table.take_seat(0, "ann-secret")
+    table.take_seat(1, "bea-secret")
+    table.set_pace(1, Pace.FAST)
+    table.set_paused(True, 0, hidden=True)
+    table.set_paused(False, 1)
+    table.rename(0, "Cy")
+    table.ask_new_game(1)
+    assert _texts(table, 0)[-5:] == [
+        "Bea sets the pace to fast.",
+        "Paused because you switched to another tab.",
+        "Bea resumes the game.",
+        "You are now called Cy.",
+        "Bea asks for a new game; it starts when you agree.",
+    ]
+    assert _texts(table, 1)[-5:] == [
+        "You set the pace to fast.",
+        "Paused because Ann switched to another tab.",
+        "You resume the game.",
+        "Ann is now called Cy.",
+        "You ask for a new game; it starts when Cy agrees.",
+    ]
+    assert (
+        table.paused_why is None and _texts(table, None)[-4] == "Paused because Ann switched to another tab."
+    )
+
+
+@pytest.mark.parametrize("mode", [Mode.WATCH, Mode.LESSON])
+def test_watching_and_lessons_name_every_seat(mode: Mode) -> None:
+    table = _played(mode, "Q-/-J", ("A", "B"))
+    assert _texts(table, 0) == _texts(table, None) and "you" not in " ".join(_texts(table, 0)).lower()
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
+        yield test_client
+
+
+def test_over_the_socket_the_player_reads_you_and_a_spectator_reads_names(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_player, client.websocket_connect("/ws") as ws_watcher:
+        player, watcher = Socket(ws_player), Socket(ws_watcher)
+        table = create(player, mode="computer", seed=SHORT_SEED, pace="fast")["table"]
+        player.send({"type": "watch", "on": True})  # the player's cards are turned for them
+        player.until("state", lambda s: s["tricks"] >= 2, limit=5000)
+        watcher.send({"type": "join", "table": table})
+        assert watcher.until("joined")["seat"] is None
+        watched = watcher.until("state")
+        mine = [line["text"] for m in player.seen if m["type"] == "state" for line in m["log"]]
+        theirs = [line["text"] for line in watched["log"]]
+        assert any(text.startswith("You turn") for text in mine)
+        assert not any("Player 1" in text for text in mine)
+        assert any(text.startswith("Player 1 turns") for text in theirs)
+        assert not any("You" in text for text in theirs)
+
+
+# -- the state message, as messages.js describes it -------------------------------------------------
+
+MESSAGES = Path(beggar.web.__file__).parent / "messages.js"
+_TYPEDEF = re.compile(r"@typedef\s+\{Object\}\s+(\w+)")
+_PROPERTY = re.compile(r"@property\s+\{([^}]*)\}\s+\[?(\w+)")
+
+
+def documented() -> dict[str, dict[str, str]]:
+    """Every object typedef of messages.js: its properties and their types."""
+    types: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for line in MESSAGES.read_text(encoding="utf-8").splitlines():
+        if found := _TYPEDEF.search(line):
+            current = types.setdefault(found[1], {})
+        elif "@typedef" in line or "*/" in line:
+            current = None if "*/" in line and "@typedef" not in line else current
+        if (found := _PROPERTY.search(line)) and current is not None:
+            current[found[2]] = found[1]
+    return types
+
+
+def _check(
+    value: Any, typedef: str, types: dict[str, dict[str, str]], seen: set[tuple[str, str]], at: str
+) -> None:
+    """Every key of ``value`` is a property of ``typedef``; nested objects by their typedefs."""
+    assert isinstance(value, dict), f"{at} is not an object"
+    for key, inner in value.items():
+        assert key in types[typedef], f"{at}.{key} is sent but messages.js does not describe it ({typedef})"
+        seen.add((typedef, key))
+        nested = [name for name in re.findall(r"\w+", types[typedef][key]) if name in types]
+        if not nested or inner is None:
+            continue
+        for each in inner if isinstance(inner, list) else [inner]:
+            _check(each, nested[0], types, seen, f"{at}.{key}")
+
+
+class _Browser:
+    """Just enough of a WebSocket for a :class:`~beggar.web.handler.Connection` to be built."""
+
+    def __init__(self) -> None:
+        self.client = None
+        self.scope: dict[str, Any] = {}
+        self.path_params: dict[str, Any] = {}
+
+
+def _sent(table: Table, seat: int | None, states: int = 2) -> list[dict[str, Any]]:
+    """The states a connection at ``seat`` is sent: its first (with the rules) and the next."""
+    connection = Connection(_Browser(), ServerSettings(), deque())  # type: ignore[arg-type]
+    connection.sit(table, seat)
+    sent = []
+    for _ in range(states):
+        sent.append(orjson.loads(connection.next_state(table)))
+        table.changed()
+    return sent
+
+
+def _situations() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    timed = rules_named("standard:time-limit=30m")
+    computer = Table(
+        "computerab", Mode.COMPUTER, timed, [Seat("Ann", True), Seat("Robin", False)], random_deal(timed, 3)
+    )
+    while not computer.game.owed or computer.game.tricks < 2:
+        computer.step()
+    yield "a computer game mid-trick", _sent(computer, 0)
+
+    seats = [Seat("Ann", True), Seat("Bea", True), Seat("Kit", False)]
+    three = rules_named("standard:players=3")
+    friends = Table("friendsabc", Mode.FRIENDS, three, seats, random_deal(three, 5), seed=5)
+    friends.take_seat(0, "ann-secret")
+    friends.take_seat(1, "bea-secret")
+    friends.arrive(0)
+    friends.arrive(1)
+    friends.depart(1)
+    friends.ask_new_game(0)
+    for _ in range(30):
+        friends.step()
+    yield "a friend table, to a player", _sent(friends, 0)
+    yield "a friend table, to a spectator", _sent(friends, None)
+
+    finished = Table(
+        "finishedab",
+        Mode.COMPUTER,
+        STANDARD,
+        [Seat("Ann", True), Seat("Robin", False)],
+        random_deal(STANDARD, 1),
+    )
+    while not finished.game.over:
+        finished.step()
+    finished.replay = "abcdefghijkl"
+    yield "a finished game", _sent(finished, 0)
+
+    taught = lesson(2)
+    lesson_table = Table(
+        "lessonabcd",
+        Mode.LESSON,
+        taught.rules,
+        [Seat("A", True), Seat("B", True)],
+        parse_deal(taught.deal, taught.rules.deck, complete=False),
+        lesson=taught,
+    )
+    lesson_table.step()
+    yield "a lesson", _sent(lesson_table, 0)
+
+    for index in (0, len(ALL_GAMES) - 1):
+        famous = ALL_GAMES[index]
+        table = Table(
+            "famousabcd",
+            Mode.FAMOUS,
+            STANDARD,
+            [Seat("A", True, automatic=True), Seat("B", False)],
+            parse_deal(famous.deal, STANDARD.deck),
+            famous=famous,
+        )
+        while not table.game.over and table.game.cards < 20_000:
+            table.step()
+        yield f"a famous game, played out ({famous.finder})", _sent(table, None)
+
+    found = checked("standard", NEVER_ENDING.deal)
+    assert found is not None
+    table = Table(
+        "foundabcde",
+        Mode.FAMOUS,
+        found.rules,
+        [Seat("A", True, automatic=True), Seat("B", False)],
+        parse_deal(found.deal, found.rules.deck, rules=found.rules),
+        famous=found,
+    )
+    yield "a never-ending deal found here", _sent(table, None)
+
+
+def test_every_key_sent_is_described_in_messages_js_and_every_property_is_sent() -> None:
+    types = documented()
+    assert {"TableState", "SeatState", "CardJson", "LogLine"} <= set(types)
+    seen: set[tuple[str, str]] = set()
+    for situation, states in _situations():
+        for state in states:
+            _check(state, "TableState", types, seen, situation)
+    reachable = {"TableState"}
+    while True:
+        more = {
+            name
+            for typedef in reachable
+            for kind in types[typedef].values()
+            for name in re.findall(r"\w+", kind)
+            if name in types
+        }
+        if more <= reachable:
+            break
+        reachable |= more
+    never = sorted(f"{t}.{p}" for t in reachable for p in types[t] if (t, p) not in seen)
+    assert not never, f"described in messages.js but never sent: {never}"
+
+
+def test_the_other_messages_are_described_too(client: TestClient) -> None:
+    types = documented()
+    with client.websocket_connect("/ws") as ws:
+        browser = Socket(ws)
+        browser.send({"type": "create", "mode": "computer", "rules": "standard:nonsense=1"})
+        refused = browser.until("error")
+        browser.send({"type": "join", "table": "abcdefghjk"})
+        unknown = browser.until("error")
+        browser.send({"type": "ping"})
+        pong = browser.until("pong")
+        joined = create(browser, mode="computer")
+        browser.send({"type": "leave"})
+        left = browser.until("left")
+    assert "field" in refused and unknown.get("code") == "no-table"
+    for message, typedef in [
+        (refused, "ErrorMessage"),
+        (unknown, "ErrorMessage"),
+        (pong, "Pong"),
+        (joined, "Joined"),
+        (left, "Left"),
+    ]:
+        assert set(message) <= set(types[typedef]), (message, typedef)
+    assert set(joined) == set(types["Joined"])
+
+
+def test_messages_js_ships_with_the_package() -> None:
+    pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"web/messages.js"' in pyproject
+    assert MESSAGES.is_file()
