@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from beggar.notation import seat_name
 
@@ -315,6 +315,30 @@ class CensusCycle:
 FIND_COLUMNS = [f.name for f in fields(Find)]
 CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
 BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
+DEAL_COLUMNS = [f.name for f in fields(CycleDeal)]
+CENSUS_INSTANCE_COLUMNS = [f.name for f in fields(CensusInstance)]
+CENSUS_CYCLE_COLUMNS = [f.name for f in fields(CensusCycle)]
+
+_Row = TypeVar("_Row")
+
+
+def _from_row(kind: type[_Row], columns: Sequence[str], row: Sequence[Any]) -> _Row:
+    """A stored row read back into its data class, by column name. SQLite keeps a bool as 0 or 1,
+    so the fields declared ``bool`` are made bools again."""
+    data = dict(zip(columns, row, strict=True))
+    for each in fields(kind):  # type: ignore[arg-type]  # a data class, which the TypeVar cannot say
+        if each.type in ("bool", bool):
+            data[each.name] = bool(data[each.name])
+    return kind(**data)
+
+
+def _insert(verb: str, table: str, columns: Sequence[str]) -> str:
+    """``INSERT``/``INSERT OR IGNORE``/... of one row, by column name."""
+    return f"{verb} INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def _values(item: object, columns: Sequence[str]) -> list[Any]:
+    return [getattr(item, name) for name in columns]
 
 
 def campaign_id(args: dict[str, Any]) -> str:
@@ -454,22 +478,15 @@ class Store:
                     )
                     continue
                 self.db.execute(
-                    f"INSERT INTO cycles ({', '.join(CYCLE_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(CYCLE_COLUMNS))})",
-                    (*[getattr(cycle, name) for name in CYCLE_COLUMNS[:-2]], campaign.id, cycle.found_at),
+                    _insert("INSERT", "cycles", CYCLE_COLUMNS),
+                    (*_values(cycle, CYCLE_COLUMNS[:-2]), campaign.id, cycle.found_at),
                 )
                 new_cycles += 1
             for basin in basins:
                 self.db.execute(
-                    f"INSERT OR REPLACE INTO basins ({', '.join(BASIN_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(BASIN_COLUMNS))})",
-                    [getattr(basin, name) for name in BASIN_COLUMNS],
+                    _insert("INSERT OR REPLACE", "basins", BASIN_COLUMNS), _values(basin, BASIN_COLUMNS)
                 )
-            for deal in deals:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO cycle_deals VALUES (?, ?, ?, ?, ?)",
-                    (deal.rules, deal.deal, deal.cycle, deal.pre_period_tricks, deal.pre_period_cards),
-                )
+            self._save_cycle_deals(deals)
             for find in finds:
                 new_finds += self._insert(find, campaign.id)
             for tally in moves:
@@ -509,27 +526,22 @@ class Store:
         query += " ORDER BY cards DESC, met DESC, id ASC LIMIT ?"
         values.append(limit)
         rows = self.db.execute(query, values).fetchall()
-        return [_cycle_row(row) for row in rows]
+        return [_from_row(StoredCycle, CYCLE_COLUMNS, row) for row in rows]
 
     def basins(self, *, rules: str | None = None) -> dict[tuple[str, str], StoredBasin]:
         """Every stored basin, by ``(rules, cycle)``."""
         query = f"SELECT {', '.join(BASIN_COLUMNS)} FROM basins"
         rows = self.db.execute(query + (" WHERE rules = ?" if rules else ""), (rules,) if rules else ())
-        found = {}
-        for row in rows:
-            data = dict(zip(BASIN_COLUMNS, row, strict=True))
-            data["exhausted"] = bool(data["exhausted"])
-            basin = StoredBasin(**data)
-            found[(basin.rules, basin.cycle)] = basin
-        return found
+        basins = [_from_row(StoredBasin, BASIN_COLUMNS, row) for row in rows]
+        return {(basin.rules, basin.cycle): basin for basin in basins}
 
     def cycle_deals(self, *, rules: str | None = None) -> list[CycleDeal]:
         """Every stored starting deal that runs into a stored cycle."""
-        query = "SELECT rules, deal, cycle, pre_period_tricks, pre_period_cards FROM cycle_deals"
+        query = f"SELECT {', '.join(DEAL_COLUMNS)} FROM cycle_deals"
         rows = self.db.execute(
             query + (" WHERE rules = ?" if rules else "") + " ORDER BY rules, deal", (rules,) if rules else ()
         )
-        return [CycleDeal(*row) for row in rows]
+        return [_from_row(CycleDeal, DEAL_COLUMNS, row) for row in rows]
 
     def move_tallies(self, campaign: str | None = None) -> list[MoveTally]:
         """Work done by each kind of factory move, summed over one campaign or all."""
@@ -616,20 +628,18 @@ class Store:
         with self._transaction():
             for instance in instances:
                 self.db.execute(
-                    "INSERT OR REPLACE INTO census_instances VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [getattr(instance, f.name) for f in fields(CensusInstance)],
+                    _insert("INSERT OR REPLACE", "census_instances", CENSUS_INSTANCE_COLUMNS),
+                    _values(instance, CENSUS_INSTANCE_COLUMNS),
                 )
             for cycle in cycles:
                 cursor = self.db.execute(
-                    "INSERT OR IGNORE INTO census_cycles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [getattr(cycle, f.name) for f in fields(CensusCycle)],
+                    _insert("INSERT OR IGNORE", "census_cycles", CENSUS_CYCLE_COLUMNS),
+                    _values(cycle, CENSUS_CYCLE_COLUMNS),
                 )
                 new += cursor.rowcount
             for row in shown:
                 self.db.execute(
-                    f"INSERT OR IGNORE INTO cycles ({', '.join(CYCLE_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(CYCLE_COLUMNS))})",
-                    [getattr(row, name) for name in CYCLE_COLUMNS],
+                    _insert("INSERT OR IGNORE", "cycles", CYCLE_COLUMNS), _values(row, CYCLE_COLUMNS)
                 )
         return new
 
@@ -648,9 +658,11 @@ class Store:
     def census_instances(self, deck: str) -> list[CensusInstance]:
         """Every stored census answer for a deck, by period, k1 and n1."""
         rows = self.db.execute(
-            "SELECT * FROM census_instances WHERE deck = ? ORDER BY period, k1, n1", (deck,)
+            f"SELECT {', '.join(CENSUS_INSTANCE_COLUMNS)} FROM census_instances WHERE deck = ? "
+            "ORDER BY period, k1, n1",
+            (deck,),
         ).fetchall()
-        return [CensusInstance(*row) for row in rows]
+        return [_from_row(CensusInstance, CENSUS_INSTANCE_COLUMNS, row) for row in rows]
 
     def census_decks(self) -> list[str]:
         """The decks the census store holds answers for."""
@@ -660,36 +672,28 @@ class Store:
     def census_cycles(self, deck: str) -> list[CensusCycle]:
         """Every cycle the census stored for a deck, shortest period first."""
         rows = self.db.execute(
-            "SELECT * FROM census_cycles WHERE deck = ? ORDER BY period_cards, deal", (deck,)
+            f"SELECT {', '.join(CENSUS_CYCLE_COLUMNS)} FROM census_cycles WHERE deck = ? "
+            "ORDER BY period_cards, deal",
+            (deck,),
         ).fetchall()
-        return [
-            CensusCycle(d, deal, c, pt, pc, bool(sym), lo, hi, k1, n1)
-            for d, deal, c, pt, pc, sym, lo, hi, k1, n1 in rows
-        ]
+        return [_from_row(CensusCycle, CENSUS_CYCLE_COLUMNS, row) for row in rows]
 
     def save_basin(self, basin: StoredBasin, deals: Sequence[CycleDeal]) -> None:
         """Record a backward walk from a cycle and the starting deals it found, in one transaction."""
         with self._transaction():
             self.db.execute(
-                f"INSERT OR REPLACE INTO basins ({', '.join(BASIN_COLUMNS)}) VALUES "
-                f"({', '.join('?' * len(BASIN_COLUMNS))})",
-                [getattr(basin, name) for name in BASIN_COLUMNS],
+                _insert("INSERT OR REPLACE", "basins", BASIN_COLUMNS), _values(basin, BASIN_COLUMNS)
             )
-            for deal in deals:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO cycle_deals VALUES (?, ?, ?, ?, ?)",
-                    (deal.rules, deal.deal, deal.cycle, deal.pre_period_tricks, deal.pre_period_cards),
-                )
+            self._save_cycle_deals(deals)
+
+    def _save_cycle_deals(self, deals: Iterable[CycleDeal]) -> None:
+        for deal in deals:
+            self.db.execute(
+                _insert("INSERT OR IGNORE", "cycle_deals", DEAL_COLUMNS), _values(deal, DEAL_COLUMNS)
+            )
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
-
-
-def _cycle_row(row: Sequence[Any]) -> StoredCycle:
-    data = dict(zip(CYCLE_COLUMNS, row, strict=True))
-    data["symmetric"] = bool(data["symmetric"])
-    data["full"] = bool(data["full"])
-    return StoredCycle(**data)
 
 
 class StoreError(Exception):
