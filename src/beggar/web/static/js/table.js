@@ -28,6 +28,17 @@ function famousCycle(s) {
   return (s.famous && s.famous.cycle) || null;
 }
 
+/**
+ * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn".
+ * @param {import("../../messages.js").TableState} s
+ */
+function emptyPileWords(s, player) {
+  const next = s.over || s.to_play === null || s.to_play === undefined ? null : s.to_play;
+  if (next === null || !s.seats[next]) return "Pile empty";
+  if (player && next === s.you && SEATED_MODES.includes(s.mode)) return "Pile empty — your turn";
+  return `Pile empty — ${s.seats[next].name} to turn`;
+}
+
 /** The rules in one line: "Practice table: pay J1 Q2 K3 A4, ...". */
 export function rulesSummary(rules) {
   const settings = rules.settings;
@@ -302,13 +313,13 @@ export class TableView {
     box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
-    // The others sit in rows above the pile, this person below it: columns for the others.
-    const others = s.seats.length - (seated && this.player ? 1 : 0);
-    box.style.setProperty("--cols", String(others <= 4 ? others : others <= 6 ? 3 : 4));
+    // The seats sit around the pile: this person at the bottom (whoever is first, for a watcher).
+    const bottom = seated && this.player ? s.you : 0;
     const challenge = s.challenge === null ? null : s.pile[s.challenge];
     s.seats.forEach((seat, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
+      node.dataset.slot = ringSlot(index, bottom, s.seats.length);
       if (s.to_play === index) node.classList.add("to-play");
       if (seat.out) node.classList.add("out");
       if (index === took) node.classList.add("took");
@@ -338,7 +349,9 @@ export class TableView {
         for (let i = 0; i < challenge.pays; i += 1) owes.append(el("span", i < paid ? "mark paid" : "mark"));
         text.append(owes);
       }
-      node.append(stack, text);
+      const body = el("div", "seat-body");
+      body.append(stack, text);
+      node.append(body);
       if (seat.stack) {
         const open = el("div", "open-stack");
         open.setAttribute("role", "list");
@@ -360,9 +373,11 @@ export class TableView {
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
     if (swept) this.sweep(pile, s.last_take.seat);
-    pile.querySelectorAll(".card:not(.sweeping)").forEach((node) => node.remove());
+    pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
+    // An empty pile is a short line that says who turns next, not a card-sized hole.
     pile.classList.toggle("empty", !s.pile.length);
+    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const width = pile.clientWidth || 300;
     const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
     const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
@@ -380,7 +395,7 @@ export class TableView {
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
       ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : "The pile is empty.";
+      : "";
   }
 
   /** The card travels from its owner's stack to the pile, turning over on the way. */
