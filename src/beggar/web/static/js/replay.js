@@ -1,7 +1,7 @@
 // The replay viewer: the server sends every frame of a finished game; this only draws them.
 // Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
 import { el, plural, siteUrl, within } from "./dom.js";
-import { backElement, cardElement } from "./cards.js";
+import { backElement, cardElement, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 
@@ -124,17 +124,14 @@ export class ReplayView {
     pile.classList.toggle("empty", !pileCards.length);
     if (!pileCards.length) pile.append(el("span", "pile-empty", "Pile empty"));
     const shown = pileCards.slice(-8);
-    const width = pile.clientWidth || 300;
-    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
-    const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
-    const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);
-    shown.forEach((card, k) => {
+    const nodes = shown.map((card, k) => {
       const node = cardElement(card);
-      node.style.left = `${start + k * step}px`;
       if (k === challengeAt) node.classList.add("challenge");
       pile.append(node);
+      return node;
     });
+    fan(pile, nodes);
 
     $("replay-text").textContent = frame[7] || "Before the first card.";
     $("replay-where").textContent = `Card ${this.at.toLocaleString("en")} of ${last.toLocaleString("en")}, `

@@ -1,7 +1,7 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
 import { el, fillSelect, plural, reducedMotion, siteUrl, within } from "./dom.js";
-import { backElement, cardElement, cardName } from "./cards.js";
+import { backElement, cardElement, cardName, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 
@@ -378,17 +378,14 @@ export class TableView {
     // An empty pile is a short line that says who turns next, not a card-sized hole.
     pile.classList.toggle("empty", !s.pile.length);
     if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
-    const width = pile.clientWidth || 300;
-    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
-    const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
-    const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
-    shown.forEach((card, i) => {
+    const nodes = shown.map((card, i) => {
       const node = cardElement(card);
-      node.style.left = `${start + i * step}px`;
       if (i === challenge) node.classList.add("challenge");
       pile.append(node);
+      return node;
     });
+    fan(pile, nodes);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
     const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
