@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from beggar.web.settings import ServerSettings
-from helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, serving
+from helpers import CHROMIUM, CHROMIUM_ARGS, opened, serving
 
 
 @pytest.fixture(scope="session")
@@ -48,14 +48,8 @@ def server() -> Iterator[str]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A desktop-sized page in a fresh context; a script error on it fails the test."""
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
-    created = context.new_page()
-    errors: list[str] = []
-    created.on("pageerror", lambda exc: errors.append(str(exc)))
-    created.set_default_timeout(TIMEOUT_MS)
-    yield created
-    context.close()
-    assert errors == [], errors
+    with opened(browser, {"width": 1000, "height": 900}) as created:
+        yield created
 
 
 @pytest.fixture(scope="session")

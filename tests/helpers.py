@@ -143,12 +143,25 @@ def serving(settings: ServerSettings) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def new_page(browser: Any, **options: Any) -> Any:
-    """A page in a fresh browser context (its own storage: another person)."""
-    context = browser.new_context(**options)
+@contextlib.contextmanager
+def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any) -> Iterator[Any]:
+    """A page in a fresh browser context (its own storage: another person), closed afterwards; a
+    script error on it fails the test."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
     created = context.new_page()
+    errors: list[str] = []
+    created.on("pageerror", lambda exc: errors.append(str(exc)))
     created.set_default_timeout(TIMEOUT_MS)
-    return created
+    try:
+        yield created
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def cards_turned(page: Any) -> int:
+    """The cards turned so far at the table, as its counts line says."""
+    return int(page.inner_text("#counts").split()[0])
 
 
 def open_settings(page: Any, **values: str | int) -> None:

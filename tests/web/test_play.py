@@ -18,8 +18,9 @@ from helpers import (
     SHORT_TRICKS,
     TIMEOUT_MS,
     axe,
-    new_page,
+    cards_turned,
     open_settings,
+    opened,
 )
 
 pytestmark = pytest.mark.browser
@@ -28,26 +29,20 @@ YOU = re.compile(r"\byou\b|\byour\b", re.IGNORECASE)
 assert CHROMIUM_ARGS and TIMEOUT_MS
 
 
-def cards(page: Any) -> int:
-    return int(page.inner_text("#counts").split()[0])
-
-
 @pytest.fixture
 def friends(server: str, browser: Any) -> Iterator[tuple[Any, Any]]:
     """Ann creates a friend table; Bea joins it by its link."""
-    host, guest = new_page(browser), new_page(browser)
-    host.goto(server)
-    open_settings(host, name="Ann", seed=SHORT_SEED)
-    host.click("#play-friend")
-    host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-    guest.goto(server)
-    open_settings(guest, name="Bea")
-    guest.goto(host.input_value("#share-link"))
-    guest.wait_for_selector("#table:not([hidden])")
-    host.wait_for_selector("#share", state="hidden")
-    yield host, guest
-    host.context.close()
-    guest.context.close()
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(host.input_value("#share-link"))
+        guest.wait_for_selector("#table:not([hidden])")
+        host.wait_for_selector("#share", state="hidden")
+        yield host, guest
 
 
 # -- 1. the two buttons' tables --------------------------------------------------------------------
@@ -76,21 +71,20 @@ def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(ser
 
 def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server: str, browser: Any) -> None:
     host, guest = friends
-    spectator = new_page(browser)
-    spectator.goto(guest.url)  # the table's link; both seats are taken
-    spectator.wait_for_selector("#table:not([hidden])")
-    seen = []
-    for _ in range(8):
-        for each in (host, guest):
-            if each.locator("#turn").is_enabled():
-                each.click("#turn")
-        spectator.wait_for_timeout(150)
-        seen.append(spectator.inner_text("#table"))
-    assert "(you)" in host.inner_text("#seats")
-    assert cards(spectator) >= 4
-    for text in seen:
-        assert not YOU.search(text), text
-    spectator.context.close()
+    with opened(browser) as spectator:
+        spectator.goto(guest.url)  # the table's link; both seats are taken
+        spectator.wait_for_selector("#table:not([hidden])")
+        seen = []
+        for _ in range(8):
+            for each in (host, guest):
+                if each.locator("#turn").is_enabled():
+                    each.click("#turn")
+            spectator.wait_for_timeout(150)
+            seen.append(spectator.inner_text("#table"))
+        assert "(you)" in host.inner_text("#seats")
+        assert cards_turned(spectator) >= 4
+        for text in seen:
+            assert not YOU.search(text), text
 
 
 @pytest.mark.parametrize("how", ["watch", "famous"])
@@ -129,7 +123,7 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
 
     def space_turns_a_card() -> None:
         page.wait_for_selector("#turn:enabled")
-        before = cards(page)
+        before = cards_turned(page)
         page.keyboard.press("Space")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
 
@@ -145,7 +139,7 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
     space_turns_a_card()
     page.keyboard.press("Enter")  # Enter works the same way, on the next turn
     page.wait_for_selector("#turn:enabled")
-    before = cards(page)
+    before = cards_turned(page)
     page.keyboard.press("Enter")
     page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
 
@@ -155,7 +149,7 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
 
 def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
     host, guest = friends
-    while cards(host) < 3:
+    while cards_turned(host) < 3:
         for each in (host, guest):
             if each.locator("#turn").is_enabled():
                 each.click("#turn")
@@ -164,7 +158,7 @@ def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
     guest.wait_for_selector("#notice:not([hidden])")
     assert guest.inner_text("#notice") == "Ann asks for a new game: press New game to agree."
     assert guest.inner_text("#again") == "Agree to a new game"
-    assert cards(guest) >= 3  # nothing was wiped
+    assert cards_turned(guest) >= 3  # nothing was wiped
     assert "Ann asks for a new game" in guest.inner_text("#log")
     guest.click("#again")
     for each in (host, guest):
@@ -176,26 +170,25 @@ def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
 
 
 def test_the_friend_table_waits_for_the_friend(server: str, browser: Any) -> None:
-    host, guest = new_page(browser), new_page(browser, **PHONE)
-    host.goto(server)
-    open_settings(host, name="Ann")
-    host.click("#play-friend")
-    host.wait_for_function("document.querySelector('#prompt').innerText === 'Waiting for Player 2 to join.'")
-    assert host.locator("#turn").is_disabled()
-    assert host.locator("#share").is_visible()
-    host.keyboard.press("Space")
-    host.wait_for_timeout(500)
-    assert cards(host) == 0
-    guest.goto(host.input_value("#share-link"))
-    guest.wait_for_selector("#table:not([hidden])")
-    host.wait_for_selector("#share", state="hidden")
-    assert guest.locator("#share").is_hidden()  # the joiner is never asked to send the link
-    host.wait_for_function("!document.querySelector('#prompt').innerText.startsWith('Waiting')")
-    leader = host if host.locator("#turn").is_enabled() else guest
-    leader.click("#turn")
-    host.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 1")
-    host.context.close()
-    guest.context.close()
+    with opened(browser) as host, opened(browser, **PHONE) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann")
+        host.click("#play-friend")
+        waiting = "document.querySelector('#prompt').innerText === 'Waiting for Player 2 to join.'"
+        host.wait_for_function(waiting)
+        assert host.locator("#turn").is_disabled()
+        assert host.locator("#share").is_visible()
+        host.keyboard.press("Space")
+        host.wait_for_timeout(500)
+        assert cards_turned(host) == 0
+        guest.goto(host.input_value("#share-link"))
+        guest.wait_for_selector("#table:not([hidden])")
+        host.wait_for_selector("#share", state="hidden")
+        assert guest.locator("#share").is_hidden()  # the joiner is never asked to send the link
+        host.wait_for_function("!document.querySelector('#prompt').innerText.startsWith('Waiting')")
+        leader = host if host.locator("#turn").is_enabled() else guest
+        leader.click("#turn")
+        host.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 1")
 
 
 # -- 6. a closed table --------------------------------------------------------------------------------
@@ -214,22 +207,21 @@ def test_a_table_that_is_closed_or_never_existed_says_so(server: str, page: Any)
 
 
 def test_an_eight_seat_chart_legend_fits_and_is_legible_on_a_phone(server: str, browser: Any) -> None:
-    phone = new_page(browser, **PHONE)
-    phone.goto(server)
-    open_settings(phone, rules="standard", players="8", pace="instant", seed="5")
-    phone.tap("#watch-game")
-    phone.wait_for_selector("#end[open]", timeout=60_000)
-    phone.tap("#end-close")
-    phone.wait_for_selector("#chart-box:not([hidden])")
-    legend = phone.locator("#chart-legend li")
-    assert legend.count() == 8
-    box = phone.locator("#chart-box").bounding_box()
-    for item in legend.all():
-        rect = item.bounding_box()
-        assert rect["x"] >= box["x"] and rect["x"] + rect["width"] <= box["x"] + box["width"] + 0.5
-        assert float(item.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 12
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    phone.context.close()
+    with opened(browser, **PHONE) as phone:
+        phone.goto(server)
+        open_settings(phone, rules="standard", players="8", pace="instant", seed="5")
+        phone.tap("#watch-game")
+        phone.wait_for_selector("#end[open]", timeout=60_000)
+        phone.tap("#end-close")
+        phone.wait_for_selector("#chart-box:not([hidden])")
+        legend = phone.locator("#chart-legend li")
+        assert legend.count() == 8
+        box = phone.locator("#chart-box").bounding_box()
+        for item in legend.all():
+            rect = item.bounding_box()
+            assert rect["x"] >= box["x"] and rect["x"] + rect["width"] <= box["x"] + box["width"] + 0.5
+            assert float(item.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 12
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_cards_are_whole_everywhere(server: str, browser: Any, page: Any) -> None:
@@ -256,17 +248,16 @@ def test_cards_are_whole_everywhere(server: str, browser: Any, page: Any) -> Non
     )
     assert overflowing == 0
     # The hero cards are whole on a phone.
-    phone = new_page(browser, **PHONE)
-    phone.goto(server)
-    for card in phone.locator(".hero-card").all():
-        rect = card.bounding_box()
-        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 390 and rect["y"] >= 0
-    # A famous game shows real faces, not blank cards.
-    phone.goto(f"{server}/#famous")
-    phone.tap("button[aria-label='Watch Paulhus 1999']")
-    phone.wait_for_selector("#pile .card img.face")
-    assert "number card" not in phone.inner_text("#log")
-    phone.context.close()
+    with opened(browser, **PHONE) as phone:
+        phone.goto(server)
+        for card in phone.locator(".hero-card").all():
+            rect = card.bounding_box()
+            assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 390 and rect["y"] >= 0
+        # A famous game shows real faces, not blank cards.
+        phone.goto(f"{server}/#famous")
+        phone.tap("button[aria-label='Watch Paulhus 1999']")
+        phone.wait_for_selector("#pile .card img.face")
+        assert "number card" not in phone.inner_text("#log")
 
 
 # -- 12. the family table's time limit is a visible clock ------------------------------------------
@@ -311,25 +302,25 @@ def test_a_replay_link_reproduces_the_game_card_for_card(server: str, browser: A
     page.click("#end-close")
     told = page.locator("#log li").all_inner_texts()[1:]  # after "New game: ..."
     assert len(told) == SHORT_CARDS
-    viewer = new_page(browser)  # anyone with the link: a fresh browser
-    viewer.goto(link)
-    viewer.wait_for_function(f"document.querySelector('#scrub').max === '{SHORT_CARDS}'")
-    for card in range(1, SHORT_CARDS + 1):
-        viewer.fill("#scrub", str(card))
-        viewer.dispatch_event("#scrub", "input")
-        assert viewer.inner_text("#replay-text") == told[card - 1]
-        assert viewer.inner_text("#replay-where").startswith(f"Card {card} of {SHORT_CARDS}")
-    viewer.click("#replay-start")
-    assert viewer.inner_text("#replay-where") == f"Card 0 of {SHORT_CARDS}, trick 0"
-    viewer.click("#replay-next-trick")
-    first_trick = viewer.inner_text("#replay-where")
-    assert first_trick.endswith("trick 1")
-    viewer.click("#replay-back")
-    assert viewer.inner_text("#replay-where").endswith("trick 0")
-    viewer.click("#replay-end")
-    assert viewer.inner_text("#replay-where") == f"Card {SHORT_CARDS} of {SHORT_CARDS}, trick {SHORT_TRICKS}"
-    assert viewer.locator("#replay-chart line.cursor").count() == 1
-    viewer.context.close()
+    with opened(browser) as viewer:  # anyone with the link: a fresh browser
+        viewer.goto(link)
+        viewer.wait_for_function(f"document.querySelector('#scrub').max === '{SHORT_CARDS}'")
+        for card in range(1, SHORT_CARDS + 1):
+            viewer.fill("#scrub", str(card))
+            viewer.dispatch_event("#scrub", "input")
+            assert viewer.inner_text("#replay-text") == told[card - 1]
+            assert viewer.inner_text("#replay-where").startswith(f"Card {card} of {SHORT_CARDS}")
+        viewer.click("#replay-start")
+        assert viewer.inner_text("#replay-where") == f"Card 0 of {SHORT_CARDS}, trick 0"
+        viewer.click("#replay-next-trick")
+        first_trick = viewer.inner_text("#replay-where")
+        assert first_trick.endswith("trick 1")
+        viewer.click("#replay-back")
+        assert viewer.inner_text("#replay-where").endswith("trick 0")
+        viewer.click("#replay-end")
+        end = f"Card {SHORT_CARDS} of {SHORT_CARDS}, trick {SHORT_TRICKS}"
+        assert viewer.inner_text("#replay-where") == end
+        assert viewer.locator("#replay-chart line.cursor").count() == 1
 
 
 def test_a_famous_game_replay_reaches_any_card(server: str, page: Any) -> None:
@@ -350,24 +341,91 @@ def test_a_famous_game_replay_reaches_any_card(server: str, page: Any) -> None:
 def test_on_a_phone_the_pile_what_is_owed_and_the_turn_button_are_in_the_first_screen(
     server: str, browser: Any, seats: int
 ) -> None:
-    phone = new_page(browser, **PHONE)
-    phone.goto(server)
-    open_settings(phone, players=str(seats), seed="11")
-    phone.tap("#play-computer")
-    phone.wait_for_selector("#table:not([hidden])")
-    while not phone.locator(".owed").count():  # play until someone owes, to see the markers
-        if phone.locator("#turn").is_enabled():
-            phone.tap("#turn")
-        phone.wait_for_timeout(100)
-        assert cards(phone) < 300
-    for selector in ("#turn", "#pile", "#prompt", ".owed", "#seats"):
-        box = phone.locator(selector).bounding_box()
-        assert box is not None, selector
-        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
-    assert phone.evaluate("window.scrollY") == 0
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    phone.context.close()
+    with opened(browser, **PHONE) as phone:
+        phone.goto(server)
+        open_settings(phone, players=str(seats), seed="11")
+        phone.tap("#play-computer")
+        phone.wait_for_selector("#table:not([hidden])")
+        while not phone.locator(".owed").count():  # play until someone owes, to see the markers
+            if phone.locator("#turn").is_enabled():
+                phone.tap("#turn")
+            phone.wait_for_timeout(100)
+            assert cards_turned(phone) < 300
+        for selector in ("#turn", "#pile", "#prompt", ".owed", "#seats"):
+            box = phone.locator(selector).bounding_box()
+            assert box is not None, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
+        assert phone.evaluate("window.scrollY") == 0
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# -- the seats around the pile -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 4, 8])
+def test_on_a_phone_the_seats_sit_around_the_pile_and_every_name_is_whole(
+    server: str, browser: Any, seats: int
+) -> None:
+    with opened(browser, **PHONE) as phone:
+        phone.goto(server)
+        open_settings(phone, players=str(seats), name="Bartholomew", pace="slow", seed="11")
+        phone.tap("#play-computer")
+        phone.wait_for_selector("#pile.empty")
+        width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
+        for name in phone.locator("#seats .name").all():
+            box = name.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, name.inner_text()
+            assert name.evaluate("el => el.scrollWidth <= el.clientWidth"), name.inner_text()
+            assert name.evaluate("el => getComputedStyle(el).textOverflow") != "ellipsis"
+        mine = phone.locator(".seat.you")
+        assert re.search(r"Bartholomew\s+\(you\)", mine.inner_text())
+        assert float(mine.evaluate("el => parseFloat(getComputedStyle(el).outlineWidth)")) >= 3
+        turn = phone.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= height
+        pile = phone.locator("#pile").bounding_box()
+        me = mine.bounding_box()
+        others = [
+            box for box in (seat.bounding_box() for seat in phone.locator(".seat:not(.you)").all()) if box
+        ]
+        assert pile is not None and me is not None and len(others) == seats - 1
+        assert me["y"] >= pile["y"] + pile["height"]  # this person below the pile
+        assert any(box["y"] + box["height"] <= pile["y"] for box in others)  # someone across it
+        if seats >= 4:  # and someone on each side of it
+            assert any(box["x"] + box["width"] <= pile["x"] for box in others)
+            assert any(box["x"] >= pile["x"] + pile["width"] for box in others)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize(("size", "most"), [((390, 844), 60), ((1280, 800), 100)])
+def test_an_empty_pile_is_a_short_line_that_says_who_turns(
+    server: str, browser: Any, size: tuple[int, int], most: int
+) -> None:
+    with opened(browser, {"width": size[0], "height": size[1]}) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#pile.empty")
+        assert page.inner_text("#pile") == "Pile empty — your turn"
+        empty = page.locator("#pile").bounding_box()
+        assert empty is not None and empty["height"] < most
+        page.click("#turn")
+        page.wait_for_selector("#pile .card")
+        full = page.locator("#pile").bounding_box()
+        assert full is not None and full["height"] > most
+
+
+def test_the_cards_grow_with_the_window(server: str, page: Any) -> None:
+    page.goto(server)
+    open_settings(page, seed=SHORT_SEED, pace="slow")
+    page.click("#play-computer")
+    page.wait_for_selector("#turn:enabled")
+    page.click("#turn")
+    page.wait_for_selector("#pile .card")
+    for (width, height), least in (((390, 844), 70), ((768, 1024), 120), ((1280, 800), 110)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.locator("#pile .card").first.evaluate("el => el.offsetWidth") >= least, (width, height)
 
 
 # -- accessibility ------------------------------------------------------------------------------------
@@ -402,10 +460,46 @@ def test_no_page_has_a_serious_accessibility_violation(server: str, browser: Any
     page.goto(f"{server}/t/zzzzzz")
     page.wait_for_selector("#closed:not([hidden])")
     found["closed"] = axe(page)
-    phone = new_page(browser, **PHONE)
-    phone.goto(server)
-    phone.tap("#play-computer")
-    phone.wait_for_selector("#table:not([hidden])")
-    found["phone table"] = axe(phone)
-    phone.context.close()
+    with opened(browser, **PHONE) as phone:
+        phone.goto(server)
+        phone.tap("#play-computer")
+        phone.wait_for_selector("#table:not([hidden])")
+        found["phone table"] = axe(phone)
+    assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_no_accessibility_violation_in_dark_mode(server: str, browser: Any, page: Any) -> None:
+    found: dict[str, list[str]] = {}
+    page.emulate_media(color_scheme="dark")
+    page.goto(server)
+    page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+    found["home"] = axe(page, impacts=None)
+    open_settings(page, seed=SHORT_SEED, pace="slow")
+    page.click("#play-computer")
+    page.wait_for_selector("#pile.empty")
+    found["table, empty pile"] = axe(page, impacts=None)
+    for _ in range(3):
+        page.wait_for_selector("#turn:enabled")
+        page.click("#turn")
+    page.wait_for_selector("#pile .card")
+    page.wait_for_timeout(400)
+    found["table, mid-play"] = axe(page, impacts=None)
+    page.goto(server)
+    open_settings(page, pace="instant", seed=SHORT_SEED)
+    page.click("#watch-game")
+    page.wait_for_selector("#end[open]")
+    found["end"] = axe(page, impacts=None)
+    page.goto(f"{server}/r/famous-0")
+    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    found["replay"] = axe(page, impacts=None)
+    page.goto(f"{server}/#rules")
+    page.wait_for_selector("#preset-table table")
+    found["rules"] = axe(page, impacts=None)
+    with opened(browser, **PHONE) as phone:
+        phone.emulate_media(color_scheme="dark")
+        phone.goto(server)
+        open_settings(phone, players="8", seed="11", pace="slow")
+        phone.tap("#play-computer")
+        phone.wait_for_selector("#pile.empty")
+        found["phone, eight seats"] = axe(phone, impacts=None)
     assert {name: problems for name, problems in found.items() if problems} == {}

@@ -3,36 +3,15 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
-from helpers import SHORT_SEED, TIMEOUT_MS, axe, open_settings
+from helpers import SHORT_SEED, axe, cards_turned, open_settings, opened
 
 PHONE = {"width": 390, "height": 844}
-
-
-@contextlib.contextmanager
-def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any) -> Iterator[Any]:
-    """A fresh page in a context of its own; no script error may happen in it."""
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield page
-    finally:
-        context.close()
-    assert errors == [], errors
-
-
-def cards_turned(page: Any) -> int:
-    return int(page.inner_text("#counts").split()[0])
 
 
 def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
@@ -326,7 +305,11 @@ def test_the_game_gets_the_screen(server: str, browser: Any) -> None:
         mine = page.locator(".seat.you").bounding_box()
         others = [box for box in (s.bounding_box() for s in page.locator(".seat:not(.you)").all()) if box]
         assert pile is not None and mine is not None and len(others) == 3
-        assert all(box["y"] < pile["y"] for box in others) and mine["y"] > pile["y"]
+        # Around the pile: one across it, one on each side, this person below it.
+        assert len([box for box in others if box["y"] + box["height"] <= pile["y"]]) == 1
+        assert len([box for box in others if box["x"] + box["width"] <= pile["x"]]) == 1
+        assert len([box for box in others if box["x"] >= pile["x"] + pile["width"]]) == 1
+        assert mine["y"] >= pile["y"] + pile["height"]
         log = page.locator("#log").bounding_box()
         assert log is not None and log["height"] < 120  # the log is short until asked for
         page.click("#log-more")

@@ -58,3 +58,17 @@ export function backElement() {
   node.setAttribute("aria-hidden", "true");
   return node;
 }
+
+/** Spread `nodes` (cards already in `pile`) across the pile, overlapping as much as they must.
+ * The card's width is measured, not read from the style sheet: there it is a clamp() that grows
+ * with the window. */
+export function fan(pile, nodes) {
+  if (!nodes.length) return;
+  const width = pile.clientWidth || 300;
+  const cardWidth = nodes[0].offsetWidth || 84;
+  const step = nodes.length > 1 ? Math.min(cardWidth * 0.4, (width - cardWidth) / (nodes.length - 1)) : 0;
+  const start = (width - cardWidth - step * (nodes.length - 1)) / 2;
+  nodes.forEach((node, i) => {
+    node.style.left = `${start + i * step}px`;
+  });
+}

@@ -1,7 +1,11 @@
 // Small DOM helpers shared by every view.
 
-/** The element with this id. */
+/** The element with this id anywhere on the page: only the App, which owns the page's frame,
+ * looks things up this way; a component looks inside its own root (`within`). */
 export const $ = (id) => document.getElementById(id);
+
+/** A lookup by id inside `root`, so that a component never reaches outside the element it owns. */
+export const within = (root) => (id) => root.querySelector(`#${id}`);
 
 /**
  * The address of `path` ("t/k7m2x9qbtf", "ws/k7m2x9qbtf") on this site. The site's root is the
@@ -23,3 +27,14 @@ export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** True when the person asked their system for less motion. */
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Fill a select with `[value, text]` pairs and choose `chosen`. */
+export function fillSelect(select, values, chosen) {
+  select.replaceChildren();
+  for (const [value, text] of values) {
+    const option = el("option", "", text);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = chosen;
+}

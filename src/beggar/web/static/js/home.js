@@ -1,5 +1,9 @@
 // The home page, the lessons, the famous games and the rules page, filled from /api/options.
-import { $, el, siteUrl } from "./dom.js";
+import { el, fillSelect, siteUrl, within } from "./dom.js";
+
+// The settings kept in this browser between visits.
+const REMEMBERED = ["opt-rules", "opt-spec", "opt-players", "opt-humans", "opt-pace", "opt-open", "opt-contrast"];
+const SETTINGS_KEY = "beggar-settings";
 
 const percent = (share) => `${Math.round(share * 100)}%`;
 
@@ -28,61 +32,190 @@ function measuredShort(measured) {
     + `${measured.p90_cards.toLocaleString("en")})${stops}; the leader wins ${percent(measured.leader_wins)}`;
 }
 
-function fillSelect(select, values, chosen) {
-  select.replaceChildren();
-  for (const [value, text] of values) {
-    const option = el("option", "", text);
-    option.value = value;
-    select.append(option);
+/** The home page's settings form and its three ways to start a table. It owns #home's form;
+ * `create(mode)` is called with "computer", "friends" or "watch". */
+export class HomeForm {
+  constructor(root, { create }) {
+    this.root = root;
+    this.$ = within(root);
+    this.options = null;
+    const $ = this.$;
+    $("play-computer").addEventListener("click", () => create("computer"));
+    $("play-friend").addEventListener("click", () => create("friends"));
+    $("watch-game").addEventListener("click", () => create("watch"));
+    const setup = $("setup");
+    const clear = (event) => {
+      if (event.target.getAttribute("aria-invalid")) this.clearSettingError();
+    };
+    setup.addEventListener("input", clear);
+    setup.addEventListener("change", clear);
+    // A person's name is remembered, so that a friend opening a link is seated under it.
+    $("opt-name").value = localStorage.getItem("beggar-name") || "";
+    $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", this.name));
   }
-  select.value = chosen;
+
+  /** The name this person gave (maybe empty). */
+  get name() {
+    return this.$("opt-name").value.trim();
+  }
+
+  /** A name given at the table becomes the one remembered here. */
+  set name(name) {
+    this.$("opt-name").value = name;
+    localStorage.setItem("beggar-name", name);
+  }
+
+  /** How many people a friend table seats. */
+  get humans() {
+    return Number(this.$("opt-humans").value);
+  }
+
+  /** The pace chosen here, for a deal played from a replay or a famous game. */
+  get pace() {
+    return this.$("opt-pace").value;
+  }
+
+  /** Fill the form from the server's options, then bring back the settings kept in this browser. */
+  fill(options) {
+    this.options = options;
+    const $ = this.$;
+    const presets = options.presets;
+    const title = (name) => (presets.find((p) => p.name === name) || { title: name }).title;
+    fillSelect(
+      $("opt-rules"),
+      [["", `The table's own (${title(options.defaults.computer)} with the computer, ${title(options.defaults.friends)} with a friend)`],
+        ...presets.map((p) => [p.name, p.title])],
+      "",
+    );
+    const { min, max } = options.limits.players;
+    const counts = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
+    fillSelect($("opt-players"), counts.map((n) => [n, n]), String(min));
+    fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(min));
+    fillSelect($("opt-pace"), paceChoices(options), "normal");
+    const about = () => {
+      const preset = presets.find((p) => p.name === $("opt-rules").value);
+      const described = (name) => (presets.find((p) => p.name === name) || { description: "" }).description;
+      $("opt-rules-about").textContent = preset
+        ? preset.description
+        : `Against the computer: ${described(options.defaults.computer)} `
+          + `With a friend: ${described(options.defaults.friends)}`;
+      $("opt-players").value = preset ? preset.settings.players : String(min);
+      measured();
+    };
+    const measured = () => {
+      const preset = presets.find((p) => p.name === ($("opt-rules").value || options.defaults.computer));
+      $("opt-rules-measured").textContent = preset ? measuredText(preset.measured, $("opt-pace").value) : "";
+    };
+    $("opt-rules").addEventListener("change", about);
+    $("opt-pace").addEventListener("change", measured);
+    about();
+    this.remember();
+  }
+
+  /** The table settings a person chose last time come back (kept in this browser), and each
+   * change is kept. A value the page no longer offers is skipped. */
+  remember() {
+    const $ = this.$;
+    let saved = {};
+    try {
+      saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+    } catch {
+      saved = {};
+    }
+    for (const id of REMEMBERED) {
+      const input = $(id);
+      if (!(id in saved)) continue;
+      if (input.type === "checkbox") input.checked = Boolean(saved[id]);
+      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === saved[id])) {
+        input.value = saved[id];
+        if (id === "opt-rules") input.dispatchEvent(new Event("change")); // its description, its players
+      }
+    }
+    const keep = () => {
+      const values = {};
+      for (const id of REMEMBERED) values[id] = $(id).type === "checkbox" ? $(id).checked : $(id).value;
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
+    };
+    for (const id of REMEMBERED) $(id).addEventListener("change", keep);
+    $("opt-spec").addEventListener("input", keep);
+    const contrast = () => document.documentElement.classList.toggle("hc-cards", $("opt-contrast").checked);
+    $("opt-contrast").addEventListener("change", contrast);
+    contrast();
+  }
+
+  /** What the settings ask for, for a table of this mode. */
+  chosen(mode) {
+    const $ = this.$;
+    const options = this.options;
+    const seed = $("opt-seed").value.trim();
+    const deal = $("opt-deal").value.trim();
+    const extra = $("opt-spec").value.trim().replace(/^:+/, "");
+    const open = $("opt-open").checked;
+    const chosen = $("opt-rules").value;
+    const message = { pace: $("opt-pace").value };
+    const base = chosen || options.defaults[mode] || options.defaults.computer;
+    const players = Number($("opt-players").value);
+    if (chosen || extra || open) message.rules = base + (extra ? `:${extra}` : "") + (open ? ":open-hands=yes" : "");
+    const preset = options.presets.find((p) => p.name === base);
+    if (!preset || Number(preset.settings.players) !== players) message.players = players;
+    if (this.name) message.name = this.name;
+    if (seed) message.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+    if (deal) message.deal = deal;
+    return message;
+  }
+
+  /** A new table refused for one of its settings: the error stays by that field, in view, until
+   * the field is changed. */
+  settingError(field, text) {
+    const $ = this.$;
+    const ids = {
+      deal: "opt-deal", seed: "opt-seed", players: "opt-players", humans: "opt-humans", name: "opt-name",
+      pace: "opt-pace", rules: $("opt-spec").value.trim() || !$("opt-rules").value ? "opt-spec" : "opt-rules",
+    };
+    this.clearSettingError();
+    $("setup").open = true;
+    const input = $(ids[field] || "opt-spec");
+    const box = $("opt-error");
+    box.textContent = text;
+    box.hidden = false;
+    input.closest("label").after(box);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "opt-error");
+    input.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "center" });
+  }
+
+  clearSettingError() {
+    this.$("opt-error").hidden = true;
+    for (const input of this.$("setup").querySelectorAll("[aria-invalid]")) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
 }
 
-/** Fill every page from the server's options; `actions` start lessons and famous games. */
-export function setupHome(options, actions) {
-  const presets = options.presets;
-  const title = (name) => (presets.find((p) => p.name === name) || { title: name }).title;
-  fillSelect(
-    $("opt-rules"),
-    [["", `The table's own (${title(options.defaults.computer)} with the computer, ${title(options.defaults.friends)} with a friend)`],
-      ...presets.map((p) => [p.name, p.title])],
-    "",
-  );
-  const { min, max } = options.limits.players;
-  const counts = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
-  fillSelect($("opt-players"), counts.map((n) => [n, n]), String(min));
-  fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(min));
-  const paces = options.paces.map((p) => [p, p[0].toUpperCase() + p.slice(1)]);
-  fillSelect($("opt-pace"), paces, "normal");
-  fillSelect($("pace"), paces, "normal");
-  const about = () => {
-    const preset = presets.find((p) => p.name === $("opt-rules").value);
-    const described = (name) => (presets.find((p) => p.name === name) || { description: "" }).description;
-    $("opt-rules-about").textContent = preset
-      ? preset.description
-      : `Against the computer: ${described(options.defaults.computer)} `
-        + `With a friend: ${described(options.defaults.friends)}`;
-    $("opt-players").value = preset ? preset.settings.players : String(min);
-    measured();
-  };
-  const measured = () => {
-    const preset = presets.find((p) => p.name === ($("opt-rules").value || options.defaults.computer));
-    $("opt-rules-measured").textContent = preset ? measuredText(preset.measured, $("opt-pace").value) : "";
-  };
-  $("opt-rules").addEventListener("change", about);
-  $("opt-pace").addEventListener("change", measured);
-  about();
+/** The paces the server offers, as a select's choices. */
+export function paceChoices(options) {
+  return options.paces.map((p) => [p, p[0].toUpperCase() + p.slice(1)]);
+}
 
-  const lessons = $("lesson-list");
+/** The lessons page (`root`): each lesson with its start button; `start(number)` starts one. */
+export function fillLessons(root, lessonsList, start) {
+  const lessons = within(root)("lesson-list");
   lessons.replaceChildren();
-  for (const lesson of options.lessons) {
+  for (const lesson of lessonsList) {
     const item = el("li");
-    const start = el("button", "", `Start lesson ${lesson.number}`);
-    start.addEventListener("click", () => actions.lesson(lesson.number));
-    item.append(el("h2", "", `${lesson.number}. ${lesson.title}`), el("p", "", lesson.intro), start);
+    const button = el("button", "", `Start lesson ${lesson.number}`);
+    button.addEventListener("click", () => start(lesson.number));
+    item.append(el("h2", "", `${lesson.number}. ${lesson.title}`), el("p", "", lesson.intro), button);
     lessons.append(item);
   }
-  const famous = $("famous-list");
+}
+
+/** The famous games page (`root`): the published games, then the never-ending deals found here;
+ * `actions` watch one (famous, found) or play its deal (playDeal). */
+export function fillFamous(root, options, actions) {
+  const famous = within(root)("famous-list");
   famous.replaceChildren();
   for (const game of options.famous) {
     const item = el("li");
@@ -104,7 +237,11 @@ export function setupHome(options, actions) {
     item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
-  showFound(options.found || [], actions);
+  showFound(root, options.found || [], actions);
+}
+
+/** The rules page (`root`): a table of every preset, with what it does to a game, measured. */
+export function fillRules(root, presets) {
   const table = el("table", "presets");
   const games = presets.find((p) => p.measured);
   const note = el("p", "hint", games
@@ -126,12 +263,13 @@ export function setupHome(options, actions) {
     settings.append(list);
     row.insertCell().append(settings);
   }
-  $("preset-table").replaceChildren(note, table);
+  within(root)("preset-table").replaceChildren(note, table);
 }
 
 /** The never-ending deals the server's cycle factory found: each is watched or replayed like a
  * famous game. */
-function showFound(found, actions) {
+function showFound(root, found, actions) {
+  const $ = within(root);
   const list = $("found-list");
   list.replaceChildren();
   $("found-group").hidden = !found.length;
@@ -158,61 +296,4 @@ function showFound(found, actions) {
       el("code", "deal", deal.deal), rules, buttons);
     list.append(item);
   });
-}
-
-const REMEMBERED = ["opt-rules", "opt-spec", "opt-players", "opt-humans", "opt-pace", "opt-open", "opt-contrast"];
-
-/** High-contrast cards, a setting of this browser: a class on the page's root. */
-function applyContrast() {
-  document.documentElement.classList.toggle("hc-cards", $("opt-contrast").checked);
-}
-const SETTINGS_KEY = "beggar-settings";
-
-/** The table settings a person chose last time come back (kept in this browser), and each change
- * is kept. A value the page no longer offers is skipped. */
-export function rememberSettings() {
-  let saved = {};
-  try {
-    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
-  } catch {
-    saved = {};
-  }
-  for (const id of REMEMBERED) {
-    const input = $(id);
-    if (!(id in saved)) continue;
-    if (input.type === "checkbox") input.checked = Boolean(saved[id]);
-    else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === saved[id])) {
-      input.value = saved[id];
-      if (id === "opt-rules") input.dispatchEvent(new Event("change")); // its description, its players
-    }
-  }
-  const keep = () => {
-    const values = {};
-    for (const id of REMEMBERED) values[id] = $(id).type === "checkbox" ? $(id).checked : $(id).value;
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
-  };
-  for (const id of REMEMBERED) $(id).addEventListener("change", keep);
-  $("opt-spec").addEventListener("input", keep);
-  $("opt-contrast").addEventListener("change", applyContrast);
-  applyContrast();
-}
-
-/** What the home page's settings ask for, for a table of this mode. */
-export function chosenSettings(options, mode) {
-  const seed = $("opt-seed").value.trim();
-  const deal = $("opt-deal").value.trim();
-  const extra = $("opt-spec").value.trim().replace(/^:+/, "");
-  const open = $("opt-open").checked;
-  const chosen = $("opt-rules").value;
-  const message = { pace: $("opt-pace").value };
-  const base = chosen || options.defaults[mode] || options.defaults.computer;
-  const players = Number($("opt-players").value);
-  if (chosen || extra || open) message.rules = base + (extra ? `:${extra}` : "") + (open ? ":open-hands=yes" : "");
-  const preset = options.presets.find((p) => p.name === base);
-  if (!preset || Number(preset.settings.players) !== players) message.players = players;
-  const name = $("opt-name").value.trim();
-  if (name) message.name = name;
-  if (seed) message.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
-  if (deal) message.deal = deal;
-  return message;
 }

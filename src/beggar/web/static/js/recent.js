@@ -1,6 +1,6 @@
 // The games this browser saw to their end, newest first, each reopening its replay. They are kept
 // in this browser only (localStorage); the server keeps the replays themselves.
-import { $, el, siteUrl } from "./dom.js";
+import { el, siteUrl, within } from "./dom.js";
 
 const KEY = "beggar-recent";
 const MOST = 20;
@@ -47,14 +47,17 @@ function currentGame() {
   }
 }
 
-/** The home page's list of recent games, and the way back to a game in progress; it owns the
- * #recent and #current-game elements. */
+/** The home page's list of recent games, and the way back to a game in progress: of its root
+ * (the home page) it owns the #recent and #current-game elements. It reads this browser's
+ * storage, not the server's messages. */
 export class RecentList {
-  constructor() {
-    this.root = $("recent");
+  constructor(root) {
+    this.root = root;
+    this.$ = within(root);
   }
 
   render() {
+    const $ = this.$;
     const current = currentGame();
     $("current-game").hidden = !current;
     if (current) {
@@ -62,7 +65,7 @@ export class RecentList {
       $("current-link").textContent = `Back to your game: ${current.title || "against the computer"}`;
     }
     const games = recentGames();
-    this.root.hidden = !games.length;
+    $("recent").hidden = !games.length;
     const list = $("recent-list");
     list.replaceChildren();
     for (const game of games) {

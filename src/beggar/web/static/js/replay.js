@@ -1,11 +1,16 @@
 // The replay viewer: the server sends every frame of a finished game; this only draws them.
 // Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
-import { $, el, plural, siteUrl } from "./dom.js";
-import { backElement, cardElement } from "./cards.js";
+import { el, plural, siteUrl, within } from "./dom.js";
+import { backElement, cardElement, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
+import { ringSlot } from "./ring.js";
 
+/** The replay page. It owns its root (#replay) and binds its own controls; `playDeal(deal, rules,
+ * players)` starts a game on the replayed deal. */
 export class ReplayView {
-  constructor() {
+  constructor(root, { playDeal }) {
+    this.root = root;
+    this.$ = within(root);
     this.data = null;
     this.at = 0;
     this.timer = null;
@@ -13,6 +18,25 @@ export class ReplayView {
     this.trickFrames = [];
     this.points = [];
     this.speed = 16;
+    const $ = this.$;
+    const on = (id, action) => $(id).addEventListener("click", action);
+    $("scrub").addEventListener("input", () => this.show(Number($("scrub").value)));
+    on("replay-start", () => this.step(-Infinity));
+    on("replay-back-trick", () => this.stepTrick(-1));
+    on("replay-back", () => this.step(-1));
+    on("replay-play", () => this.play());
+    on("replay-next", () => this.step(1));
+    on("replay-next-trick", () => this.stepTrick(1));
+    on("replay-end", () => this.step(Infinity));
+    $("replay-speed").addEventListener("change", () => this.setSpeed(Number($("replay-speed").value)));
+    on("replay-deal", () => {
+      if (this.data) playDeal(this.data.deal, this.data.rules.name, this.data.names.length);
+    });
+  }
+
+  /** The focus goes to the slider, from which the keyboard moves through the game. */
+  focus() {
+    this.$("scrub").focus();
   }
 
   /** Cards a second while playing; a change takes effect at once. */
@@ -47,6 +71,7 @@ export class ReplayView {
     const last = data.frames.length - 1;
     if (this.trickFrames[this.trickFrames.length - 1] !== last) this.trickFrames.push(last);
     document.title = `Replay: ${data.title} — Beggar-My-Neighbour`;
+    const $ = this.$;
     $("replay-title").textContent = `Replay: ${data.title}`;
     $("replay-rules").textContent = `${data.rules.title}. ${data.over ? data.over.sentence : ""}`;
     const scrub = $("scrub");
@@ -67,12 +92,14 @@ export class ReplayView {
     for (let k = this.at - pileSize + 1; k <= this.at; k += 1) pileCards.push(data.frames[k][1]);
     const challenge = challengeOnPile === null ? null : pileCards[challengeOnPile];
 
+    const $ = this.$;
     const seats = $("replay-seats");
-    seats.replaceChildren();
+    seats.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     seats.dataset.count = String(data.names.length);
     data.names.forEach((name, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
+      node.dataset.slot = ringSlot(index, 0, data.names.length);
       if (toPlay === index && this.at < last) node.classList.add("to-play");
       const stack = el("div", "stack" + (stacks[index] ? "" : " empty"));
       stack.append(backElement(), el("span", "stack-count", String(stacks[index])));
@@ -86,24 +113,25 @@ export class ReplayView {
         for (let m = 0; m < challenge.pays; m += 1) marks.append(el("span", m < paid ? "mark paid" : "mark"));
         text.append(marks);
       }
-      node.append(stack, text);
+      const body = el("div", "seat-body");
+      body.append(stack, text);
+      node.append(body);
       seats.append(node);
     });
 
     const pile = $("replay-pile");
     pile.replaceChildren();
+    pile.classList.toggle("empty", !pileCards.length);
+    if (!pileCards.length) pile.append(el("span", "pile-empty", "Pile empty"));
     const shown = pileCards.slice(-8);
-    const width = pile.clientWidth || 300;
-    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
-    const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
-    const start = (width - cardWidth - step * (shown.length - 1)) / 2;
     const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);
-    shown.forEach((card, k) => {
+    const nodes = shown.map((card, k) => {
       const node = cardElement(card);
-      node.style.left = `${start + k * step}px`;
       if (k === challengeAt) node.classList.add("challenge");
       pile.append(node);
+      return node;
     });
+    fan(pile, nodes);
 
     $("replay-text").textContent = frame[7] || "Before the first card.";
     $("replay-where").textContent = `Card ${this.at.toLocaleString("en")} of ${last.toLocaleString("en")}, `
@@ -136,7 +164,7 @@ export class ReplayView {
       this.stop();
       return;
     }
-    $("replay-play").textContent = "Pause";
+    this.$("replay-play").textContent = "Pause";
     const ms = Math.max(40, 1000 / this.speed);
     const cards = Math.max(1, Math.round((this.speed * ms) / 1000));
     this.timer = setInterval(() => {
@@ -151,7 +179,6 @@ export class ReplayView {
   stop() {
     clearInterval(this.timer);
     this.timer = null;
-    const button = $("replay-play");
-    if (button) button.textContent = "Play";
+    this.$("replay-play").textContent = "Play";
   }
 }

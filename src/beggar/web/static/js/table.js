@@ -1,12 +1,16 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { $, el, plural, reducedMotion, siteUrl } from "./dom.js";
-import { backElement, cardElement, cardName } from "./cards.js";
+import { el, fillSelect, plural, reducedMotion, siteUrl, within } from "./dom.js";
+import { backElement, cardElement, cardName, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
+import { ringSlot } from "./ring.js";
 
 const SEATED_MODES = ["computer", "friends"];
 
-/** The title of a table: its lesson, famous game, or who sits at it. */
+/**
+ * The title of a table: its lesson, famous game, or who sits at it.
+ * @param {import("../../messages.js").TableState} s
+ */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
@@ -16,9 +20,23 @@ export function tableTitle(s) {
   return names;
 }
 
-/** Where a never-ending famous game's cycle starts and its period (from the server), or null. */
+/**
+ * Where a never-ending famous game's cycle starts and its period (from the server), or null.
+ * @param {import("../../messages.js").TableState} s
+ */
 function famousCycle(s) {
   return (s.famous && s.famous.cycle) || null;
+}
+
+/**
+ * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn".
+ * @param {import("../../messages.js").TableState} s
+ */
+function emptyPileWords(s, player) {
+  const next = s.over || s.to_play === null || s.to_play === undefined ? null : s.to_play;
+  if (next === null || !s.seats[next]) return "Pile empty";
+  if (player && next === s.you && SEATED_MODES.includes(s.mode)) return "Pile empty — your turn";
+  return `Pile empty — ${s.seats[next].name} to turn`;
 }
 
 /** The rules in one line: "Practice table: pay J1 Q2 K3 A4, ...". */
@@ -32,16 +50,116 @@ export function rulesSummary(rules) {
   return `${rules.title}: ${parts.join(", ")}.`;
 }
 
+/**
+ * The live table. It owns its root (the #table section): it binds its own controls, and sends what
+ * the person does through `send(message)`. `render(state)` draws each state message without
+ * changing it; what it remembers between messages (the previous state, the log lines shown, the
+ * chart's points) is its own. `leave()` leaves the table; `named(name)` hears a name given here.
+ */
 export class TableView {
-  constructor(sound) {
+  constructor(root, { send, sound, leave, named }) {
+    this.root = root;
+    this.$ = within(root);
+    this.send = send;
     this.sound = sound;
+    /** @type {import("../../messages.js").TableState | null} */
     this.state = null;
     this.rules = null;
     this.lastSeq = 0;
     this.chartPoints = [];
-    this.shownEnd = null;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
+    this.bind(leave, named);
+  }
+
+  bind(leave, named) {
+    const $ = this.$;
+    // After a control is clicked with the pointer, the table gets the focus back, so that Space
+    // and Enter turn a card again instead of pressing that control a second time.
+    const control = (id, action) => $(id).addEventListener("click", (event) => {
+      action();
+      this.refocus(event);
+    });
+    $("name-ask").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = $("sit-name").value.trim();
+      if (!name) return;
+      this.send({ type: "rename", name });
+      named(name);
+      this.focus();
+    });
+    control("turn", () => this.send({ type: "turn" }));
+    control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
+    control("resume-big", () => this.send({ type: "resume" }));
+    control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
+    control("again", () => this.send({ type: "new-game" }));
+    control("play-again", () => this.send({ type: "new-game" }));
+    // On a phone the pace, the sound and Leave wait behind "More".
+    $("more").addEventListener("click", () => {
+      const open = $("more").getAttribute("aria-expanded") !== "true";
+      $("more").setAttribute("aria-expanded", String(open));
+      $("more-controls").classList.toggle("open", open);
+    });
+    $("log-more").addEventListener("click", () => {
+      const open = $("log-more").getAttribute("aria-expanded") !== "true";
+      $("log-more").setAttribute("aria-expanded", String(open));
+      $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
+      $("log").classList.toggle("short", !open);
+    });
+    // The offers about a friend who is away: the computer plays for them, or a new game without them.
+    $("offers").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-seat]");
+      if (!button) return;
+      this.send({ type: "play-for", seat: Number(button.dataset.seat) });
+      if (button.dataset.action === "new-game") this.send({ type: "new-game" });
+      this.refocus(event);
+    });
+    const soundWords = () => {
+      $("sound").setAttribute("aria-pressed", String(this.sound.on));
+      $("sound").textContent = this.sound.on ? "Sound on" : "Sound off";
+    };
+    control("sound", () => {
+      this.sound.toggle();
+      soundWords();
+    });
+    soundWords();
+    $("leave").addEventListener("click", () => leave());
+    $("pace").addEventListener("change", () => {
+      this.send({ type: "pace", pace: $("pace").value });
+      this.refocus(null);
+    });
+    $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
+  }
+
+  /** The paces the server offers, for the table's own pace control. */
+  setPaces(choices) {
+    fillSelect(this.$("pace"), choices, "normal");
+  }
+
+  focus() {
+    this.root.focus({ preventScroll: true });
+  }
+
+  refocus(event) {
+    if (!event || event.detail !== 0) this.focus();
+  }
+
+  /** A line in the prompt's place from outside the game (the connection dropped). */
+  say(text) {
+    this.$("prompt").textContent = text;
+  }
+
+  /** Space and Enter turn a card whenever the table has focus and it is this person's turn. */
+  key(event) {
+    if (this.root.hidden) return;
+    if (event.key !== " " && event.key !== "Enter") return;
+    const target = event.target;
+    const inTable = (target.contains && target.contains(this.root))
+      || (this.root.contains(target) && !["INPUT", "SELECT", "TEXTAREA", "A"].includes(target.tagName)
+        && !(target.tagName === "BUTTON" && target.id !== "turn"));
+    if (!inTable) return;
+    event.preventDefault();
+    if (this.canTurn()) this.$("turn").click();
   }
 
   /** Forget the previous table (a new table or a fresh connection). */
@@ -49,9 +167,8 @@ export class TableView {
     this.state = null;
     this.lastSeq = 0;
     this.chartPoints = [];
-    this.shownEnd = null;
-    $("log").replaceChildren();
-    $("pile").replaceChildren();
+    this.$("log").replaceChildren();
+    this.$("pile").replaceChildren();
   }
 
   get player() {
@@ -61,19 +178,24 @@ export class TableView {
 
   /** True when Space or Enter should turn this person's card now. */
   canTurn() {
-    const turn = $("turn");
+    const turn = this.$("turn");
     return Boolean(this.state) && !turn.hidden && !turn.disabled;
   }
 
+  /**
+   * Draw one state message from the server (never changed here).
+   * @param {import("../../messages.js").TableState} s
+   */
   render(s) {
+    const $ = this.$;
     const previous = this.state && this.state.table === s.table ? this.state : null;
     const newGame = !previous || s.games_played !== previous.games_played || s.reshuffles !== previous.reshuffles;
+    // The rules come with a table's first message only.
     if (s.rules) this.rules = s.rules;
-    s.rules = this.rules;
     this.state = s;
     document.title = `${tableTitle(s)} — Beggar-My-Neighbour`;
     $("table-title").textContent = tableTitle(s);
-    $("rules-line").textContent = rulesSummary(s.rules);
+    $("rules-line").textContent = this.rules ? rulesSummary(this.rules) : "";
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
     $("share").hidden = !(s.mode === "friends" && player && waiting);
@@ -141,12 +263,12 @@ export class TableView {
     this.tickClock();
     this.drawLog(s);
     this.drawChart(s);
-    this.drawEnd(s);
   }
 
   /** For each friend away past the grace the server gives: let the computer play for them, or a
    * new game without them (the buttons carry the seat; the page binds them). */
   drawOffers(s) {
+    const $ = this.$;
     const box = $("offers");
     const absent = this.player ? s.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i !== s.you && seat.absent && !seat.stand_in) : [];
     box.hidden = !absent.length;
@@ -168,7 +290,7 @@ export class TableView {
   }
 
   tickClock() {
-    const box = $("clock");
+    const box = this.$("clock");
     const { left, at, running } = this.clock;
     box.hidden = left === null;
     if (left === null) return;
@@ -181,6 +303,7 @@ export class TableView {
   }
 
   drawSeats(s, previous = null) {
+    const $ = this.$;
     // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
     // under reduced motion); a won game has its chord.
     const took = previous && s.last_take && s.tricks > previous.tricks ? s.last_take.seat : null;
@@ -190,13 +313,13 @@ export class TableView {
     box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
-    // The others sit in rows above the pile, this person below it: columns for the others.
-    const others = s.seats.length - (seated && this.player ? 1 : 0);
-    box.style.setProperty("--cols", String(others <= 4 ? others : others <= 6 ? 3 : 4));
+    // The seats sit around the pile: this person at the bottom (whoever is first, for a watcher).
+    const bottom = seated && this.player ? s.you : 0;
     const challenge = s.challenge === null ? null : s.pile[s.challenge];
     s.seats.forEach((seat, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
+      node.dataset.slot = ringSlot(index, bottom, s.seats.length);
       if (s.to_play === index) node.classList.add("to-play");
       if (seat.out) node.classList.add("out");
       if (index === took) node.classList.add("took");
@@ -226,7 +349,9 @@ export class TableView {
         for (let i = 0; i < challenge.pays; i += 1) owes.append(el("span", i < paid ? "mark paid" : "mark"));
         text.append(owes);
       }
-      node.append(stack, text);
+      const body = el("div", "seat-body");
+      body.append(stack, text);
+      node.append(body);
       if (seat.stack) {
         const open = el("div", "open-stack");
         open.setAttribute("role", "list");
@@ -243,36 +368,36 @@ export class TableView {
   }
 
   drawPile(s, previous, newGame) {
+    const $ = this.$;
     const pile = $("pile");
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
     if (swept) this.sweep(pile, s.last_take.seat);
-    pile.querySelectorAll(".card:not(.sweeping)").forEach((node) => node.remove());
+    pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
+    // An empty pile is a short line that says who turns next, not a card-sized hole.
     pile.classList.toggle("empty", !s.pile.length);
-    const width = pile.clientWidth || 300;
-    const cardWidth = parseFloat(getComputedStyle(pile).getPropertyValue("--card-w")) || 84;
-    const step = shown.length > 1 ? Math.min(36, (width - cardWidth) / (shown.length - 1)) : 0;
-    const start = (width - cardWidth - step * (shown.length - 1)) / 2;
+    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
-    shown.forEach((card, i) => {
+    const nodes = shown.map((card, i) => {
       const node = cardElement(card);
-      node.style.left = `${start + i * step}px`;
       if (i === challenge) node.classList.add("challenge");
       pile.append(node);
+      return node;
     });
+    fan(pile, nodes);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
     const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
       ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : "The pile is empty.";
+      : "";
   }
 
   /** The card travels from its owner's stack to the pile, turning over on the way. */
   flyIn(node, seat) {
-    const from = document.querySelector(`.seat[data-seat='${seat}'] .stack`);
+    const from = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
     if (!from) return;
     const a = from.getBoundingClientRect();
     const b = node.getBoundingClientRect();
@@ -290,7 +415,7 @@ export class TableView {
 
   /** A won pile sweeps under the winner's stack. */
   sweep(pile, seat) {
-    const to = document.querySelector(`.seat[data-seat='${seat}'] .stack`);
+    const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
     const cards = [...pile.querySelectorAll(".card:not(.sweeping)")];
     if (!to || !cards.length) return;
     const target = to.getBoundingClientRect();
@@ -309,6 +434,7 @@ export class TableView {
   }
 
   drawLog(s) {
+    const $ = this.$;
     const log = $("log");
     const fresh = s.log.filter((line) => line.seq > this.lastSeq);
     if (!fresh.length) return;
@@ -331,6 +457,7 @@ export class TableView {
   }
 
   drawChart(s) {
+    const $ = this.$;
     this.chartPoints = s.history_start === 0 ? s.history.slice() : this.chartPoints.concat(s.history);
     const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 1;
     $("chart-box").hidden = !show;
@@ -339,9 +466,55 @@ export class TableView {
     drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
     $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
   }
+}
 
-  drawEnd(s) {
-    const dialog = $("end");
+/**
+ * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
+ * (Play again), `next(lesson)` (Next lesson), `close()` (Look at the table).
+ */
+export class EndDialog {
+  constructor(root, { again, next, close }) {
+    this.root = root;
+    this.$ = within(root);
+    this.shownEnd = null;
+    const $ = this.$;
+    $("end-copy").addEventListener("click", () => copy($("end-link"), $("end-copy")));
+    $("end-again").addEventListener("click", () => {
+      this.close();
+      again();
+    });
+    $("end-next").addEventListener("click", () => {
+      this.close();
+      next(Number($("end-next").dataset.lesson));
+    });
+    $("end-close").addEventListener("click", () => {
+      this.close();
+      close();
+    });
+  }
+
+  get open() {
+    return this.root.open;
+  }
+
+  close() {
+    if (this.root.open) this.root.close();
+  }
+
+  /** Forget the game shown (a new table or a fresh connection). */
+  reset() {
+    this.shownEnd = null;
+  }
+
+  /**
+   * Open the dialog when a game ends (once per game), close it when the next begins. `points` are
+   * the stacks after each trick, as the table gathered them; `player` says whether this person
+   * sits at the table.
+   * @param {import("../../messages.js").TableState} s
+   */
+  render(s, { points, player }) {
+    const $ = this.$;
+    const dialog = this.root;
     if (!s.over) {
       this.shownEnd = null;
       if (dialog.open) dialog.close();
@@ -379,16 +552,26 @@ export class TableView {
       $("end-link").value = replay.href;
     }
     $("end-share").hidden = !s.over.replay;
-    $("end-again").hidden = !this.player;
+    $("end-again").hidden = !player;
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
-    if (this.chartPoints.length > 1) {
-      drawChart($("end-chart"), $("end-chart-legend"), this.chartPoints, s.seats.map((seat) => seat.name), null, famousCycle(s));
+    if (points.length > 1) {
+      drawChart($("end-chart"), $("end-chart-legend"), points, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
-    $("end-chart-box").hidden = this.chartPoints.length <= 1;
+    $("end-chart-box").hidden = points.length <= 1;
     if (first && !dialog.open) {
       dialog.showModal();
       $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
       dialog.scrollTop = 0;
     }
+  }
+}
+
+/** Copy a link to the clipboard, or select it for the person to copy. */
+async function copy(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch {
+    input.select();
   }
 }
