@@ -159,7 +159,7 @@ def _contents(db: Path) -> tuple[dict[str, int], set[str], int]:
 def test_a_factory_killed_with_sigkill_resumes_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "factory.db"
     command = [*BEGGAR, "factory", "--rules", EASY, "--db", str(db), "--workers", "2", "--seed", "4"]
-    command += ["--basin-positions", "100", "--minutes", "5"]
+    command += ["--basin-positions", "100", "--tries", str(QUICK), "--minutes", "5"]
     # A session of its own, so that the kill reaches the worker processes too, as a crash would.
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
