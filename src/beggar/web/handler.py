@@ -432,6 +432,14 @@ def _create(
         table.take_seat(seat, token, announce=mode is Mode.FRIENDS)
         if mode is Mode.LESSON:
             table.take_seat(1, token, announce=False)
+    _seat(connection, table, seat, token)
+    if mode is Mode.COMPUTER:
+        _close_abandoned_computer_games(lobby, table)
+
+
+def _seat(connection: Connection, table: Table, seat: int | None, token: str | None) -> None:
+    """Tell ``connection`` where it sits (the token only to the person whose seat it holds), and
+    seat it there."""
     connection.send(
         {
             "type": "joined",
@@ -442,8 +450,6 @@ def _create(
         }
     )
     connection.sit(table, seat)
-    if mode is Mode.COMPUTER:
-        _close_abandoned_computer_games(lobby, table)
 
 
 def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
@@ -492,16 +498,7 @@ def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: i
             watching = len(table.listeners) - sum(each.connections for each in table.seats)
             if watching >= max_spectators:
                 raise TableError("this table has as many spectators as it can take: try again later")
-    connection.send(
-        {
-            "type": "joined",
-            "table": table.id,
-            "seat": seat,
-            "token": token,
-            "link": f"{connection.root}/t/{table.id}",
-        }
-    )
-    connection.sit(table, seat)
+    _seat(connection, table, seat, token)
 
 
 def disconnect(lobby: Lobby, connection: Connection, *, on_purpose: bool = False) -> None:
