@@ -68,8 +68,9 @@ LOG_KEEP = 60
 RESUME_SLICE = 500
 """Cards a restored table replays between pauses (about 5 ms of the server's time)."""
 ABSENT_GRACE = 20.0
-"""Seconds a friend who left or lost the connection has to come back before the others are offered
-to let the computer play for them, or a new game without them."""
+"""Seconds a friend who lost the connection has to come back before the others are offered to let
+the computer play for them, or a new game without them. A friend who pressed Leave has no grace:
+the offers come at once."""
 
 
 _MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
@@ -326,8 +327,9 @@ class Table:
     def depart(self, seat: int, *, left: bool = False) -> None:
         """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave).
 
-        At a friend table, when their last browser goes the others are told, and after
-        :data:`ABSENT_GRACE` seconds they are offered to go on without them.
+        At a friend table, when their last browser goes the others are told, and offered to go on
+        without them: at once if they left on purpose, after :data:`ABSENT_GRACE` seconds if the
+        connection was lost.
         """
         each = self.seats[seat]
         each.connections = max(0, each.connections - 1)
@@ -335,7 +337,8 @@ class Table:
             each.away_since, each.left = time.monotonic(), left
             self.say(f"{mention(seat)} {'left the table' if left else 'lost the connection'}.")
             self.new_game_asked.discard(seat)
-            self.watch_absence(seat)
+            if not left:
+                self.watch_absence(seat)
         self.changed()
 
     def watch_absence(self, seat: int) -> None:
@@ -353,9 +356,11 @@ class Table:
             self.changed()  # the others now see the offers
 
     def absent(self, seat: int) -> bool:
-        """Has the person at ``seat`` been away for :data:`ABSENT_GRACE` seconds or more?"""
-        since = self.seats[seat].away_since
-        return since is not None and time.monotonic() - since >= ABSENT_GRACE
+        """May the others go on without the person at ``seat``? Yes once they left on purpose, or
+        have been away :data:`ABSENT_GRACE` seconds or more."""
+        each = self.seats[seat]
+        since = each.away_since
+        return since is not None and (each.left or time.monotonic() - since >= ABSENT_GRACE)
 
     def play_for(self, by: int, seat: int) -> None:
         """``by`` lets the computer play for the absent person at ``seat`` until they return."""

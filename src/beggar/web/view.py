@@ -265,20 +265,25 @@ def notice(table: Table, seat: int | None) -> str:
     """What this person should know of the others: who is away, and a new game someone asked for.
 
     The button named is the one this person sees: "Play again" once the game is over, else "New
-    game".
+    game". Only a seated person is offered to go on without someone who is away; a spectator is
+    told that the players may.
     """
     if table.mode is not Mode.FRIENDS:
         return ""
+    player = seat is not None and table.seats[seat].human
     parts = []
     for index, each in enumerate(table.seats):
         if index == seat or each.away_since is None:
             continue
+        gone = f"{each.name} left the table" if each.left else f"{each.name} has been away for a while"
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
-        elif table.absent(index):
-            parts.append(f"{each.name} has been away for a while: go on without them, or wait.")
+        elif not table.absent(index):
+            parts.append(f"{each.name} lost the connection.")
+        elif player:
+            parts.append(f"{gone}: go on without them, or wait.")
         else:
-            parts.append(f"{each.name} {'left the table' if each.left else 'lost the connection'}.")
+            parts.append(f"{gone}; the players may go on without them.")
     asked = table.new_game_asked
     if asked:
         askers = spoken_list([table.seats[i].name for i in sorted(asked)])
