@@ -228,7 +228,9 @@ class Table:
             intro = self.lesson.intro if self.lesson else ""
             picked = self.chosen_deal()
             told = f" The table's creator chose the deal: {picked}." if picked else ""
-            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}", intro)
+            if self.waiting_for():
+                leads = ""  # said once, when everyone is here (take_seat)
+            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:
