@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web
-from beggar.lessons import lesson
+from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
@@ -23,7 +23,7 @@ from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, Seat, Table
-from beggar.web.view import personal
+from beggar.web.view import personal, shared_view
 from helpers import SHORT_SEED, Socket, create
 
 # -- the log, told to each person ----------------------------------------------------------------
@@ -124,6 +124,26 @@ def test_watching_and_lessons_name_every_seat(mode: Mode) -> None:
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
         yield test_client
+
+
+@pytest.mark.parametrize("number", [each.number for each in LESSONS])
+def test_every_card_of_a_lesson_is_sent_with_its_sentence(number: int) -> None:
+    taught = lesson(number)
+    table = Table(
+        "lessonabcd",
+        Mode.LESSON,
+        taught.rules,
+        [Seat("A", True), Seat("B", True)],
+        parse_deal(taught.deal, taught.rules.deck, complete=False),
+        lesson=taught,
+    )
+    assert shared_view(table)["lesson"]["sentence"] == taught.intro
+    while not table.game.over:
+        table.step()
+        sentence = shared_view(table)["lesson"]["sentence"]
+        # The lesson's note where it has one, else the sentence said of the card in the log.
+        said = next(line for line in reversed(table.log) if line["text"] != taught.outro)
+        assert sentence == (taught.note(table.game.cards) or said["text"]), table.game.cards
 
 
 def test_over_the_socket_the_player_reads_you_and_a_spectator_reads_names(client: TestClient) -> None:

@@ -147,6 +147,9 @@
  * @property {number} number
  * @property {string} title
  * @property {string} outro
+ * @property {string} sentence - the sentence for the card turned last: the lesson's note on it, or
+ *   where it has none, the narrator's sentence for it; before the first card, the lesson's
+ *   introduction. Never empty.
  * @property {number | null} next - the next lesson's number; null after the last
  */
 

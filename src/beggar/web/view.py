@@ -115,6 +115,7 @@ def shared_view(table: Table) -> dict[str, Any]:
             "number": table.lesson.number,
             "title": table.lesson.title,
             "outro": table.lesson.outro,
+            "sentence": table.lesson.told(game.cards, names),
             "next": table.lesson.number + 1 if table.lesson.number < len(LESSONS) else None,
         }
     if table.famous is not None:
