@@ -345,3 +345,35 @@ def test_messages_js_ships_with_the_package() -> None:
     pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     assert '"web/messages.js"' in pyproject
     assert MESSAGES.is_file()
+
+
+def _texts_in(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, each in value.items():
+            if key != "settings":  # the rules' own spec words, shown as settings
+                yield from _texts_in(each)
+    elif isinstance(value, list):
+        for each in value:
+            yield from _texts_in(each)
+
+
+def test_the_page_is_told_nothing_in_the_developers_words(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    texts = list(_texts_in({key: options[key] for key in ("presets", "lessons", "famous", "defaults")}))
+    for jargon in (re.compile(r"seat [0-9]"), re.compile(r"docs/|\.md\b"), re.compile(r"\bkernel\b")):
+        assert not [text for text in texts if jargon.search(text)], jargon.pattern
+
+
+def test_a_lesson_table_says_how_many_cards_it_deals() -> None:
+    taught = lesson(1)
+    table = Table(
+        "lessonabcd",
+        Mode.LESSON,
+        taught.rules,
+        [Seat("A", True), Seat("B", True)],
+        parse_deal(taught.deal, taught.rules.deck, complete=False),
+        lesson=taught,
+    )
+    assert personal(table, 0)["rules"]["settings"]["deck"] == "7 cards"
