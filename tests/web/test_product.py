@@ -141,15 +141,16 @@ def test_a_spectator_is_told_what_the_players_may_do_not_offered_it(
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.3)
     with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_c:
         with client.websocket_connect("/ws") as ws_b:
-            a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+            a, _, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
             c = Socket(ws_c)
             c.send({"type": "join", "table": table})
             assert c.until("joined")["seat"] is None
         state = c.until("state", lambda s: s["seats"][1]["absent"], limit=5000)
         assert state["notice"] == "Bea has been away for a while; the players may go on without them."
-        assert "Bea has been away for a while: go on without them, or wait." in a.until(
-            "state", lambda s: s["seats"][1]["absent"], limit=5000
-        )["notice"]
+        assert (
+            "Bea has been away for a while: go on without them, or wait."
+            in a.until("state", lambda s: s["seats"][1]["absent"], limit=5000)["notice"]
+        )
 
 
 def _play_to_the_end(me: Socket, seat: int = 0) -> None:

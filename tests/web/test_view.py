@@ -377,3 +377,45 @@ def test_a_lesson_table_says_how_many_cards_it_deals() -> None:
         lesson=taught,
     )
     assert personal(table, 0)["rules"]["settings"]["deck"] == "7 cards"
+
+
+def _four_players_played(seed: int) -> Table:
+    rules = rules_named("standard:players=4")
+    seats = [Seat("Ann", True), Seat("Bea", False), Seat("Cy", False), Seat("Di", False)]
+    table = Table("fourabcdef", Mode.COMPUTER, rules, seats, random_deal(rules, seed), seed=seed)
+    while not table.game.over:
+        table.step()
+    return table
+
+
+def test_the_end_says_who_won_and_when_you_went_out_in_what_place() -> None:
+    table = next(
+        each
+        for each in map(_four_players_played, range(1, 60))
+        if each.game.record is not None
+        and each.game.record.winner not in (None, 0)
+        and each.game.record.status.value == "finished"
+    )
+    record = table.game.record
+    assert record is not None and record.winner is not None
+    winner = table.seats[record.winner].name
+    places = {seat: (cards, 4 - index) for index, (seat, cards) in enumerate(table.went_out)}
+    assert sorted(places) == sorted(set(range(4)) - {record.winner})
+    cards, place = places[0]
+    ordinal = {2: "2nd", 3: "3rd", 4: "4th"}[place]
+    assert personal(table, 0)["result"] == (
+        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards ({ordinal})."
+    )
+    assert personal(table, None)["result"] == f"{winner} wins, holding all 52 cards."
+    assert personal(_played(Mode.COMPUTER, "Q-/-J"), 1)["result"] == "You win, holding all 4 cards."
+
+
+def test_a_loop_or_a_stop_is_said_with_what_it_awards() -> None:
+    rules = rules_named("standard:max-cards=10")
+    table = Table(
+        "stopabcdef", Mode.COMPUTER, rules, [Seat("Ann", True), Seat("Bea", False)], random_deal(rules, 3)
+    )
+    assert personal(table, 0)["result"] == ""
+    while not table.game.over:
+        table.step()
+    assert personal(table, 0)["result"].startswith("Stopped by the card limit. ")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason
+from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, PlayerOut, Reason
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator
 from beggar.notation import Deal, random_deal
@@ -173,6 +173,9 @@ class Table:
     """The card turned last in this game."""
     last_take: PileTaken | None = None
     """The trick taken last in this game."""
+    went_out: list[tuple[int, int]] = field(default_factory=list)
+    """The seats out of this game, in the order they went out, each with the cards turned by then
+    (rebuilt by :meth:`resume`, so nothing of it is saved)."""
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     touched: float = field(default_factory=time.monotonic)
@@ -216,6 +219,7 @@ class Table:
         self.view_cache.faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
+        self.went_out = []
         self.new_game_asked.clear()
         self.replay = None
         leads = f"{mention(self.game.to_play)} leads."
@@ -466,13 +470,16 @@ class Table:
         return events
 
     def _note(self, events: list[Event]) -> None:
-        """Remember the last card and the last trick taken, and chart the hands after each trick."""
+        """Remember the last card, the last trick taken and who went out when, and chart the hands
+        after each trick."""
         for event in events:
             if isinstance(event, CardTurned):
                 self.last_card = event
             elif isinstance(event, PileTaken):
                 self.last_take = event
                 self.history.append(self.game.hand_sizes)
+            elif isinstance(event, PlayerOut):
+                self.went_out.append((event.player, self.game.cards))
 
     def resume(self, first: int, turned: int, stopped: Reason | None = None) -> Iterator[None]:
         """Play this table's deal again through the engine to where a saved table stood: led by
@@ -488,6 +495,7 @@ class Table:
         self.history = [self.game.hand_sizes]
         self.last_card = None
         self.last_take = None
+        self.went_out = []
         while self.game.cards < turned:
             if self.game.over:
                 raise GameError(f"bad saved game: it ends after {self.game.cards} cards, not {turned}")
@@ -577,12 +585,12 @@ class Table:
         seq = self.log[-1]["seq"] + 1 if self.log else 1
         line: dict[str, Any] = {"seq": seq, "text": text, "note": note}
         if "\x1e" in text:
-            line["text"], line["named"] = self._name_seats(text)
+            line["text"], line["named"] = self.name_seats(text)
         self.log.append(line)
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
 
-    def _name_seats(self, text: str) -> tuple[str, list[list[int]]]:
+    def name_seats(self, text: str) -> tuple[str, list[list[int]]]:
         """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
         parts: list[str] = []
         named: list[list[int]] = []
