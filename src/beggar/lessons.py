@@ -1,14 +1,18 @@
 """The four lessons: short prepared positions played step by step, with a sentence for each card.
 
-The positions are played by the reference engine like any game; a lesson only adds a teaching note
-to some cards. The browser table shows them, and ``beggar lesson N`` prints them.
+The positions are played by the reference engine like any game; a lesson adds a teaching note to
+some cards, and every other card is told by the narrator's sentence (:meth:`Lesson.told`), so each
+card has its sentence. The browser table shows them, and ``beggar lesson N`` prints them.
 
 >>> [step.note for step in LESSONS[2].script()][0]
 'The queen is a pay card: B must now turn two cards.'
+>>> LESSONS[2].told(2)
+'B turns the six of spades (1 of 2).'
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from beggar.engine import Game
@@ -50,10 +54,22 @@ class Lesson:
     def note(self, card_number: int) -> str:
         return self.notes.get(card_number, "")
 
-    def script(self) -> list[LessonStep]:
-        """The whole lesson, card by card."""
+    def told(self, card_number: int, names: Sequence[str] | None = None) -> str:
+        """The sentence for card ``card_number`` of the lesson: its note, or where it has none what
+        happened, as the narrator says it (seats called ``names``); before the first card (0), the
+        lesson's introduction."""
+        if card_number <= 0:
+            return self.intro
+        note = self.note(card_number)
+        if note:
+            return note
+        steps = self.script(names)
+        return steps[card_number - 1].sentence if card_number <= len(steps) else ""
+
+    def script(self, names: Sequence[str] | None = None) -> list[LessonStep]:
+        """The whole lesson, card by card (seats called ``names``; A and B by default)."""
         game = self.game()
-        narrator = Narrator(self.rules)
+        narrator = Narrator(self.rules, names)
         steps = []
         while not game.over:
             sentence = narrator.tell(game.step())

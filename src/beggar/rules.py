@@ -312,8 +312,8 @@ def _preset(title: str, description: str, **settings: Any) -> Preset:
 
 
 STANDARD_DESCRIPTION = (
-    "The standard game of the project's rules page (docs/rules.md) and the research literature: "
-    "it ends only when one player holds every card, or loops."
+    "The classic game, as it is written down and studied: it ends only when one player holds "
+    "every card, or loops."
 )
 STANDARD = Rules(description=STANDARD_DESCRIPTION)
 
@@ -321,7 +321,7 @@ PRESET_LIST: tuple[Preset, ...] = (
     Preset("standard", "No limits", STANDARD_DESCRIPTION, STANDARD),
     _preset(
         "Practice table",
-        "The practice table: you (seat 0) start; an exact repeat after any card, or 4,000 cards "
+        "The practice table: you lead the first card; an exact repeat after any card, or 4,000 cards "
         "turned, ends the game, and neither awards a win.",
         name="practice-table",
         lead=Lead.SEAT,

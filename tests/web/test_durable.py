@@ -718,3 +718,16 @@ def test_a_full_server_does_not_make_room_by_closing_a_table_whose_people_are_re
     tables, refused = run_async(scenario())
     assert tables == ["abcdefghjk"]
     assert "as many tables as it can hold" in refused
+
+
+def test_when_each_player_went_out_is_told_the_same_after_a_restart() -> None:
+    four = rules_named("standard:players=4")
+    seats = [Seat("Ann", True), Seat("Bea", False), Seat("Cy", False), Seat("Di", False)]
+    table = Table("fourabcdef", Mode.COMPUTER, four, seats, random_deal(four, 5))
+    while not table.game.over:
+        table.step()
+    assert len(table.went_out) >= 2
+    copy = _restored(table)
+    assert copy.went_out == table.went_out
+    for seat in (0, 1, None):
+        assert personal(copy, seat)["result"] == personal(table, seat)["result"]

@@ -114,12 +114,43 @@ def test_a_friend_who_leaves_on_purpose_is_said_to_have_left(client: TestClient)
         b.send({"type": "leave"})
         b.until("left")
         state = a.until("state", lambda s: s["seats"][1]["away"] == "left")
-        assert state["notice"] == "Bea left the table."
+        # No grace for a friend who chose to go: the offers to go on without her come at once.
+        assert state["seats"][1]["absent"]
+        assert state["notice"] == "Bea left the table: go on without them, or wait."
         assert "Bea left the table." in logged(a)
         # An absent seat's consent is not asked for: a new game starts at once.
         games = state["games_played"]
         a.send({"type": "new-game"})
         a.until("state", lambda s: s["games_played"] == games + 1)
+
+
+def test_the_computer_may_play_at_once_for_a_friend_who_left_on_purpose(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, _ = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        b.send({"type": "leave"})
+        b.until("left")
+        a.until("state", lambda s: s["seats"][1]["away"] == "left")
+        a.send({"type": "play-for", "seat": 1})
+        a.until("state", lambda s: s["seats"][1]["stand_in"] and s["seats"][1]["automatic"])
+        assert "You let the computer play for Bea." in logged(a)
+
+
+def test_a_spectator_is_told_what_the_players_may_do_not_offered_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.3)
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_c:
+        with client.websocket_connect("/ws") as ws_b:
+            a, _, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+            c = Socket(ws_c)
+            c.send({"type": "join", "table": table})
+            assert c.until("joined")["seat"] is None
+        state = c.until("state", lambda s: s["seats"][1]["absent"], limit=5000)
+        assert state["notice"] == "Bea has been away for a while; the players may go on without them."
+        assert (
+            "Bea has been away for a while: go on without them, or wait."
+            in a.until("state", lambda s: s["seats"][1]["absent"], limit=5000)["notice"]
+        )
 
 
 def _play_to_the_end(me: Socket, seat: int = 0) -> None:

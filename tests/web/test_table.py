@@ -160,6 +160,11 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
             ready = a.until("state", lambda s: s["waiting_for"] == [])
             assert ready["prompt"] != "Waiting for Player 2 to join."
             assert any(text.startswith("Everyone is here.") for text in logged(a))
+            # Who leads is said once: when everyone is here, not before at the new game too.
+            b.until("state")
+            told = logged(b)
+            assert told[0] == "New game: Friend table, with changes."
+            assert sum(text.endswith(" leads.") or text.endswith("You lead.") for text in told) == 1
 
 
 # 6. A closed table is said to be closed.

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web
-from beggar.lessons import lesson
+from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
@@ -23,7 +23,7 @@ from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, Seat, Table
-from beggar.web.view import personal
+from beggar.web.view import personal, shared_view
 from helpers import SHORT_SEED, Socket, create
 
 # -- the log, told to each person ----------------------------------------------------------------
@@ -124,6 +124,26 @@ def test_watching_and_lessons_name_every_seat(mode: Mode) -> None:
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
         yield test_client
+
+
+@pytest.mark.parametrize("number", [each.number for each in LESSONS])
+def test_every_card_of_a_lesson_is_sent_with_its_sentence(number: int) -> None:
+    taught = lesson(number)
+    table = Table(
+        "lessonabcd",
+        Mode.LESSON,
+        taught.rules,
+        [Seat("A", True), Seat("B", True)],
+        parse_deal(taught.deal, taught.rules.deck, complete=False),
+        lesson=taught,
+    )
+    assert shared_view(table)["lesson"]["sentence"] == taught.intro
+    while not table.game.over:
+        table.step()
+        sentence = shared_view(table)["lesson"]["sentence"]
+        # The lesson's note where it has one, else the sentence said of the card in the log.
+        said = next(line for line in reversed(table.log) if line["text"] != taught.outro)
+        assert sentence == (taught.note(table.game.cards) or said["text"]), table.game.cards
 
 
 def test_over_the_socket_the_player_reads_you_and_a_spectator_reads_names(client: TestClient) -> None:
@@ -325,3 +345,77 @@ def test_messages_js_ships_with_the_package() -> None:
     pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     assert '"web/messages.js"' in pyproject
     assert MESSAGES.is_file()
+
+
+def _texts_in(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, each in value.items():
+            if key != "settings":  # the rules' own spec words, shown as settings
+                yield from _texts_in(each)
+    elif isinstance(value, list):
+        for each in value:
+            yield from _texts_in(each)
+
+
+def test_the_page_is_told_nothing_in_the_developers_words(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    texts = list(_texts_in({key: options[key] for key in ("presets", "lessons", "famous", "defaults")}))
+    for jargon in (re.compile(r"seat [0-9]"), re.compile(r"docs/|\.md\b"), re.compile(r"\bkernel\b")):
+        assert not [text for text in texts if jargon.search(text)], jargon.pattern
+
+
+def test_a_lesson_table_says_how_many_cards_it_deals() -> None:
+    taught = lesson(1)
+    table = Table(
+        "lessonabcd",
+        Mode.LESSON,
+        taught.rules,
+        [Seat("A", True), Seat("B", True)],
+        parse_deal(taught.deal, taught.rules.deck, complete=False),
+        lesson=taught,
+    )
+    assert personal(table, 0)["rules"]["settings"]["deck"] == "7 cards"
+
+
+def _four_players_played(seed: int) -> Table:
+    rules = rules_named("standard:players=4")
+    seats = [Seat("Ann", True), Seat("Bea", False), Seat("Cy", False), Seat("Di", False)]
+    table = Table("fourabcdef", Mode.COMPUTER, rules, seats, random_deal(rules, seed), seed=seed)
+    while not table.game.over:
+        table.step()
+    return table
+
+
+def test_the_end_says_who_won_and_when_you_went_out_in_what_place() -> None:
+    table = next(
+        each
+        for each in map(_four_players_played, range(1, 60))
+        if each.game.record is not None
+        and each.game.record.winner not in (None, 0)
+        and each.game.record.status.value == "finished"
+    )
+    record = table.game.record
+    assert record is not None and record.winner is not None
+    winner = table.seats[record.winner].name
+    places = {seat: (cards, 4 - index) for index, (seat, cards) in enumerate(table.went_out)}
+    assert sorted(places) == sorted(set(range(4)) - {record.winner})
+    cards, place = places[0]
+    ordinal = {2: "2nd", 3: "3rd", 4: "4th"}[place]
+    assert personal(table, 0)["result"] == (
+        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards ({ordinal})."
+    )
+    assert personal(table, None)["result"] == f"{winner} wins, holding all 52 cards."
+    assert personal(_played(Mode.COMPUTER, "Q-/-J"), 1)["result"] == "You win, holding all 4 cards."
+
+
+def test_a_loop_or_a_stop_is_said_with_what_it_awards() -> None:
+    rules = rules_named("standard:max-cards=10")
+    table = Table(
+        "stopabcdef", Mode.COMPUTER, rules, [Seat("Ann", True), Seat("Bea", False)], random_deal(rules, 3)
+    )
+    assert personal(table, 0)["result"] == ""
+    while not table.game.over:
+        table.step()
+    assert personal(table, 0)["result"].startswith("Stopped by the card limit. ")

@@ -10,13 +10,17 @@
 
 /**
  * One state of the table, as one person sees it: the shared view (the same for everyone at the
- * table) and what is theirs alone (`you`, `prompt`, `notice`, `log`, `rules`, `history`...).
+ * table) and what is theirs alone (`you`, `prompt`, `notice`, `result`, `log`, `rules`, `history`...).
  *
  * @typedef {Object} TableState
  * @property {"state"} type
  * @property {number | null} you - this person's seat; null for a spectator
  * @property {string} prompt - what is happening, said from this person's seat ("Queen: you owe 2.")
  * @property {string} notice - what this person should know of the others ("" if nothing)
+ * @property {string} result - once the game is over, how it ended, from this person's seat: who
+ *   won, or why it stopped and what that awards, and with three players or more when this person
+ *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
+ *   game is played
  * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
  * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
  * @property {number} history_start - where the chart points sent begin
@@ -147,6 +151,9 @@
  * @property {number} number
  * @property {string} title
  * @property {string} outro
+ * @property {string} sentence - the sentence for the card turned last: the lesson's note on it, or
+ *   where it has none, the narrator's sentence for it; before the first card, the lesson's
+ *   introduction. Never empty.
  * @property {number | null} next - the next lesson's number; null after the last
  */
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, Reason
+from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, PlayerOut, Reason
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator
 from beggar.notation import Deal, random_deal
@@ -68,8 +68,9 @@ LOG_KEEP = 60
 RESUME_SLICE = 500
 """Cards a restored table replays between pauses (about 5 ms of the server's time)."""
 ABSENT_GRACE = 20.0
-"""Seconds a friend who left or lost the connection has to come back before the others are offered
-to let the computer play for them, or a new game without them."""
+"""Seconds a friend who lost the connection has to come back before the others are offered to let
+the computer play for them, or a new game without them. A friend who pressed Leave has no grace:
+the offers come at once."""
 
 
 _MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
@@ -172,6 +173,9 @@ class Table:
     """The card turned last in this game."""
     last_take: PileTaken | None = None
     """The trick taken last in this game."""
+    went_out: list[tuple[int, int]] = field(default_factory=list)
+    """The seats out of this game, in the order they went out, each with the cards turned by then
+    (rebuilt by :meth:`resume`, so nothing of it is saved)."""
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     touched: float = field(default_factory=time.monotonic)
@@ -215,6 +219,7 @@ class Table:
         self.view_cache.faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
+        self.went_out = []
         self.new_game_asked.clear()
         self.replay = None
         leads = f"{mention(self.game.to_play)} leads."
@@ -227,7 +232,9 @@ class Table:
             intro = self.lesson.intro if self.lesson else ""
             picked = self.chosen_deal()
             told = f" The table's creator chose the deal: {picked}." if picked else ""
-            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}", intro)
+            if self.waiting_for():
+                leads = ""  # said once, when everyone is here (take_seat)
+            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:
@@ -326,8 +333,9 @@ class Table:
     def depart(self, seat: int, *, left: bool = False) -> None:
         """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave).
 
-        At a friend table, when their last browser goes the others are told, and after
-        :data:`ABSENT_GRACE` seconds they are offered to go on without them.
+        At a friend table, when their last browser goes the others are told, and offered to go on
+        without them: at once if they left on purpose, after :data:`ABSENT_GRACE` seconds if the
+        connection was lost.
         """
         each = self.seats[seat]
         each.connections = max(0, each.connections - 1)
@@ -335,7 +343,8 @@ class Table:
             each.away_since, each.left = time.monotonic(), left
             self.say(f"{mention(seat)} {'left the table' if left else 'lost the connection'}.")
             self.new_game_asked.discard(seat)
-            self.watch_absence(seat)
+            if not left:
+                self.watch_absence(seat)
         self.changed()
 
     def watch_absence(self, seat: int) -> None:
@@ -353,9 +362,11 @@ class Table:
             self.changed()  # the others now see the offers
 
     def absent(self, seat: int) -> bool:
-        """Has the person at ``seat`` been away for :data:`ABSENT_GRACE` seconds or more?"""
-        since = self.seats[seat].away_since
-        return since is not None and time.monotonic() - since >= ABSENT_GRACE
+        """May the others go on without the person at ``seat``? Yes once they left on purpose, or
+        have been away :data:`ABSENT_GRACE` seconds or more."""
+        each = self.seats[seat]
+        since = each.away_since
+        return since is not None and (each.left or time.monotonic() - since >= ABSENT_GRACE)
 
     def play_for(self, by: int, seat: int) -> None:
         """``by`` lets the computer play for the absent person at ``seat`` until they return."""
@@ -459,13 +470,16 @@ class Table:
         return events
 
     def _note(self, events: list[Event]) -> None:
-        """Remember the last card and the last trick taken, and chart the hands after each trick."""
+        """Remember the last card, the last trick taken and who went out when, and chart the hands
+        after each trick."""
         for event in events:
             if isinstance(event, CardTurned):
                 self.last_card = event
             elif isinstance(event, PileTaken):
                 self.last_take = event
                 self.history.append(self.game.hand_sizes)
+            elif isinstance(event, PlayerOut):
+                self.went_out.append((event.player, self.game.cards))
 
     def resume(self, first: int, turned: int, stopped: Reason | None = None) -> Iterator[None]:
         """Play this table's deal again through the engine to where a saved table stood: led by
@@ -481,6 +495,7 @@ class Table:
         self.history = [self.game.hand_sizes]
         self.last_card = None
         self.last_take = None
+        self.went_out = []
         while self.game.cards < turned:
             if self.game.over:
                 raise GameError(f"bad saved game: it ends after {self.game.cards} cards, not {turned}")
@@ -570,12 +585,12 @@ class Table:
         seq = self.log[-1]["seq"] + 1 if self.log else 1
         line: dict[str, Any] = {"seq": seq, "text": text, "note": note}
         if "\x1e" in text:
-            line["text"], line["named"] = self._name_seats(text)
+            line["text"], line["named"] = self.name_seats(text)
         self.log.append(line)
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
 
-    def _name_seats(self, text: str) -> tuple[str, list[list[int]]]:
+    def name_seats(self, text: str) -> tuple[str, list[list[int]]]:
         """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
         parts: list[str] = []
         named: list[list[int]] = []

@@ -20,14 +20,14 @@ from typing import Any
 import orjson
 
 from beggar.cards import Card
-from beggar.engine import Outcome, Status
+from beggar.engine import Outcome, Reason, Status
 from beggar.lessons import LESSONS
-from beggar.narrate import ending
+from beggar.narrate import award_phrase, ending
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry
-from beggar.web.table import Mode, Table, spoken_list
+from beggar.web.table import Mode, Table, mention, spoken_list
 
 
 def face(table: Table, card: Card) -> dict[str, Any]:
@@ -115,6 +115,7 @@ def shared_view(table: Table) -> dict[str, Any]:
             "number": table.lesson.number,
             "title": table.lesson.title,
             "outro": table.lesson.outro,
+            "sentence": table.lesson.told(game.cards, names),
             "next": table.lesson.number + 1 if table.lesson.number < len(LESSONS) else None,
         }
     if table.famous is not None:
@@ -144,7 +145,12 @@ def personal(
     browser already has the others. ``history_start`` says where the points sent begin. The
     rules, which never change at a table, come with a connection's ``first`` state only.
     """
-    mine: dict[str, Any] = {"you": seat, "prompt": prompt(table, seat), "notice": notice(table, seat)}
+    mine: dict[str, Any] = {
+        "you": seat,
+        "prompt": prompt(table, seat),
+        "notice": notice(table, seat),
+        "result": result(table, seat),
+    }
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     you = addressed(table, seat)
@@ -154,6 +160,9 @@ def personal(
         picked = table.chosen_deal()
         if picked:
             mine["rules"]["title"] = f"{mine['rules']['title']}, the creator's chosen deal: {picked}"
+        if table.lesson is not None:
+            # A lesson deals a few cards of the deck: its size is what the table holds.
+            mine["rules"]["settings"]["deck"] = f"{sum(len(hand) for hand in table.deal.hands)} cards"
     history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start
@@ -261,24 +270,68 @@ def prompt(table: Table, seat: int | None) -> str:
     return f"{names[who]}'s turn."
 
 
+STOPPED_BY = {
+    Reason.CARD_LIMIT: "Stopped by the card limit.",
+    Reason.TRICK_LIMIT: "Stopped by the trick limit.",
+    Reason.TIME_LIMIT: "Stopped by the time limit.",
+}
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``... (a table seats at most a few players)."""
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th') }"
+
+
+def result(table: Table, seat: int | None) -> str:
+    """How the game ended, in a sentence or two from this person's seat ("" while it is played):
+    who won, or why it stopped and what that awards; and with three players or more, when this
+    person went out and in what place: ``"Bea wins, holding all 52 cards. You went out after 212
+    cards (3rd)."``."""
+    record = table.game.record
+    if record is None:
+        return ""
+    names = [mention(index) for index in range(len(table.seats))]
+    if record.status is Status.FINISHED and record.winner is not None:
+        text = f"{names[record.winner]} wins, holding all {sum(record.holdings)} cards."
+    elif record.status is Status.LOOP:
+        text = f"A loop: the position came back, so the game could never end. {award_phrase(record, names)}"
+    else:
+        stopped = STOPPED_BY.get(record.reason, "The game was stopped.")
+        text = f"{stopped} {award_phrase(record, names)}"
+    you = addressed(table, seat)
+    players = len(table.seats)
+    if you is not None and players > 2:
+        for index, (out, cards) in enumerate(table.went_out):
+            if out == you:
+                text += f" {names[out]} went out after {cards:,} cards ({ordinal(players - index)})."
+    line, named = table.name_seats(text)
+    told: str = told_to({"seq": 0, "text": line, "note": "", "named": named}, you)["text"]
+    return told
+
+
 def notice(table: Table, seat: int | None) -> str:
     """What this person should know of the others: who is away, and a new game someone asked for.
 
     The button named is the one this person sees: "Play again" once the game is over, else "New
-    game".
+    game". Only a seated person is offered to go on without someone who is away; a spectator is
+    told that the players may.
     """
     if table.mode is not Mode.FRIENDS:
         return ""
+    player = seat is not None and table.seats[seat].human
     parts = []
     for index, each in enumerate(table.seats):
         if index == seat or each.away_since is None:
             continue
+        gone = f"{each.name} left the table" if each.left else f"{each.name} has been away for a while"
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
-        elif table.absent(index):
-            parts.append(f"{each.name} has been away for a while: go on without them, or wait.")
+        elif not table.absent(index):
+            parts.append(f"{each.name} lost the connection.")
+        elif player:
+            parts.append(f"{gone}: go on without them, or wait.")
         else:
-            parts.append(f"{each.name} {'left the table' if each.left else 'lost the connection'}.")
+            parts.append(f"{gone}; the players may go on without them.")
     asked = table.new_game_asked
     if asked:
         askers = spoken_list([table.seats[i].name for i in sorted(asked)])
@@ -326,8 +379,10 @@ __all__ = [
     "face",
     "famous_json",
     "notice",
+    "ordinal",
     "personal",
     "prompt",
+    "result",
     "shared_json",
     "shared_view",
     "state_message",
