@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -411,3 +412,55 @@ def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browse
             in page.locator("#preset-table tbody tr").first.inner_text()
         )
         assert "20,000 random deals" in page.inner_text("#preset-table p")
+
+
+def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#watch-game")
+        page.wait_for_selector("#table:not([hidden])")
+        page.evaluate(
+            """() => {
+              window.held = [];
+              const pile = document.querySelector('#pile');
+              new MutationObserver(() => {
+                const box = pile.getBoundingClientRect();
+                const place = { top: box.top, left: box.left, height: box.height, width: box.width };
+                const cards = [...pile.querySelectorAll('.card.sweeping')];
+                if (!pile.classList.contains('empty')) window.full = place;
+                if (!cards.length || !pile.classList.contains('empty')) return;
+                window.held.push({
+                  at: performance.now(), count: cards.length, place, full: window.full,
+                  tops: cards.map((c) => c.offsetTop), lefts: cards.map((c) => c.offsetLeft),
+                });
+              }).observe(pile, { childList: true, subtree: true, attributes: true });
+            }"""
+        )
+        page.wait_for_function("window.held.length > 0", timeout=30000)
+        first = page.evaluate("window.held[0]")
+        page.wait_for_timeout(300)
+        taken = re.search(r"takes the (\d+) cards? of the pile", page.inner_text("#log"))
+        assert taken is not None
+        assert first["count"] == int(taken.group(1))  # the winning card is on the pile too
+        # Held where they lay, on the pile, and not jumped elsewhere first.
+        assert first["place"] == first["full"]
+        assert all(0 <= top < first["place"]["height"] for top in first["tops"])
+        assert all(0 <= left < first["place"]["width"] for left in first["lefts"])
+
+
+def test_the_turn_button_stays_put_when_the_pile_fills_and_empties(server: str, browser: Any) -> None:
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        with opened(browser, size) as page:
+            page.goto(server)
+            open_settings(page, seed=SHORT_SEED, pace="slow")
+            page.click("#play-computer")
+            page.wait_for_selector("#pile.empty")
+            empty = page.locator("#turn").bounding_box()
+            height = page.evaluate("document.documentElement.scrollHeight")
+            page.click("#turn")
+            page.wait_for_selector("#pile .card")
+            full = page.locator("#turn").bounding_box()
+            assert empty is not None and full is not None
+            assert abs(empty["y"] - full["y"]) < 1, size
+            assert page.evaluate("document.documentElement.scrollHeight") == height

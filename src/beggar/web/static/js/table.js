@@ -67,6 +67,7 @@ export class TableView {
     this.rules = null;
     this.lastSeq = 0;
     this.chartPoints = [];
+    this.sweepNow = null;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
     this.bind(leave, named);
@@ -167,6 +168,7 @@ export class TableView {
     this.state = null;
     this.lastSeq = 0;
     this.chartPoints = [];
+    this.sweepNow = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -370,12 +372,34 @@ export class TableView {
   drawPile(s, previous, newGame) {
     const $ = this.$;
     const pile = $("pile");
+    // A card held on a won pile goes as soon as play moves on.
+    if (this.sweepNow && (!previous || newGame || s.cards !== previous.cards)) this.sweepNow();
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
-    if (swept) this.sweep(pile, s.last_take.seat);
+    const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
+    if (swept) {
+      // The card that won the pile lands on it and stays a moment; then the pile goes to its winner.
+      const held = [...pile.querySelectorAll(".card:not(.sweeping)")];
+      if (oneMore) {
+        const last = cardElement(s.last_card.card);
+        pile.append(last);
+        held.push(last);
+        fan(pile, held);
+        this.flyIn(last, s.last_card.seat);
+      }
+      held.forEach((node) => node.classList.add("sweeping"));
+      const seat = s.last_take.seat;
+      const go = () => {
+        clearTimeout(timer);
+        if (this.sweepNow === go) this.sweepNow = null;
+        this.sweep(held, seat);
+      };
+      const timer = setTimeout(go, oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0);
+      this.sweepNow = go;
+    }
     pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
-    // An empty pile is a short line that says who turns next, not a card-sized hole.
+    // An empty pile keeps the pile's size (nothing below it moves) and says who turns next.
     pile.classList.toggle("empty", !s.pile.length);
     if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
@@ -387,7 +411,6 @@ export class TableView {
     });
     fan(pile, nodes);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
-    const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
@@ -413,23 +436,26 @@ export class TableView {
     );
   }
 
-  /** A won pile sweeps under the winner's stack. */
-  sweep(pile, seat) {
+  /** A won pile (its `cards`, already marked as sweeping) slides from where it lies to the
+   * winner's stack, shrinking and fading on the way. */
+  sweep(cards, seat) {
     const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
-    const cards = [...pile.querySelectorAll(".card:not(.sweeping)")];
-    if (!to || !cards.length) return;
+    const live = cards.filter((node) => node.isConnected);
+    if (!to) {
+      live.forEach((node) => node.remove());
+      return;
+    }
     const target = to.getBoundingClientRect();
-    for (const node of cards) {
-      node.classList.add("sweeping");
+    for (const node of live) {
       const box = node.getBoundingClientRect();
-      const dx = target.left - box.left;
-      const dy = target.top - box.top;
+      const dx = target.left + target.width / 2 - (box.left + box.width / 2);
+      const dy = target.top + target.height / 2 - (box.top + box.height / 2);
       const motion = node.animate(
-        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.7)`, opacity: 0 }],
-        { duration: 380, easing: "ease-in", fill: "forwards" },
+        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
+        { duration: 420, easing: "ease-in", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
-      setTimeout(() => node.remove(), 600); // a page in the background may not finish animations
+      setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
     }
   }
 
