@@ -69,7 +69,7 @@ def test_pause_and_resume(server: str, page: Any) -> None:
     page.click("#watch-game")
     page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
     page.click("#pause")
-    page.wait_for_function("document.querySelector('#prompt').innerText === 'Paused.'")
+    page.wait_for_function("document.querySelector('#paused-why').innerText === 'Paused.'")
     frozen = page.inner_text("#counts")
     page.wait_for_timeout(1200)
     assert page.inner_text("#counts") == frozen

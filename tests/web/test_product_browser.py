@@ -464,3 +464,57 @@ def test_the_turn_button_stays_put_when_the_pile_fills_and_empties(server: str, 
             assert empty is not None and full is not None
             assert abs(empty["y"] - full["y"]) < 1, size
             assert page.evaluate("document.documentElement.scrollHeight") == height
+
+
+def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.click("header nav >> text=Play")
+        page.wait_for_selector("#home:not([hidden])")
+        page.wait_for_selector("#current-game:not([hidden])")
+        page.click("#current-link")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+
+
+def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_back(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_timeout(600)
+        assert page.locator("#paused-banner").is_hidden()
+        assert "Paused" not in page.inner_text("#log")
+        page.evaluate(
+            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        # Said once, and the board has not moved.
+        why = "Paused because you switched to another tab."
+        assert page.inner_text("#paused-why") == why and why not in page.inner_text("#prompt")
+        assert page.inner_text("#narration").count(why) == 1
+        assert page.locator("#seats").bounding_box() == board
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#log').innerText.includes('Resumed.')")
+        assert page.locator("#paused-banner").is_hidden()

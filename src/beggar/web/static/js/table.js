@@ -210,11 +210,12 @@ export class TableView {
     $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
     this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
-    $("prompt").textContent = s.prompt;
+    // A pause is told once, where the Turn button was (the board does not move): not in the prompt too.
+    const pausedNow = s.paused && !s.over;
+    $("prompt").textContent = pausedNow ? "" : s.prompt;
     $("notice").textContent = s.notice || "";
     $("notice").hidden = !s.notice;
-    const pausedBanner = $("paused-banner");
-    pausedBanner.hidden = !(s.paused && !s.over);
+    $("paused-banner").hidden = !pausedNow;
     $("paused-why").textContent = s.paused_why || "Paused.";
     $("resume-big").hidden = !player;
 
@@ -224,7 +225,7 @@ export class TableView {
     const over = s.over !== null;
     const turn = $("turn");
     turn.textContent = lesson ? "Next card" : "Turn my card";
-    turn.hidden = over || !player || !(SEATED_MODES.includes(s.mode) || lesson);
+    turn.hidden = over || pausedNow || !player || !(SEATED_MODES.includes(s.mode) || lesson);
     turn.disabled = !mine || s.paused || auto || waiting;
     const again = $("play-again");
     again.hidden = !(over && player);
@@ -475,7 +476,7 @@ export class TableView {
     log.scrollTop = log.scrollHeight;
     // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
-    if (this.player && s.prompt && !s.over) told.push(s.prompt);
+    if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
     const note = [...s.log].reverse().find((line) => line.note);
     $("lesson-note").hidden = s.mode !== "lesson" || !note;
