@@ -132,7 +132,8 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
         page.click(control)  # Pause, Watch both players, Sound on ...
         page.click(control)  # ... and back: Resume, Stop watching, Sound off
         space_turns_a_card()
-    page.click("#again")  # New game: alone at the table, it starts at once
+    page.click("#again")  # New game: alone at the table, it starts once this game is given up
+    page.click("#abandon-yes")
     page.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
     space_turns_a_card()
     page.select_option("#pace", "normal")

@@ -518,3 +518,52 @@ def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_ba
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("document.querySelector('#log').innerText.includes('Resumed.')")
         assert page.locator("#paused-banner").is_hidden()
+
+
+def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.click("#again")
+        assert page.locator("#abandon").is_visible()
+        assert "Abandon this game" in page.inner_text("#abandon")
+        assert page.locator("#seats").bounding_box() == board
+        page.click("#abandon-no")
+        assert page.locator("#abandon").is_hidden() and cards_turned(page) >= 2
+        page.click("#again")
+        page.click("#abandon-yes")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+        assert page.locator("#log li.game-break").count() == 1
+        after = page.locator("#log li.game-break ~ li:not(.old)").all_inner_texts()
+        assert after and after[0].startswith("New game")
+        assert page.locator("#log li.old").count() >= 3
+
+
+def test_the_offers_about_an_absent_friend_do_not_move_the_board(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_selector("#turn:enabled")
+        board, turn = host.locator("#seats").bounding_box(), host.locator("#turn").bounding_box()
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        assert host.locator("#seats").bounding_box() == board
+        assert host.locator("#turn").bounding_box() == turn

@@ -93,7 +93,23 @@ export class TableView {
     control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
-    control("again", () => this.send({ type: "new-game" }));
+    // A game against the computer is thrown away by a new one: asked first (a friend table asks the
+    // friends instead).
+    $("again").addEventListener("click", (event) => {
+      const s = this.state;
+      if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
+        $("abandon").hidden = false;
+        $("abandon-no").focus();
+        return;
+      }
+      this.send({ type: "new-game" });
+      this.refocus(event);
+    });
+    control("abandon-yes", () => {
+      $("abandon").hidden = true;
+      this.send({ type: "new-game" });
+    });
+    control("abandon-no", () => { $("abandon").hidden = true; });
     control("play-again", () => this.send({ type: "new-game" }));
     // On a phone the pace, the sound and Leave wait behind "More".
     $("more").addEventListener("click", () => {
@@ -208,6 +224,7 @@ export class TableView {
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2").
     $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
+    if (newGame) $("abandon").hidden = true;
     this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
     // A pause is told once, where the Turn button was (the board does not move): not in the prompt too.
@@ -264,7 +281,7 @@ export class TableView {
     $("counts").textContent = counts;
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
-    this.drawLog(s);
+    this.drawLog(s, previous && newGame);
     this.drawChart(s);
   }
 
@@ -460,17 +477,25 @@ export class TableView {
     }
   }
 
-  drawLog(s) {
+  /** The new lines of the log; at a new game (`fresh`), the last game's lines are set apart. */
+  drawLog(s, freshGame = false) {
     const $ = this.$;
     const log = $("log");
     const fresh = s.log.filter((line) => line.seq > this.lastSeq);
     if (!fresh.length) return;
     if (fresh[0].seq > this.lastSeq + 1) log.replaceChildren();
-    for (const line of fresh) {
+    const start = freshGame ? fresh.findIndex((line) => line.text.startsWith("New game")) : -1;
+    fresh.forEach((line, i) => {
+      if (i === start && log.children.length) {
+        log.querySelectorAll("li").forEach((item) => item.classList.add("old"));
+        const rule = el("li", "game-break");
+        rule.setAttribute("aria-hidden", "true");
+        log.append(rule);
+      }
       const item = el("li", "", line.text);
       if (line.note) item.append(el("span", "note", line.note));
       log.append(item);
-    }
+    });
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
     log.scrollTop = log.scrollHeight;
