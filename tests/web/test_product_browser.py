@@ -592,3 +592,19 @@ def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, br
         guest.reload()  # known now: no question again
         guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
         assert guest.locator("#name-ask").is_hidden()
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 2")
+        page.wait_for_selector("#turn:enabled")
+        places = set()
+        while not page.locator("#end").evaluate("el => el.open"):
+            box = page.locator("#turn").bounding_box()
+            assert box is not None
+            places.add(box["y"])
+            page.keyboard.press("Space")
+            page.wait_for_timeout(150)
+        assert len(places) == 1, places

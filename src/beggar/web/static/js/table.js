@@ -383,7 +383,9 @@ export class TableView {
       const text = el("div", "seat-text");
       text.append(name);
       text.append(el("div", "count", seat.out ? "out" : plural(seat.cards, "card")));
-      if (challenge && s.to_play === index && s.owed > 0) {
+      if (!(challenge && s.to_play === index && s.owed > 0)) {
+        text.append(el("div", "owed none")); // the marks' place: a seat does not grow when it owes
+      } else {
         const owes = el("div", "owed");
         const paid = challenge.pays - s.owed;
         owes.setAttribute("role", "img");
@@ -526,8 +528,10 @@ export class TableView {
     if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
     const note = [...s.log].reverse().find((line) => line.note);
-    $("lesson-note").hidden = s.mode !== "lesson" || !note;
-    if (note) $("lesson-note").textContent = note.note;
+    // A lesson keeps the sentence's place under the board, so that Next card never moves.
+    $("lesson-note").hidden = s.mode !== "lesson";
+    $("lesson-note").classList.toggle("blank", !note);
+    $("lesson-note").textContent = note ? note.note : "";
   }
 
   drawChart(s) {
