@@ -608,3 +608,17 @@ def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: d
             page.keyboard.press("Space")
             page.wait_for_timeout(150)
         assert len(places) == 1, places
+
+
+def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        chosen = page.evaluate("[...document.querySelector('#opt-rules').options].pop().text")
+        value = page.evaluate("[...document.querySelector('#opt-rules').options].pop().value")
+        open_settings(page, rules=value)
+        for button in ("#play-computer", "#play-friend"):
+            assert page.inner_text(f"{button} small") == chosen
+        page.reload()
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        assert page.inner_text("#play-computer small") == chosen

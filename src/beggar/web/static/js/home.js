@@ -100,6 +100,9 @@ export class HomeForm {
         : `Against the computer: ${described(options.defaults.computer)} `
           + `With a friend: ${described(options.defaults.friends)}`;
       $("opt-players").value = preset ? preset.settings.players : String(min);
+      // The play buttons say which rules they deal.
+      $("play-computer").querySelector("small").textContent = preset ? preset.title : title(options.defaults.computer);
+      $("play-friend").querySelector("small").textContent = preset ? preset.title : title(options.defaults.friends);
       measured();
     };
     const measured = () => {
