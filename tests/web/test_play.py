@@ -74,13 +74,16 @@ def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server:
     with opened(browser) as spectator:
         spectator.goto(guest.url)  # the table's link; both seats are taken
         spectator.wait_for_selector("#table:not([hidden])")
+        spectator.fill("#sit-name", "Cy")  # someone new gives a name first
+        spectator.click("#sit-name-save")
+        spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
         seen = []
         for _ in range(8):
             for each in (host, guest):
                 if each.locator("#turn").is_enabled():
                     each.click("#turn")
             spectator.wait_for_timeout(150)
-            seen.append(spectator.inner_text("#table"))
+            seen.append(spectator.inner_text("#table").replace("You are watching", "", 1))
         assert "(you)" in host.inner_text("#seats")
         assert cards_turned(spectator) >= 4
         for text in seen:

@@ -248,7 +248,7 @@ export function fillRules(root, presets) {
   const table = el("table", "presets");
   const games = presets.find((p) => p.measured);
   const note = el("p", "hint", games
-    ? "A typical game: the median number of cards turned, measured by the kernel over "
+    ? "A typical game: the median number of cards turned, found by playing "
       + `${games.measured.games.toLocaleString("en")} random deals of each table.`
     : "");
   const head = table.createTHead().insertRow();
