@@ -230,14 +230,6 @@ class App {
     this.table.reset();
     this.end.reset();
     this.showPage("table");
-    if (!token && !name) {
-      // Someone new to this table: their name first, so that the table never calls them "Player 2".
-      this.connection.close();
-      this.table.askName((given) => {
-        if (this.me.table === tableId) this.connection.open({ ...message, name: given }, tableId);
-      });
-      return;
-    }
     this.connection.open(message, tableId);
   }
 

@@ -98,16 +98,8 @@ export class TableView {
       event.preventDefault();
       const name = $("sit-name").value.trim();
       if (!name) return;
+      this.send({ type: "rename", name });
       named(name);
-      const sit = this.sitWith;
-      if (sit) {
-        // Asked before taking the seat: now take it, under this name.
-        this.sitWith = null;
-        $("name-ask").hidden = true;
-        sit(name);
-      } else {
-        this.send({ type: "rename", name });
-      }
       this.focus();
     });
     control("turn", () => this.send({ type: "turn" }));
@@ -169,19 +161,6 @@ export class TableView {
     $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
   }
 
-  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
-  askName(sit) {
-    this.sitWith = sit;
-    const $ = this.$;
-    $("table-title").textContent = "Friend table";
-    $("rules-line").textContent = "";
-    $("name-ask").hidden = false;
-    for (const id of ["turn", "pause", "auto", "again", "share", "paused-banner", "offers", "notice", "abandon"]) $(id).hidden = true;
-    $("prompt").textContent = "Say your name to sit down at the table.";
-    $("counts").textContent = "";
-    $("sit-name").focus();
-  }
-
   /** The paces the server offers, for the table's own pace control. */
   setPaces(choices) {
     fillSelect(this.$("pace"), choices, "normal");
@@ -219,7 +198,6 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
-    this.sitWith = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -399,7 +377,7 @@ export class TableView {
       text.append(name);
       text.append(el("div", "count", seat.out ? "out" : plural(seat.cards, "card")));
       if (!(challenge && s.to_play === index && s.owed > 0)) {
-        text.append(el("div", "owed none")); // the marks' place: a seat does not grow when it owes
+        text.append(el("div", "owed-place")); // the marks' place: a seat does not grow when it owes
       } else {
         const owes = el("div", "owed");
         const paid = challenge.pays - s.owed;
