@@ -69,7 +69,7 @@ def test_pause_and_resume(server: str, page: Any) -> None:
     page.click("#watch-game")
     page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
     page.click("#pause")
-    page.wait_for_function("document.querySelector('#paused-why').innerText === 'Paused.'")
+    page.wait_for_function("document.querySelector('#prompt').innerText === 'Paused.'")
     frozen = page.inner_text("#counts")
     page.wait_for_timeout(1200)
     assert page.inner_text("#counts") == frozen
@@ -88,7 +88,7 @@ def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any)
     )
     # The table says why it paused, with a prominent Resume.
     page.wait_for_selector("#paused-banner:not([hidden])")
-    assert page.inner_text("#paused-why") == "Paused because you switched to another tab."
+    assert page.inner_text("#prompt") == "Paused because you switched to another tab."
     assert page.locator("#resume-big").is_visible()
     page.click("#resume-big")
     page.wait_for_selector("#paused-banner", state="hidden")

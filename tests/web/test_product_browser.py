@@ -512,7 +512,7 @@ def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_ba
         page.wait_for_selector("#paused-banner:not([hidden])")
         # Said once, and the board has not moved.
         why = "Paused because you switched to another tab."
-        assert page.inner_text("#paused-why") == why and why not in page.inner_text("#prompt")
+        assert page.inner_text("#prompt") == why and why not in page.inner_text("#paused-banner")
         assert page.inner_text("#narration").count(why) == 1
         assert page.locator("#seats").bounding_box() == board
         page.reload()

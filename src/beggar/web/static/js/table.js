@@ -242,14 +242,12 @@ export class TableView {
     if (newGame) $("abandon").hidden = true;
     this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
-    // A pause is told once, where the Turn button was (the board does not move): not in the prompt too.
+    // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
     const pausedNow = s.paused && !s.over;
-    $("prompt").textContent = pausedNow ? "" : s.prompt;
+    $("prompt").textContent = s.prompt;
     $("notice").textContent = s.notice || "";
     $("notice").hidden = !s.notice;
-    $("paused-banner").hidden = !pausedNow;
-    $("paused-why").textContent = s.paused_why || "Paused.";
-    $("resume-big").hidden = !player;
+    $("paused-banner").hidden = !pausedNow || !player;
 
     const lesson = s.mode === "lesson";
     const mine = player && (lesson || s.to_play === s.you);
