@@ -88,7 +88,7 @@ def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any)
     )
     # The table says why it paused, with a prominent Resume.
     page.wait_for_selector("#paused-banner:not([hidden])")
-    assert page.inner_text("#paused-why") == "Paused because you switched to another tab."
+    assert page.inner_text("#prompt") == "Paused because you switched to another tab."
     assert page.locator("#resume-big").is_visible()
     page.click("#resume-big")
     page.wait_for_selector("#paused-banner", state="hidden")
@@ -161,7 +161,7 @@ def test_any_house_rule_can_be_chosen_and_a_bad_one_is_explained(server: str, pa
     page.click("#watch-game")
     page.wait_for_selector("#end[open]")
     assert "Stopped by the card limit after 20 cards" in page.inner_text("#end-sentence")
-    assert "pay J2 Q4 K6 A8" in page.inner_text("#rules-line")
+    assert "a jack pays 2, a queen 4, a king 6, an ace 8" in page.inner_text("#rules-line")
     page.goto(server)
     open_settings(page, spec="players=12")
     page.click("#play-computer")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -170,7 +171,8 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         page.wait_for_function("location.pathname.startsWith('/t/')")
         assert page.locator("#seats .seat").count() == 2
         assert "(you)" in page.inner_text(".seat[data-seat='0']")
-        assert "pay J1 Q2 K3 A4" in page.inner_text("#rules-line")
+        assert "standard (52 cards), 2 players" in page.inner_text("#rules-line")
+        assert "J1" not in page.inner_text("#rules-line")
 
 
 def test_the_words_fit_the_table(server: str, browser: Any) -> None:
@@ -411,3 +413,189 @@ def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browse
             in page.locator("#preset-table tbody tr").first.inner_text()
         )
         assert "20,000 random deals" in page.inner_text("#preset-table p")
+
+
+def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#watch-game")
+        page.wait_for_selector("#table:not([hidden])")
+        page.evaluate(
+            """() => {
+              window.held = [];
+              const pile = document.querySelector('#pile');
+              new MutationObserver(() => {
+                const box = pile.getBoundingClientRect();
+                const place = { top: box.top, left: box.left, height: box.height, width: box.width };
+                const cards = [...pile.querySelectorAll('.card.sweeping')];
+                if (!pile.classList.contains('empty')) window.full = place;
+                if (!cards.length || !pile.classList.contains('empty')) return;
+                window.held.push({
+                  at: performance.now(), count: cards.length, place, full: window.full,
+                  tops: cards.map((c) => c.offsetTop), lefts: cards.map((c) => c.offsetLeft),
+                });
+              }).observe(pile, { childList: true, subtree: true, attributes: true });
+            }"""
+        )
+        page.wait_for_function("window.held.length > 0", timeout=30000)
+        first = page.evaluate("window.held[0]")
+        page.wait_for_timeout(300)
+        taken = re.search(r"takes the (\d+) cards? of the pile", page.inner_text("#log"))
+        assert taken is not None
+        assert first["count"] == int(taken.group(1))  # the winning card is on the pile too
+        # Held where they lay, on the pile, and not jumped elsewhere first.
+        assert first["place"] == first["full"]
+        assert all(0 <= top < first["place"]["height"] for top in first["tops"])
+        assert all(0 <= left < first["place"]["width"] for left in first["lefts"])
+
+
+def test_the_turn_button_stays_put_when_the_pile_fills_and_empties(server: str, browser: Any) -> None:
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        with opened(browser, size) as page:
+            page.goto(server)
+            open_settings(page, seed=SHORT_SEED, pace="slow")
+            page.click("#play-computer")
+            page.wait_for_selector("#pile.empty")
+            empty = page.locator("#turn").bounding_box()
+            height = page.evaluate("document.documentElement.scrollHeight")
+            page.click("#turn")
+            page.wait_for_selector("#pile .card")
+            full = page.locator("#turn").bounding_box()
+            assert empty is not None and full is not None
+            assert abs(empty["y"] - full["y"]) < 1, size
+            assert page.evaluate("document.documentElement.scrollHeight") == height
+
+
+def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.click("header nav >> text=Play")
+        page.wait_for_selector("#home:not([hidden])")
+        page.wait_for_selector("#current-game:not([hidden])")
+        page.click("#current-link")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+
+
+def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_back(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_timeout(600)
+        assert page.locator("#paused-banner").is_hidden()
+        assert "Paused" not in page.inner_text("#log")
+        page.evaluate(
+            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        # Said once, and the board has not moved.
+        why = "Paused because you switched to another tab."
+        assert page.inner_text("#prompt") == why and why not in page.inner_text("#paused-banner")
+        assert page.inner_text("#narration").count(why) == 1
+        assert page.locator("#seats").bounding_box() == board
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#log').innerText.includes('Resumed.')")
+        assert page.locator("#paused-banner").is_hidden()
+
+
+def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.click("#again")
+        assert page.locator("#abandon").is_visible()
+        assert "Abandon this game" in page.inner_text("#abandon")
+        assert page.locator("#seats").bounding_box() == board
+        page.click("#abandon-no")
+        assert page.locator("#abandon").is_hidden() and cards_turned(page) >= 2
+        page.click("#again")
+        page.click("#abandon-yes")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+        assert page.locator("#log li.game-break").count() == 1
+        after = page.locator("#log li.game-break ~ li:not(.old)").all_inner_texts()
+        assert after and after[0].startswith("New game")
+        assert page.locator("#log li.old").count() >= 3
+
+
+def test_the_offers_about_an_absent_friend_do_not_move_the_board(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_selector("#turn:enabled")
+        board, turn = host.locator("#seats").bounding_box(), host.locator("#turn").bounding_box()
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        assert host.locator("#seats").bounding_box() == board
+        assert host.locator("#turn").bounding_box() == turn
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 2")
+        page.wait_for_selector("#turn:enabled")
+        assert page.inner_text("#rules-line") == ""  # not the full game's deck
+        places = set()
+        while not page.locator("#end").evaluate("el => el.open"):
+            box = page.locator("#turn").bounding_box()
+            assert box is not None
+            places.add(box["y"])
+            page.keyboard.press("Space")
+            page.wait_for_timeout(150)
+        assert len(places) == 1, places
+
+
+def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        chosen = page.evaluate("[...document.querySelector('#opt-rules').options].pop().text")
+        value = page.evaluate("[...document.querySelector('#opt-rules').options].pop().value")
+        open_settings(page, rules=value)
+        for button in ("#play-computer", "#play-friend"):
+            assert page.inner_text(f"{button} small") == chosen
+        page.reload()
+        page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
+        assert page.inner_text("#play-computer small") == chosen

@@ -100,6 +100,9 @@ export class HomeForm {
         : `Against the computer: ${described(options.defaults.computer)} `
           + `With a friend: ${described(options.defaults.friends)}`;
       $("opt-players").value = preset ? preset.settings.players : String(min);
+      // The play buttons say which rules they deal.
+      $("play-computer").querySelector("small").textContent = preset ? preset.title : title(options.defaults.computer);
+      $("play-friend").querySelector("small").textContent = preset ? preset.title : title(options.defaults.friends);
       measured();
     };
     const measured = () => {
@@ -245,7 +248,7 @@ export function fillRules(root, presets) {
   const table = el("table", "presets");
   const games = presets.find((p) => p.measured);
   const note = el("p", "hint", games
-    ? "A typical game: the median number of cards turned, measured by the kernel over "
+    ? "A typical game: the median number of cards turned, found by playing "
       + `${games.measured.games.toLocaleString("en")} random deals of each table.`
     : "");
   const head = table.createTHead().insertRow();

@@ -39,10 +39,23 @@ function emptyPileWords(s, player) {
   return `Pile empty — ${s.seats[next].name} to turn`;
 }
 
-/** The rules in one line: "Practice table: pay J1 Q2 K3 A4, ...". */
+const PAYERS = { J: "a jack", Q: "a queen", K: "a king", A: "an ace" };
+
+/** What the pay cards pay, in words ("a jack pays 2, a queen 4, ..."); null for the usual 1, 2, 3, 4. */
+export function payWords(pay) {
+  if (pay === "J1 Q2 K3 A4") return null;
+  const parts = pay.split(/\s+/).map((item) => {
+    const found = item.match(/^([JQKA])(\d+)$/);
+    return found ? [PAYERS[found[1]], found[2]] : [item, ""];
+  });
+  return parts.map(([who, n], i) => (i === 0 ? `${who} pays ${n}` : `${who} ${n}`).trim()).join(", ");
+}
+
+/** The rules in one line: "Practice table: standard (52 cards), 2 players, ...". */
 export function rulesSummary(rules) {
   const settings = rules.settings;
-  const parts = [`pay ${settings.pay}`, settings.deck, `${settings.players} players`];
+  const pays = payWords(settings.pay);
+  const parts = [...(pays ? [pays] : []), settings.deck, `${settings.players} players`];
   if (settings.lead === "random") parts.push("random lead");
   if (settings["max-cards"] !== "none") parts.push(`stops after ${Number(settings["max-cards"]).toLocaleString("en")} cards`);
   if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} tricks`);
@@ -67,6 +80,7 @@ export class TableView {
     this.rules = null;
     this.lastSeq = 0;
     this.chartPoints = [];
+    this.sweepNow = null;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
     this.bind(leave, named);
@@ -92,7 +106,23 @@ export class TableView {
     control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
-    control("again", () => this.send({ type: "new-game" }));
+    // A game against the computer is thrown away by a new one: asked first (a friend table asks the
+    // friends instead).
+    $("again").addEventListener("click", (event) => {
+      const s = this.state;
+      if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
+        $("abandon").hidden = false;
+        $("abandon-no").focus();
+        return;
+      }
+      this.send({ type: "new-game" });
+      this.refocus(event);
+    });
+    control("abandon-yes", () => {
+      $("abandon").hidden = true;
+      this.send({ type: "new-game" });
+    });
+    control("abandon-no", () => { $("abandon").hidden = true; });
     control("play-again", () => this.send({ type: "new-game" }));
     // On a phone the pace, the sound and Leave wait behind "More".
     $("more").addEventListener("click", () => {
@@ -167,6 +197,7 @@ export class TableView {
     this.state = null;
     this.lastSeq = 0;
     this.chartPoints = [];
+    this.sweepNow = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -195,7 +226,9 @@ export class TableView {
     this.state = s;
     document.title = `${tableTitle(s)} — Beggar-My-Neighbour`;
     $("table-title").textContent = tableTitle(s);
-    $("rules-line").textContent = this.rules ? rulesSummary(this.rules) : "";
+    // A lesson is a prepared position: its rules line would only describe the full game.
+    $("rules-line").textContent = this.rules && !s.lesson ? rulesSummary(this.rules) : "";
+    $("watching").hidden = this.player || s.you === undefined;
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
     $("share").hidden = !(s.mode === "friends" && player && waiting);
@@ -206,15 +239,15 @@ export class TableView {
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2").
     $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
+    if (newGame) $("abandon").hidden = true;
     this.drawSeats(s, previous);
     this.drawPile(s, previous, newGame);
+    // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
+    const pausedNow = s.paused && !s.over;
     $("prompt").textContent = s.prompt;
     $("notice").textContent = s.notice || "";
     $("notice").hidden = !s.notice;
-    const pausedBanner = $("paused-banner");
-    pausedBanner.hidden = !(s.paused && !s.over);
-    $("paused-why").textContent = s.paused_why || "Paused.";
-    $("resume-big").hidden = !player;
+    $("paused-banner").hidden = !pausedNow || !player;
 
     const lesson = s.mode === "lesson";
     const mine = player && (lesson || s.to_play === s.you);
@@ -222,7 +255,7 @@ export class TableView {
     const over = s.over !== null;
     const turn = $("turn");
     turn.textContent = lesson ? "Next card" : "Turn my card";
-    turn.hidden = over || !player || !(SEATED_MODES.includes(s.mode) || lesson);
+    turn.hidden = over || pausedNow || !player || !(SEATED_MODES.includes(s.mode) || lesson);
     turn.disabled = !mine || s.paused || auto || waiting;
     const again = $("play-again");
     again.hidden = !(over && player);
@@ -261,7 +294,7 @@ export class TableView {
     $("counts").textContent = counts;
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
-    this.drawLog(s);
+    this.drawLog(s, previous && newGame);
     this.drawChart(s);
   }
 
@@ -341,7 +374,9 @@ export class TableView {
       const text = el("div", "seat-text");
       text.append(name);
       text.append(el("div", "count", seat.out ? "out" : plural(seat.cards, "card")));
-      if (challenge && s.to_play === index && s.owed > 0) {
+      if (!(challenge && s.to_play === index && s.owed > 0)) {
+        text.append(el("div", "owed-place")); // the marks' place: a seat does not grow when it owes
+      } else {
         const owes = el("div", "owed");
         const paid = challenge.pays - s.owed;
         owes.setAttribute("role", "img");
@@ -370,12 +405,34 @@ export class TableView {
   drawPile(s, previous, newGame) {
     const $ = this.$;
     const pile = $("pile");
+    // A card held on a won pile goes as soon as play moves on.
+    if (this.sweepNow && (!previous || newGame || s.cards !== previous.cards)) this.sweepNow();
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
-    if (swept) this.sweep(pile, s.last_take.seat);
+    const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
+    if (swept) {
+      // The card that won the pile lands on it and stays a moment; then the pile goes to its winner.
+      const held = [...pile.querySelectorAll(".card:not(.sweeping)")];
+      if (oneMore) {
+        const last = cardElement(s.last_card.card);
+        pile.append(last);
+        held.push(last);
+        fan(pile, held);
+        this.flyIn(last, s.last_card.seat);
+      }
+      held.forEach((node) => node.classList.add("sweeping"));
+      const seat = s.last_take.seat;
+      const go = () => {
+        clearTimeout(timer);
+        if (this.sweepNow === go) this.sweepNow = null;
+        this.sweep(held, seat);
+      };
+      const timer = setTimeout(go, oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0);
+      this.sweepNow = go;
+    }
     pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
-    // An empty pile is a short line that says who turns next, not a card-sized hole.
+    // An empty pile keeps the pile's size (nothing below it moves) and says who turns next.
     pile.classList.toggle("empty", !s.pile.length);
     if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
@@ -387,7 +444,6 @@ export class TableView {
     });
     fan(pile, nodes);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
-    const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
@@ -413,47 +469,60 @@ export class TableView {
     );
   }
 
-  /** A won pile sweeps under the winner's stack. */
-  sweep(pile, seat) {
+  /** A won pile (its `cards`, already marked as sweeping) slides from where it lies to the
+   * winner's stack, shrinking and fading on the way. */
+  sweep(cards, seat) {
     const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
-    const cards = [...pile.querySelectorAll(".card:not(.sweeping)")];
-    if (!to || !cards.length) return;
+    const live = cards.filter((node) => node.isConnected);
+    if (!to) {
+      live.forEach((node) => node.remove());
+      return;
+    }
     const target = to.getBoundingClientRect();
-    for (const node of cards) {
-      node.classList.add("sweeping");
+    for (const node of live) {
       const box = node.getBoundingClientRect();
-      const dx = target.left - box.left;
-      const dy = target.top - box.top;
+      const dx = target.left + target.width / 2 - (box.left + box.width / 2);
+      const dy = target.top + target.height / 2 - (box.top + box.height / 2);
       const motion = node.animate(
-        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.7)`, opacity: 0 }],
-        { duration: 380, easing: "ease-in", fill: "forwards" },
+        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
+        { duration: 420, easing: "ease-in", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
-      setTimeout(() => node.remove(), 600); // a page in the background may not finish animations
+      setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
     }
   }
 
-  drawLog(s) {
+  /** The new lines of the log; at a new game (`fresh`), the last game's lines are set apart. */
+  drawLog(s, freshGame = false) {
     const $ = this.$;
     const log = $("log");
     const fresh = s.log.filter((line) => line.seq > this.lastSeq);
     if (!fresh.length) return;
     if (fresh[0].seq > this.lastSeq + 1) log.replaceChildren();
-    for (const line of fresh) {
+    const start = freshGame ? fresh.findIndex((line) => line.text.startsWith("New game")) : -1;
+    fresh.forEach((line, i) => {
+      if (i === start && log.children.length) {
+        log.querySelectorAll("li").forEach((item) => item.classList.add("old"));
+        const rule = el("li", "game-break");
+        rule.setAttribute("aria-hidden", "true");
+        log.append(rule);
+      }
       const item = el("li", "", line.text);
       if (line.note) item.append(el("span", "note", line.note));
       log.append(item);
-    }
+    });
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
     log.scrollTop = log.scrollHeight;
     // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
-    if (this.player && s.prompt && !s.over) told.push(s.prompt);
+    if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
     const note = [...s.log].reverse().find((line) => line.note);
-    $("lesson-note").hidden = s.mode !== "lesson" || !note;
-    if (note) $("lesson-note").textContent = note.note;
+    // A lesson keeps the sentence's place under the board, so that Next card never moves.
+    $("lesson-note").hidden = s.mode !== "lesson";
+    $("lesson-note").classList.toggle("blank", !note);
+    $("lesson-note").textContent = note ? note.note : "";
   }
 
   drawChart(s) {
