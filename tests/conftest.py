@@ -67,6 +67,13 @@ def dask_scheduler() -> Iterator[str]:
         yield str(cluster.scheduler_address)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than there are processors. Most browser, server and process
+    tests spend part of their time waiting (on a paced game, a server's start, a killed process),
+    and the extra worker's tests use those moments."""
+    return (os.cpu_count() or 1) + 1
+
+
 SLOW_DOCTESTS = {"beggar.backward", "beggar.research.cycles.neighbours"}
 """Modules whose docstring examples take seconds (a walk back four tricks, a neighbourhood)."""
 
