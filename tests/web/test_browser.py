@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -21,6 +22,8 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
     play_my_cards_until_the_end(page)
     assert page.inner_text("#end-facts").startswith(f"Cards turned\n{SHORT_CARDS}")
     assert "wins with all 52 cards" in page.inner_text("#end-sentence")
+    result = page.locator("#end-facts dt:text-is('Result') + dd").inner_text()
+    assert re.fullmatch(r"(You win|\w+ wins), holding all 52 cards\.", result), result  # the server's
     hands = page.locator("#end-deal .hand")
     assert hands.count() == 2  # one line per hand, each card unbroken
     assert [hand.locator(".deal-card").count() for hand in hands.all()] == [26, 26]

@@ -570,6 +570,25 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         assert host.locator("#turn").bounding_box() == turn
 
 
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, number: int) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click(f"text=Start lesson {number}")
+        page.wait_for_selector("#turn:enabled")
+        assert page.inner_text("#lesson-note").strip()  # the introduction, before the first card
+        silent = []
+        cards = 0
+        while not page.locator("#end").evaluate("el => el.open"):
+            page.keyboard.press("Space")
+            turned = f"parseInt(document.querySelector('#counts').innerText) > {cards}"
+            page.wait_for_function(f"{turned} || document.querySelector('#end').open")
+            cards = cards_turned(page)
+            if not page.inner_text("#lesson-note").strip():
+                silent.append(cards)
+        assert silent == []
+
+
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
 def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: dict[str, int]) -> None:
     with opened(browser, size) as page:

@@ -295,6 +295,7 @@ export class TableView {
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
     this.drawLog(s, previous && newGame);
+    this.drawLessonNote(s);
     this.drawChart(s);
   }
 
@@ -518,11 +519,16 @@ export class TableView {
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
     if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
-    const note = [...s.log].reverse().find((line) => line.note);
-    // A lesson keeps the sentence's place under the board, so that Next card never moves.
-    $("lesson-note").hidden = s.mode !== "lesson";
-    $("lesson-note").classList.toggle("blank", !note);
-    $("lesson-note").textContent = note ? note.note : "";
+  }
+
+  /** A lesson's sentence for the card turned last, in a place of its own under the board. */
+  drawLessonNote(s) {
+    const note = this.$("lesson-note");
+    const sentence = s.lesson ? s.lesson.sentence : "";
+    // A lesson keeps the sentence's place, so that Next card never moves.
+    note.hidden = s.mode !== "lesson";
+    note.classList.toggle("blank", !sentence);
+    note.textContent = sentence;
   }
 
   drawChart(s) {
@@ -603,7 +609,7 @@ export class EndDialog {
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
-    fact("Result", { finished: "finished", loop: "a loop: it would never end", stopped: "stopped" }[s.over.status]);
+    fact("Result", s.result);
     fact("Cards held", s.seats.map((seat, i) => `${seat.name} ${s.over.holdings[i]}`).join(", "));
     const deal = $("end-deal");
     deal.replaceChildren();
