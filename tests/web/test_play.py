@@ -74,6 +74,8 @@ def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server:
     with opened(browser) as spectator:
         spectator.goto(guest.url)  # the table's link; both seats are taken
         spectator.wait_for_selector("#table:not([hidden])")
+        spectator.fill("#sit-name", "Cy")  # someone new gives a name first
+        spectator.click("#sit-name-save")
         spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
         seen = []
         for _ in range(8):

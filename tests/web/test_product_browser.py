@@ -344,6 +344,9 @@ def test_no_accessibility_violation_around_an_absent_friend(
         guest.goto(host.locator("#share-link").input_value())
         guest.wait_for_selector("#name-ask:not([hidden])")
         found["asked for a name"] = axe(guest, impacts=None)
+        guest.fill("#sit-name", "Bea")  # the friend sits down once named
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
         guest.close()
         host.wait_for_selector("#offers:not([hidden])")
         found["offers"] = axe(host, impacts=None)
@@ -587,6 +590,41 @@ def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, numbe
             if not page.inner_text("#lesson-note").strip():
                 silent.append(cards)
         assert silent == []
+
+
+def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.wait_for_timeout(800)
+        assert "waiting for a friend" in host.inner_text("#seats")  # nobody sat down yet
+        assert guest.locator("#turn").is_hidden()
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
+        guest.wait_for_selector("#name-ask", state="hidden")
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert "Player 2" not in guest.inner_text("#table") + host.inner_text("#table")
+        guest.reload()  # known now: no question again
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert guest.locator("#name-ask").is_hidden()
+
+
+def test_a_friend_whose_name_the_browser_knows_sits_down_at_once(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert guest.locator("#name-ask").is_hidden()
 
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])

@@ -98,8 +98,16 @@ export class TableView {
       event.preventDefault();
       const name = $("sit-name").value.trim();
       if (!name) return;
-      this.send({ type: "rename", name });
       named(name);
+      const sit = this.sitWith;
+      if (sit) {
+        // Asked before taking the seat: now take it, under this name.
+        this.sitWith = null;
+        $("name-ask").hidden = true;
+        sit(name);
+      } else {
+        this.send({ type: "rename", name });
+      }
       this.focus();
     });
     control("turn", () => this.send({ type: "turn" }));
@@ -161,6 +169,19 @@ export class TableView {
     $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
   }
 
+  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
+  askName(sit) {
+    this.sitWith = sit;
+    const $ = this.$;
+    $("table-title").textContent = "Friend table";
+    $("rules-line").textContent = "";
+    $("name-ask").hidden = false;
+    for (const id of ["turn", "pause", "auto", "again", "share", "paused-banner", "offers", "notice", "abandon"]) $(id).hidden = true;
+    $("prompt").textContent = "Say your name to sit down at the table.";
+    $("counts").textContent = "";
+    $("sit-name").focus();
+  }
+
   /** The paces the server offers, for the table's own pace control. */
   setPaces(choices) {
     fillSelect(this.$("pace"), choices, "normal");
@@ -198,6 +219,7 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.sitWith = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
