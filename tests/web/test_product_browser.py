@@ -628,6 +628,45 @@ def test_a_friend_whose_name_the_browser_knows_sits_down_at_once(server: str, br
 
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_a_chart_in_dark_mode_is_dark_and_its_text_the_legend_s_size(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size, color_scheme="dark") as page:
+        page.goto(f"{server}/#famous")
+        page.click("button[aria-label='Watch Casella et al. 2024']")
+        page.wait_for_selector("#table:not([hidden])")
+        page.locator("#pace").evaluate(  # the pace control is in a menu on a phone
+            "el => { el.value = 'instant'; el.dispatchEvent(new Event('change', { bubbles: true })); }"
+        )
+        page.wait_for_selector("#end[open]", timeout=60_000)
+        page.click("#end-close")
+        page.wait_for_selector("#chart-box:not([hidden])")
+        background = page.locator("#chart-box").evaluate("el => getComputedStyle(el).backgroundColor")
+        assert background != "rgb(255, 255, 255)"
+        assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 3 * 80  # a dark panel
+        legend = float(
+            page.locator("#chart-legend li").first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        )
+        axis = page.locator("#chart text").first.evaluate("el => el.getBoundingClientRect().height")
+        assert legend == pytest.approx(axis, abs=3), (legend, axis)  # the same size, on a phone too
+        assert 12 <= legend <= 14
+
+
+def test_a_lesson_of_one_trick_draws_no_chart(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 1")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.select_option("#pace", "instant")
+        page.wait_for_selector("#end[open]")
+        assert page.inner_text("#end-facts dt:text-is('Tricks') + dd") == "1"
+        assert page.locator("#end-chart-box").is_hidden()
+        page.click("#end-close")
+        assert page.locator("#chart-box").is_hidden()
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
 def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: dict[str, int]) -> None:
     with opened(browser, size) as page:
         page.goto(f"{server}/#lessons")

@@ -556,7 +556,7 @@ export class TableView {
   drawChart(s) {
     const $ = this.$;
     this.chartPoints = s.history_start === 0 ? s.history.slice() : this.chartPoints.concat(s.history);
-    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 1;
+    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 2; // two tricks at least
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((seat) => seat.name);
@@ -651,10 +651,10 @@ export class EndDialog {
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !player;
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
-    if (points.length > 1) {
+    if (points.length > 2) {
       drawChart($("end-chart"), $("end-chart-legend"), points, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
-    $("end-chart-box").hidden = points.length <= 1;
+    $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
       dialog.showModal();
       $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
