@@ -262,6 +262,37 @@ def test_dark_mode_and_high_contrast_cards(server: str, browser: Any) -> None:
         assert page.locator("#pile .card .hc-index").first.is_visible()
 
 
+HC_OVERLAPS = """pile => {
+    const cards = [...pile.querySelectorAll('.card')];
+    const hit = [];
+    cards.slice(0, -1).forEach((card, i) => {
+        const label = card.querySelector('.hc-index').getBoundingClientRect();
+        const next = cards[i + 1].getBoundingClientRect();
+        if (label.right > next.left + 0.5) hit.push(i);
+    });
+    return [cards.length, hit];
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE])
+def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page)
+        page.check("#opt-contrast")
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        most = 0
+        for _ in range(40):
+            page.click("#replay-next")
+            shown, hit = page.locator("#replay-pile").evaluate(HC_OVERLAPS)
+            assert hit == [], (shown, hit)
+            most = max(most, shown)
+        assert most >= 4
+
+
 def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as page:
