@@ -293,6 +293,80 @@ def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
         assert most >= 4
 
 
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, PHONE])
+def test_the_hero_cards_start_at_the_text_s_margin(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        page.wait_for_selector(".hero-card")
+        lefts = "[...document.querySelectorAll('.hero-card')].map(c => c.getBoundingClientRect().left)"
+        cards = min(page.evaluate(lefts))
+        text = page.evaluate("document.querySelector('#home h1').getBoundingClientRect().left")
+        assert cards == pytest.approx(text, abs=1.5)
+
+
+BOARD_CLASHES = r"""() => {
+    const clashes = [];
+    for (const seat of document.querySelectorAll('#seats .seat')) {
+        const stack = seat.querySelector('.stack').getBoundingClientRect();
+        const name = seat.querySelector('.name').getBoundingClientRect();
+        // a stack above its name: the name below the stack's shadow (4px)
+        const under = name.left < stack.right && name.right > stack.left && name.top > stack.top;
+        if (under && name.top < stack.bottom + 4) clashes.push(['name', seat.dataset.seat]);
+    }
+    const card = document.querySelector('#pile .card');
+    card.classList.add('challenge');  // the pile's card at its brightest
+    const reach = Math.max(...getComputedStyle(card).boxShadow.split(/,(?![^(]*\))/).map(
+        (shadow) => shadow.replace(/rgba?\([^)]*\)/, '').trim().split(/\s+/).slice(2, 4)
+            .reduce((sum, value) => sum + parseFloat(value), 0)));
+    const top = card.getBoundingClientRect().top - reach;
+    const pile = card.getBoundingClientRect();
+    for (const seat of document.querySelectorAll('#seats .seat')) {
+        const box = seat.getBoundingClientRect();
+        const above = box.bottom <= pile.top && box.right > pile.left && box.left < pile.right;
+        if (above && top < box.bottom) clashes.push(['pile', seat.dataset.seat, top, box.bottom]);
+    }
+    return clashes;
+}"""
+
+
+@pytest.mark.parametrize("players", ["4", "8"])
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE])
+def test_names_stacks_and_the_pile_keep_clear_of_each_other(
+    server: str, browser: Any, size: dict[str, int], players: str
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, players=players, pace="slow", name="Bartholomew", seed=SHORT_SEED)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card")
+        page.wait_for_timeout(600)
+        assert page.evaluate(BOARD_CLASHES) == []
+
+
+def test_a_replay_writes_its_numbers_as_its_position_line_does(server: str, page: Any) -> None:
+    page.goto(f"{server}/r/famous-3")  # 1,007 tricks
+    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    page.click("#replay-end")
+    where = page.inner_text("#replay-where")
+    assert re.search(r"trick \d{1,3},\d{3}", where), where
+    text = page.inner_text("#replay-text")
+    assert "(trick 1,007)" in text and not re.search(r"\d{4}", text), text
+
+
+def test_the_end_dialog_s_way_back_to_the_table_is_in_view_on_a_phone(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        box = page.locator("#end-close").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+        assert page.locator("#end").evaluate("el => el.scrollHeight > el.clientHeight")  # a long dialog
+        page.locator("#end-close").click(trial=True, no_wait_after=True)  # nothing covers it
+
+
 def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as page:
