@@ -159,6 +159,12 @@ def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any)
     assert errors == [], errors
 
 
+def shared_facts(page: Any) -> list[str]:
+    """The end dialog's facts that every seat shares: all but the result, said from each seat."""
+    script = "dts => dts.filter(t => t.textContent !== 'Result').map(t => t.nextElementSibling.textContent)"
+    return list(page.locator("#end-facts dt").evaluate_all(script))
+
+
 def cards_turned(page: Any) -> int:
     """The cards turned so far at the table, as its counts line says."""
     return int(page.inner_text("#counts").split()[0])

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import pytest
 
-from helpers import SHORT_CARDS, SHORT_SEED, TIMEOUT_MS, open_settings, play_my_cards_until_the_end
+from helpers import (
+    SHORT_CARDS,
+    SHORT_SEED,
+    TIMEOUT_MS,
+    open_settings,
+    play_my_cards_until_the_end,
+    shared_facts,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,6 +29,8 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
     play_my_cards_until_the_end(page)
     assert page.inner_text("#end-facts").startswith(f"Cards turned\n{SHORT_CARDS}")
     assert "wins with all 52 cards" in page.inner_text("#end-sentence")
+    result = page.locator("#end-facts dt:text-is('Result') + dd").inner_text()
+    assert re.fullmatch(r"(You win|\w+ wins), holding all 52 cards\.", result), result  # the server's
     hands = page.locator("#end-deal .hand")
     assert hands.count() == 2  # one line per hand, each card unbroken
     assert [hand.locator(".deal-card").count() for hand in hands.all()] == [26, 26]
@@ -39,6 +49,8 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
     guest.goto(link.input_value())
     guest.wait_for_selector("#table:not([hidden])")
+    guest.fill("#sit-name", "Bea")  # asked before sitting down
+    guest.click("#sit-name-save")
     host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
     reloaded = False
     deadline = time.monotonic() + 90
@@ -58,7 +70,10 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
             reloaded = True
         host.wait_for_timeout(40)
     assert reloaded
-    assert host.inner_text("#end-facts") == guest.inner_text("#end-facts")
+    # The same facts, but the result is said from each seat.
+    assert shared_facts(host) == shared_facts(guest)
+    assert host.inner_text("#end-facts dt:text-is('Result') + dd") == "Bea wins, holding all 52 cards."
+    assert guest.inner_text("#end-facts dt:text-is('Result') + dd") == "You win, holding all 52 cards."
     host_context.close()
     guest_context.close()
 

@@ -15,8 +15,9 @@ from helpers import EASY, EASY_DEALS, SHOWN, axe, factory_row, serving, store_ro
 
 pytestmark = pytest.mark.browser
 
-W, L, R = 600, 40, 10
-"""The chart's width and margins (chart.js): trick ``t`` of ``n`` is drawn at ``L + t / n * (W - L - R)``."""
+L, R = 40, 10
+"""The chart's margins (chart.js): trick ``t`` of ``n`` is drawn at ``L + t / n * (W - L - R)``,
+``W`` the chart's width (its viewBox's)."""
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +30,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def x_of(trick: int, tricks: int) -> float:
-    return L + trick / tricks * (W - L - R)
+def x_of(page: Any, trick: int, tricks: int) -> float:
+    width = float((page.get_attribute("#replay-chart", "viewBox") or "").split()[2])
+    return L + trick / tricks * (width - L - R)
 
 
 def test_a_never_ending_deal_found_here_opens_with_its_cycle_marked_on_the_chart(
@@ -52,10 +54,10 @@ def test_a_never_ending_deal_found_here_opens_with_its_cycle_marked_on_the_chart
     assert "Cycle: starts after trick 2 (card 7), repeats every 50 tricks (352 cards)" in legend
     # The game stops at its first repeat, one period after the cycle starts: trick 52 of 52.
     start = float(page.get_attribute("#replay-chart .cycle-start", "x1") or "nan")
-    assert start == pytest.approx(x_of(2, 52), abs=0.01)
+    assert start == pytest.approx(x_of(page, 2, 52), abs=0.01)
     shade = page.locator("#replay-chart .cycle rect")
     right = float(shade.get_attribute("x") or "nan") + float(shade.get_attribute("width") or "nan")
-    assert right == pytest.approx(x_of(52, 52), abs=0.01)
+    assert right == pytest.approx(x_of(page, 52, 52), abs=0.01)
     page.click("#replay-end")
     assert "Card 359 of 359, trick 52" in page.inner_text("#replay-where")
 
@@ -66,7 +68,7 @@ def test_the_2024_deal_has_the_same_marking(server: str, page: Any) -> None:
     legend = page.inner_text("#replay-legend")
     assert "Cycle: starts after trick 4 (card 34), repeats every 62 tricks (440 cards)" in legend
     start = float(page.get_attribute("#replay-chart .cycle-start", "x1") or "nan")
-    assert start == pytest.approx(x_of(4, 66), abs=0.01)
+    assert start == pytest.approx(x_of(page, 4, 66), abs=0.01)
     page.goto(f"{server}/r/famous-0")  # a record game that ends has no cycle
     page.wait_for_function("document.querySelector('#scrub').max > 0")
     assert page.locator("#replay-chart .cycle").count() == 0

@@ -74,6 +74,8 @@ def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server:
     with opened(browser) as spectator:
         spectator.goto(guest.url)  # the table's link; both seats are taken
         spectator.wait_for_selector("#table:not([hidden])")
+        spectator.fill("#sit-name", "Cy")  # someone new gives a name first
+        spectator.click("#sit-name-save")
         spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
         seen = []
         for _ in range(8):
@@ -185,6 +187,8 @@ def test_the_friend_table_waits_for_the_friend(server: str, browser: Any) -> Non
         assert cards_turned(host) == 0
         guest.goto(host.input_value("#share-link"))
         guest.wait_for_selector("#table:not([hidden])")
+        guest.fill("#sit-name", "Bea")  # asked before sitting down
+        guest.click("#sit-name-save")
         host.wait_for_selector("#share", state="hidden")
         assert guest.locator("#share").is_hidden()  # the joiner is never asked to send the link
         host.wait_for_function("!document.querySelector('#prompt').innerText.startsWith('Waiting')")

@@ -262,6 +262,111 @@ def test_dark_mode_and_high_contrast_cards(server: str, browser: Any) -> None:
         assert page.locator("#pile .card .hc-index").first.is_visible()
 
 
+HC_OVERLAPS = """pile => {
+    const cards = [...pile.querySelectorAll('.card')];
+    const hit = [];
+    cards.slice(0, -1).forEach((card, i) => {
+        const label = card.querySelector('.hc-index').getBoundingClientRect();
+        const next = cards[i + 1].getBoundingClientRect();
+        if (label.right > next.left + 0.5) hit.push(i);
+    });
+    return [cards.length, hit];
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE])
+def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page)
+        page.check("#opt-contrast")
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        most = 0
+        for _ in range(40):
+            page.click("#replay-next")
+            shown, hit = page.locator("#replay-pile").evaluate(HC_OVERLAPS)
+            assert hit == [], (shown, hit)
+            most = max(most, shown)
+        assert most >= 4
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, PHONE])
+def test_the_hero_cards_start_at_the_text_s_margin(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        page.wait_for_selector(".hero-card")
+        lefts = "[...document.querySelectorAll('.hero-card')].map(c => c.getBoundingClientRect().left)"
+        cards = min(page.evaluate(lefts))
+        text = page.evaluate("document.querySelector('#home h1').getBoundingClientRect().left")
+        assert cards == pytest.approx(text, abs=1.5)
+
+
+BOARD_CLASHES = r"""() => {
+    const clashes = [];
+    for (const seat of document.querySelectorAll('#seats .seat')) {
+        const stack = seat.querySelector('.stack').getBoundingClientRect();
+        const name = seat.querySelector('.name').getBoundingClientRect();
+        // a stack above its name: the name below the stack's shadow (4px)
+        const under = name.left < stack.right && name.right > stack.left && name.top > stack.top;
+        if (under && name.top < stack.bottom + 4) clashes.push(['name', seat.dataset.seat]);
+    }
+    const card = document.querySelector('#pile .card');
+    card.classList.add('challenge');  // the pile's card at its brightest
+    const reach = Math.max(...getComputedStyle(card).boxShadow.split(/,(?![^(]*\))/).map(
+        (shadow) => shadow.replace(/rgba?\([^)]*\)/, '').trim().split(/\s+/).slice(2, 4)
+            .reduce((sum, value) => sum + parseFloat(value), 0)));
+    const top = card.getBoundingClientRect().top - reach;
+    const pile = card.getBoundingClientRect();
+    for (const seat of document.querySelectorAll('#seats .seat')) {
+        const box = seat.getBoundingClientRect();
+        const above = box.bottom <= pile.top && box.right > pile.left && box.left < pile.right;
+        if (above && top < box.bottom) clashes.push(['pile', seat.dataset.seat, top, box.bottom]);
+    }
+    return clashes;
+}"""
+
+
+@pytest.mark.parametrize("players", ["4", "8"])
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE])
+def test_names_stacks_and_the_pile_keep_clear_of_each_other(
+    server: str, browser: Any, size: dict[str, int], players: str
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, players=players, pace="slow", name="Bartholomew", seed=SHORT_SEED)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card")
+        page.wait_for_timeout(600)
+        assert page.evaluate(BOARD_CLASHES) == []
+
+
+def test_a_replay_writes_its_numbers_as_its_position_line_does(server: str, page: Any) -> None:
+    page.goto(f"{server}/r/famous-3")  # 1,007 tricks
+    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    page.click("#replay-end")
+    where = page.inner_text("#replay-where")
+    assert re.search(r"trick \d{1,3},\d{3}", where), where
+    text = page.inner_text("#replay-text")
+    assert "(trick 1,007)" in text and not re.search(r"\d{4}", text), text
+
+
+def test_the_end_dialog_s_way_back_to_the_table_is_in_view_on_a_phone(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        box = page.locator("#end-close").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+        assert page.locator("#end").evaluate("el => el.scrollHeight > el.clientHeight")  # a long dialog
+        page.locator("#end-close").click(trial=True, no_wait_after=True)  # nothing covers it
+
+
 def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server: str, browser: Any) -> None:
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as page:
@@ -344,6 +449,9 @@ def test_no_accessibility_violation_around_an_absent_friend(
         guest.goto(host.locator("#share-link").input_value())
         guest.wait_for_selector("#name-ask:not([hidden])")
         found["asked for a name"] = axe(guest, impacts=None)
+        guest.fill("#sit-name", "Bea")  # the friend sits down once named
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
         guest.close()
         host.wait_for_selector("#offers:not([hidden])")
         found["offers"] = axe(host, impacts=None)
@@ -568,6 +676,99 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         host.wait_for_selector("#offers:not([hidden])")
         assert host.locator("#seats").bounding_box() == board
         assert host.locator("#turn").bounding_box() == turn
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, number: int) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click(f"text=Start lesson {number}")
+        page.wait_for_selector("#turn:enabled")
+        assert page.inner_text("#lesson-note").strip()  # the introduction, before the first card
+        silent = []
+        cards = 0
+        while not page.locator("#end").evaluate("el => el.open"):
+            page.keyboard.press("Space")
+            turned = f"parseInt(document.querySelector('#counts').innerText) > {cards}"
+            page.wait_for_function(f"{turned} || document.querySelector('#end').open")
+            cards = cards_turned(page)
+            if not page.inner_text("#lesson-note").strip():
+                silent.append(cards)
+        assert silent == []
+
+
+def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.wait_for_timeout(800)
+        assert "waiting for a friend" in host.inner_text("#seats")  # nobody sat down yet
+        assert guest.locator("#turn").is_hidden()
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
+        guest.wait_for_selector("#name-ask", state="hidden")
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert "Player 2" not in guest.inner_text("#table") + host.inner_text("#table")
+        guest.reload()  # known now: no question again
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert guest.locator("#name-ask").is_hidden()
+
+
+def test_a_friend_whose_name_the_browser_knows_sits_down_at_once(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(host.locator("#share-link").input_value())
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
+        assert guest.locator("#name-ask").is_hidden()
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_a_chart_in_dark_mode_is_dark_and_its_text_the_legend_s_size(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size, color_scheme="dark") as page:
+        page.goto(f"{server}/#famous")
+        page.click("button[aria-label='Watch Casella et al. 2024']")
+        page.wait_for_selector("#table:not([hidden])")
+        page.locator("#pace").evaluate(  # the pace control is in a menu on a phone
+            "el => { el.value = 'instant'; el.dispatchEvent(new Event('change', { bubbles: true })); }"
+        )
+        page.wait_for_selector("#end[open]", timeout=60_000)
+        page.click("#end-close")
+        page.wait_for_selector("#chart-box:not([hidden])")
+        background = page.locator("#chart-box").evaluate("el => getComputedStyle(el).backgroundColor")
+        assert background != "rgb(255, 255, 255)"
+        assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 3 * 80  # a dark panel
+        legend = float(
+            page.locator("#chart-legend li").first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        )
+        axis = page.locator("#chart text").first.evaluate("el => el.getBoundingClientRect().height")
+        assert legend == pytest.approx(axis, abs=3), (legend, axis)  # the same size, on a phone too
+        assert 12 <= legend <= 14
+
+
+def test_a_lesson_of_one_trick_draws_no_chart(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 1")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.select_option("#pace", "instant")
+        page.wait_for_selector("#end[open]")
+        assert page.inner_text("#end-facts dt:text-is('Tricks') + dd") == "1"
+        assert page.locator("#end-chart-box").is_hidden()
+        page.click("#end-close")
+        assert page.locator("#chart-box").is_hidden()
 
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from beggar.web.app import create_app
 from beggar.web.settings import ServerSettings
 from beggar.web.table import TABLE_ID_LENGTH, is_table_id, new_table_id
-from helpers import SHORT_SEED, TIMEOUT_MS, Socket, create, open_settings
+from helpers import SHORT_SEED, TIMEOUT_MS, Socket, create, open_settings, shared_facts
 
 pytestmark = pytest.mark.system
 
@@ -294,6 +294,8 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
     assert host.evaluate("location.href") == link
     guest.goto(link)
     guest.wait_for_selector("#table:not([hidden])")
+    guest.fill("#sit-name", "Bea")  # asked before sitting down
+    guest.click("#sit-name-save")
     # The skip link moves the focus to the game without leaving the table (under a <base>,
     # a plain "#main" would lead to the home page).
     guest.focus("#skip")
@@ -308,7 +310,10 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
             # A click from the page itself: a button that was disabled meanwhile ignores it.
             each.evaluate("document.querySelector('#end').open || document.querySelector('#turn').click()")
         host.wait_for_timeout(40)
-    assert host.inner_text("#end-facts") == guest.inner_text("#end-facts")
+    # The same facts, but the result is said from each seat.
+    assert shared_facts(host) == shared_facts(guest)
+    assert host.inner_text("#end-facts dt:text-is('Result') + dd") == "Bea wins, holding all 52 cards."
+    assert guest.inner_text("#end-facts dt:text-is('Result') + dd") == "You win, holding all 52 cards."
     assert host.inner_text("#end-facts").startswith("Cards turned\n40")
     # Both pages opened the same table's socket, over TLS, under the prefix.
     assert set(sockets) == {f"wss://127.0.0.1:{proxy.port}/cards/ws/{table_id}"}

@@ -61,12 +61,23 @@ export function backElement() {
 
 /** Spread `nodes` (cards already in `pile`) across the pile, overlapping as much as they must.
  * The card's width is measured, not read from the style sheet: there it is a clamp() that grows
- * with the window. */
+ * with the window. A high-contrast card's large index is measured too: each card shows its index
+ * whole beside the next one, room allowing. */
 export function fan(pile, nodes) {
   if (!nodes.length) return;
   const width = pile.clientWidth || 300;
   const cardWidth = nodes[0].offsetWidth || 84;
-  const step = nodes.length > 1 ? Math.min(cardWidth * 0.4, (width - cardWidth) / (nodes.length - 1)) : 0;
+  pile.style.removeProperty("--hc-scale");
+  const index = Math.max(0, ...nodes.map((node) => {
+    const label = node.querySelector(".hc-index");
+    return label ? label.offsetWidth + 2 : 0; // 0 while the setting is off (the index hidden)
+  }));
+  const wanted = Math.max(cardWidth * 0.4, index);
+  const step = nodes.length > 1 ? Math.min(wanted, (width - cardWidth) / (nodes.length - 1)) : 0;
+  if (nodes.length > 1 && index > step) {
+    // No room for the whole index: a smaller one (its padding and edge, 12px, stay).
+    pile.style.setProperty("--hc-scale", String(Math.max(0.3, (step - 14) / (index - 14))));
+  }
   const start = (width - cardWidth - step * (nodes.length - 1)) / 2;
   nodes.forEach((node, i) => {
     node.style.left = `${start + i * step}px`;

@@ -220,15 +220,37 @@ class App {
     this.create("computer", { deal, rules, players, pace: this.home.pace || "normal" }, true);
   }
 
-  join(tableId) {
+  async join(tableId) {
     const token = localStorage.getItem(`beggar-token-${tableId}`);
-    this.me = { table: tableId, seat: null, mode: "friends", token };
+    const me = { table: tableId, seat: null, mode: "friends", token };
+    this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
     const name = this.home.name;
     if (name) message.name = name;
     this.table.reset();
     this.end.reset();
+    if (!token && !name) {
+      // Someone new to this table: their name first, so that the table never calls them "Player 2";
+      // but only at a table that is open (the page's address answers 404 for one that is not).
+      this.connection.close();
+      let open = true;
+      try {
+        open = (await fetch(siteUrl(`t/${tableId}`), { method: "HEAD", cache: "no-store" })).ok;
+      } catch {
+        // the server unreachable: the socket will say so
+      }
+      if (this.me !== me) return; // the person went elsewhere meanwhile
+      if (!open) {
+        this.closeTable();
+        return;
+      }
+      this.showPage("table");
+      this.table.askName((given) => {
+        if (this.me === me) this.connection.open({ ...message, name: given }, tableId);
+      });
+      return;
+    }
     this.showPage("table");
     this.connection.open(message, tableId);
   }

@@ -133,7 +133,9 @@ export class ReplayView {
     });
     fan(pile, nodes);
 
-    $("replay-text").textContent = frame[7] || "Before the first card.";
+    // Numbers as the position line writes them: "trick 1,007".
+    const text = (frame[7] || "Before the first card.").replace(/\d{4,}/g, (digits) => Number(digits).toLocaleString("en"));
+    $("replay-text").textContent = text;
     $("replay-where").textContent = `Card ${this.at.toLocaleString("en")} of ${last.toLocaleString("en")}, `
       + `trick ${this.tricksAt[this.at].toLocaleString("en")}`;
     $("scrub").value = String(this.at);

@@ -98,8 +98,16 @@ export class TableView {
       event.preventDefault();
       const name = $("sit-name").value.trim();
       if (!name) return;
-      this.send({ type: "rename", name });
       named(name);
+      const sit = this.sitWith;
+      if (sit) {
+        // Asked before taking the seat: now take it, under this name.
+        this.sitWith = null;
+        $("name-ask").hidden = true;
+        sit(name);
+      } else {
+        this.send({ type: "rename", name });
+      }
       this.focus();
     });
     control("turn", () => this.send({ type: "turn" }));
@@ -161,6 +169,19 @@ export class TableView {
     $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
   }
 
+  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
+  askName(sit) {
+    this.sitWith = sit;
+    const $ = this.$;
+    $("table-title").textContent = "Friend table";
+    $("rules-line").textContent = "";
+    $("name-ask").hidden = false;
+    for (const id of ["turn", "pause", "auto", "again", "share", "paused-banner", "offers", "notice", "abandon"]) $(id).hidden = true;
+    $("prompt").textContent = "Say your name to sit down at the table.";
+    $("counts").textContent = "";
+    $("sit-name").focus();
+  }
+
   /** The paces the server offers, for the table's own pace control. */
   setPaces(choices) {
     fillSelect(this.$("pace"), choices, "normal");
@@ -198,6 +219,7 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.sitWith = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -295,6 +317,7 @@ export class TableView {
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
     this.drawLog(s, previous && newGame);
+    this.drawLessonNote(s);
     this.drawChart(s);
   }
 
@@ -518,17 +541,22 @@ export class TableView {
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
     if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
-    const note = [...s.log].reverse().find((line) => line.note);
-    // A lesson keeps the sentence's place under the board, so that Next card never moves.
-    $("lesson-note").hidden = s.mode !== "lesson";
-    $("lesson-note").classList.toggle("blank", !note);
-    $("lesson-note").textContent = note ? note.note : "";
+  }
+
+  /** A lesson's sentence for the card turned last, in a place of its own under the board. */
+  drawLessonNote(s) {
+    const note = this.$("lesson-note");
+    const sentence = s.lesson ? s.lesson.sentence : "";
+    // A lesson keeps the sentence's place, so that Next card never moves.
+    note.hidden = s.mode !== "lesson";
+    note.classList.toggle("blank", !sentence);
+    note.textContent = sentence;
   }
 
   drawChart(s) {
     const $ = this.$;
     this.chartPoints = s.history_start === 0 ? s.history.slice() : this.chartPoints.concat(s.history);
-    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 1;
+    const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 2; // two tricks at least
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((seat) => seat.name);
@@ -603,7 +631,7 @@ export class EndDialog {
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
-    fact("Result", { finished: "finished", loop: "a loop: it would never end", stopped: "stopped" }[s.over.status]);
+    fact("Result", s.result);
     fact("Cards held", s.seats.map((seat, i) => `${seat.name} ${s.over.holdings[i]}`).join(", "));
     const deal = $("end-deal");
     deal.replaceChildren();
@@ -623,10 +651,10 @@ export class EndDialog {
     $("end-share").hidden = !s.over.replay;
     $("end-again").hidden = !player;
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
-    if (points.length > 1) {
+    if (points.length > 2) {
       drawChart($("end-chart"), $("end-chart-legend"), points, s.seats.map((seat) => seat.name), null, famousCycle(s));
     }
-    $("end-chart-box").hidden = points.length <= 1;
+    $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
       dialog.showModal();
       $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
