@@ -599,3 +599,35 @@ def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, 
         page.reload()
         page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
         assert page.inner_text("#play-computer small") == chosen
+
+
+def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_sweep(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+        open_settings(page, deal=deal, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        mine = page.locator(".seat[data-seat='0'] .stack-count")
+        theirs = page.locator(".seat[data-seat='1'] .stack-count")
+        assert (mine.inner_text(), theirs.inner_text()) == ("26", "26")
+        page.keyboard.press("Space")
+        # The last card paid lands; the line under the pile says who takes the pile...
+        told = "document.querySelector('#pile-count').innerText.includes('paid')"
+        page.wait_for_function(told, polling="raf")
+        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
+        # ...while the stacks, the prompt and Turn wait for the pile to go to its winner.
+        assert page.locator("#turn").is_disabled()
+        assert (mine.inner_text(), theirs.inner_text()) == ("25", "25")
+        assert "owes" in page.inner_text("#prompt")
+        page.keyboard.press("Space")  # too early: nothing is turned on the old pile
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#pile .card").count() == 0
+        assert (mine.inner_text(), theirs.inner_text()) == ("28", "24")
+        assert page.inner_text("#prompt") == "Your turn: turn your top card."
+        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
+        assert cards_turned(page) == 3
+        page.keyboard.press("Space")
+        page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")

@@ -6,6 +6,8 @@ import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 
 const SEATED_MODES = ["computer", "friends"];
+/** How long a won pile takes to slide to its winner, in milliseconds. */
+const SWEEP_MS = 420;
 
 /**
  * The title of a table: its lesson, famous game, or who sits at it.
@@ -81,6 +83,9 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.holdUntil = 0;
+    this.holdTimer = null;
+    this.heldFrom = null;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
     this.bind(leave, named);
@@ -198,6 +203,9 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.holdUntil = 0;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -240,8 +248,34 @@ export class TableView {
     // A friend who came by a link without a name is asked for one (their seat says "Player 2").
     $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
     if (newGame) $("abandon").hidden = true;
-    this.drawSeats(s, previous);
+    // A won pile is shown landing and going to its winner before the rest of the table moves on:
+    // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
+    // line under the pile says who took it.
+    const shownFrom = this.holdTimer ? this.heldFrom : previous;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     this.drawPile(s, previous, newGame);
+    const wait = this.holdUntil - performance.now();
+    if (wait > 0) {
+      $("turn").disabled = true;
+      $("pile-count").textContent = s.taken;
+      this.heldFrom = shownFrom;
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = null;
+        this.drawRest(s, shownFrom, newGame);
+      }, wait);
+      return;
+    }
+    this.drawRest(s, shownFrom, newGame);
+  }
+
+  /** The table but its pile, for state `s` (see render). */
+  drawRest(s, previous, newGame) {
+    const $ = this.$;
+    const player = this.player;
+    const waiting = s.waiting_for.length > 0;
+    this.drawSeats(s, previous);
+    this.drawPileWords(s);
     // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
     const pausedNow = s.paused && !s.over;
     $("prompt").textContent = s.prompt;
@@ -406,7 +440,10 @@ export class TableView {
     const $ = this.$;
     const pile = $("pile");
     // A card held on a won pile goes as soon as play moves on.
-    if (this.sweepNow && (!previous || newGame || s.cards !== previous.cards)) this.sweepNow();
+    if (!previous || newGame || s.cards !== previous.cards) {
+      if (this.sweepNow) this.sweepNow();
+      this.holdUntil = 0;
+    }
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
     const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
@@ -427,14 +464,13 @@ export class TableView {
         if (this.sweepNow === go) this.sweepNow = null;
         this.sweep(held, seat);
       };
-      const timer = setTimeout(go, oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0);
+      const delay = oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0;
+      const timer = setTimeout(go, delay);
       this.sweepNow = go;
+      this.holdUntil = performance.now() + delay + SWEEP_MS + 60;
     }
     pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
-    // An empty pile keeps the pile's size (nothing below it moves) and says who turns next.
-    pile.classList.toggle("empty", !s.pile.length);
-    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
     const nodes = shown.map((card, i) => {
       const node = cardElement(card);
@@ -448,7 +484,15 @@ export class TableView {
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
       ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : "";
+      : s.taken;
+  }
+
+  /** An empty pile keeps the pile's size (nothing below it moves) and says who turns next. */
+  drawPileWords(s) {
+    const pile = this.$("pile");
+    pile.querySelectorAll(".pile-empty").forEach((node) => node.remove());
+    pile.classList.toggle("empty", !s.pile.length);
+    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
   }
 
   /** The card travels from its owner's stack to the pile, turning over on the way. */
@@ -485,7 +529,7 @@ export class TableView {
       const dy = target.top + target.height / 2 - (box.top + box.height / 2);
       const motion = node.animate(
         [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: 420, easing: "ease-in", fill: "forwards" },
+        { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
       setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
