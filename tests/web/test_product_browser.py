@@ -631,3 +631,37 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
         assert cards_turned(page) == 3
         page.keyboard.press("Space")
         page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
+
+
+def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        assert host.locator("#name-ask").is_visible()  # "Player 1" is asked for a name before the game
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_selector("#turn:enabled")
+        host.keyboard.press("Space")
+        host.wait_for_selector("#name-ask", state="hidden")
+        assert host.locator("#rename").is_visible()
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        host.wait_for_timeout(200)
+        for button in host.locator("#offers button").all():
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+        host.click("#rename")
+        assert host.locator("#name-ask").is_visible()
+        assert host.evaluate("document.activeElement.id") == "sit-name"
+        host.fill("#sit-name", "Ann")
+        host.click("#sit-name-save")
+        host.wait_for_selector("#name-ask", state="hidden")
+        host.wait_for_function("document.querySelector('.seat.you').innerText.includes('Ann')")
+        assert host.locator("#rename").is_hidden()

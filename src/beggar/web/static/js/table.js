@@ -86,6 +86,7 @@ export class TableView {
     this.holdUntil = 0;
     this.holdTimer = null;
     this.heldFrom = null;
+    this.renaming = false;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
     this.bind(leave, named);
@@ -105,7 +106,14 @@ export class TableView {
       if (!name) return;
       this.send({ type: "rename", name });
       named(name);
+      this.renaming = false;
       this.focus();
+    });
+    $("rename").addEventListener("click", () => {
+      this.renaming = true;
+      $("name-ask").hidden = false;
+      $("rename").hidden = true;
+      $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
     control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
@@ -203,6 +211,7 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.renaming = false;
     this.holdUntil = 0;
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
@@ -245,8 +254,12 @@ export class TableView {
       : "Send this link to your friend; the game starts when they arrive.";
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
-    // A friend who came by a link without a name is asked for one (their seat says "Player 2").
-    $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
+    // A friend who came by a link without a name is asked for one (their seat says "Player 2")
+    // until the first card is turned; then a small "Choose a name" opens the question again.
+    const unnamed = s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name);
+    const asking = unnamed && ((s.cards === 0 && s.games_played === 0) || this.renaming);
+    $("name-ask").hidden = !asking;
+    $("rename").hidden = !unnamed || asking;
     if (newGame) $("abandon").hidden = true;
     // A won pile is shown landing and going to its winner before the rest of the table moves on:
     // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
@@ -343,6 +356,9 @@ export class TableView {
     if (box.dataset.key === key) return;
     box.dataset.key = key;
     box.replaceChildren();
+    // They come while the person may be looking elsewhere: brought into view (not focused, so
+    // that Space still turns a card).
+    if (absent.length) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
     for (const [seat, i] of absent) {
       if (!s.over) {
         const play = el("button", "secondary", `Let the computer play for ${seat.name}`);
