@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+import beggar.web.table
 from beggar.cards import Card
 from beggar.engine import Outcome, Reason, Status
 from beggar.lessons import LESSONS
@@ -344,7 +345,10 @@ def notice(table: Table, seat: int | None) -> str:
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
         elif not table.absent(index):
-            parts.append(f"{each.name} lost the connection.")
+            grace = f"{beggar.web.table.ABSENT_GRACE:g} s"
+            who = "you" if player else "the players"
+            back = f"if they are not back in {grace} {who} may go on without them"
+            parts.append(f"{each.name} lost the connection; {back}.")
         elif player:
             parts.append(f"{gone}: go on without them, or wait.")
         else:
