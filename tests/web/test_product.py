@@ -119,7 +119,7 @@ def test_a_friend_who_leaves_on_purpose_is_said_to_have_left(client: TestClient)
         state = a.until("state", lambda s: s["seats"][1]["away"] == "left")
         # No grace for a friend who chose to go: the offers to go on without her come at once.
         assert state["seats"][1]["absent"]
-        assert state["notice"] == "Bea left the table: go on without them, or wait."
+        assert state["notice"] == "Bea left the table: go on without them, or wait for them to come back."
         assert "Bea left the table." in logged(a)
         # An absent seat's consent is not asked for: a new game starts at once.
         games = state["games_played"]
@@ -151,7 +151,7 @@ def test_a_spectator_is_told_what_the_players_may_do_not_offered_it(
         state = c.until("state", lambda s: s["seats"][1]["absent"], limit=5000)
         assert state["notice"] == "Bea has been away for a while; the players may go on without them."
         assert (
-            "Bea has been away for a while: go on without them, or wait."
+            "Bea has been away for a while: go on without them, or wait for them to come back."
             in a.until("state", lambda s: s["seats"][1]["absent"], limit=5000)["notice"]
         )
 

@@ -392,6 +392,11 @@ def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: A
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.click("#leave")
+        assert page.locator("#table").is_visible()  # a game under way: asked first
+        page.click("#leave-no")
+        assert page.locator("#leave-ask").is_hidden() and page.locator("#table").is_visible()
+        page.click("#leave")
+        page.click("#leave-yes")
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_hidden()
 

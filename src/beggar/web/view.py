@@ -350,7 +350,7 @@ def notice(table: Table, seat: int | None) -> str:
             back = f"if they are not back in {grace} {who} may go on without them"
             parts.append(f"{each.name} lost the connection; {back}.")
         elif player:
-            parts.append(f"{gone}: go on without them, or wait.")
+            parts.append(f"{gone}: go on without them, or wait for them to come back.")
         else:
             parts.append(f"{gone}; the players may go on without them.")
     asked = table.new_game_asked

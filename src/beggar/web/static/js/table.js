@@ -166,7 +166,25 @@ export class TableView {
       soundWords();
     });
     soundWords();
-    $("leave").addEventListener("click", () => leave());
+    // Leaving a game under way is asked first: against the computer it ends the game, at a friend
+    // table the others are left to go on without this person.
+    $("leave").addEventListener("click", () => {
+      const s = this.state;
+      if (this.player && s && SEATED_MODES.includes(s.mode) && s.cards > 0 && s.over === null) {
+        $("leave-words").textContent = s.mode === "computer"
+          ? "Leave this game? It ends when you leave."
+          : "Leave the table? The others may go on without you.";
+        $("leave-ask").hidden = false;
+        $("leave-no").focus();
+        return;
+      }
+      leave();
+    });
+    $("leave-yes").addEventListener("click", () => {
+      $("leave-ask").hidden = true;
+      leave();
+    });
+    control("leave-no", () => { $("leave-ask").hidden = true; });
     $("pace").addEventListener("change", () => {
       this.send({ type: "pace", pace: $("pace").value });
       this.refocus(null);
@@ -212,6 +230,7 @@ export class TableView {
     this.chartPoints = [];
     this.sweepNow = null;
     this.renaming = false;
+    this.$("leave-ask").hidden = true;
     this.holdUntil = 0;
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
@@ -261,6 +280,7 @@ export class TableView {
     $("name-ask").hidden = !asking;
     $("rename").hidden = !unnamed || asking;
     if (newGame) $("abandon").hidden = true;
+    if (newGame || s.over) $("leave-ask").hidden = true;
     // A won pile is shown landing and going to its winner before the rest of the table moves on:
     // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
     // line under the pile says who took it.
