@@ -672,3 +672,23 @@ def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_fol
         host.wait_for_selector("#name-ask", state="hidden")
         host.wait_for_function("document.querySelector('.seat.you').innerText.includes('Ann')")
         assert host.locator("#rename").is_hidden()
+
+
+def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
+    with opened(browser) as host:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        assert host.inner_text("#prompt") == "Waiting for Player 2 to join."
+        assert host.inner_text("#pile") == "Pile empty — waiting for Player 2"
+        turn = host.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= 800
+    with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
+        host.goto(server)
+        open_settings(host, players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        assert host.locator("#name-ask").is_visible()
+        turn = host.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
