@@ -242,3 +242,20 @@ def test_every_preset_comes_with_what_the_kernel_measured(client: TestClient) ->
         assert set(measured["minutes"]) == {"slow", "normal", "fast"}  # no minutes at instant pace
     standard = next(p for p in presets if p["name"] == "standard")["measured"]
     assert standard["minutes"] == {"slow": 6.5, "normal": 3.2, "fast": 1.0}
+
+
+def test_a_deal_is_checked_as_a_new_table_would_check_it(client: TestClient) -> None:
+    def check(**query: str) -> str:
+        answer = client.get("/api/check-deal", params=query)
+        assert answer.headers["cache-control"] == "no-store"
+        error: str = answer.json()["error"]
+        return error
+
+    with client.websocket_connect("/ws") as ws:
+        socket = Socket(ws)
+        socket.send({"type": "create", "mode": "computer", "deal": "K-KK--ZZ/--Q"})
+        refused = socket.error()
+    assert check(deal="K-KK--ZZ/--Q").lower() == refused != ""
+    assert check(deal="K-K", mode="friends", players="3") != ""
+    assert check(deal="Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA") == ""
+    assert check(deal="") == check(deal="K-K", rules="no-such-rules") == ""

@@ -692,3 +692,16 @@ def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: st
         assert host.locator("#name-ask").is_visible()
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
+
+
+def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, deal="K-KK--ZZ/--Q")
+        page.keyboard.press("Tab")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+        assert page.evaluate("document.activeElement.id") != "opt-deal"  # the focus goes on
+        assert page.locator("#table").is_hidden()
+        page.fill("#opt-deal", "")
+        assert page.locator("#opt-error").is_hidden()
