@@ -286,11 +286,12 @@ export class TableView {
     if (newGame || s.over) $("leave-ask").hidden = true;
     // A won pile is shown landing and going to its winner before the rest of the table moves on:
     // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
-    // line under the pile says who took it.
+    // line under the pile says who took it; the log is written at once.
     const shownFrom = this.holdTimer ? this.heldFrom : previous;
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
     this.drawPile(s, previous, newGame);
+    this.drawLog(s, previous && newGame); // the log tells at once what happened
     const wait = this.holdUntil - performance.now();
     if (wait > 0) {
       $("turn").disabled = true;
@@ -364,7 +365,6 @@ export class TableView {
     $("counts").textContent = counts;
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
-    this.drawLog(s, previous && newGame);
     this.drawChart(s);
   }
 
@@ -510,6 +510,7 @@ export class TableView {
     }
     pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
+    pile.classList.toggle("empty", !s.pile.length);
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
     const nodes = shown.map((card, i) => {
       const node = cardElement(card);
@@ -530,7 +531,6 @@ export class TableView {
   drawPileWords(s) {
     const pile = this.$("pile");
     pile.querySelectorAll(".pile-empty").forEach((node) => node.remove());
-    pile.classList.toggle("empty", !s.pile.length);
     if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
   }
 
