@@ -89,7 +89,10 @@ def test_a_friend_who_goes_is_named_and_after_a_grace_the_others_may_go_on(
         # Bea's line dropped: Ann is told, and nothing waits for Bea's consent.
         state = a.until("state", lambda s: s["seats"][1]["away"] == "lost")
         assert "Bea lost the connection." in logged(a)
-        assert "Bea lost the connection." in state["notice"]
+        assert (
+            "Bea lost the connection; if they are not back in 0.3 s you may go on without them."
+            in state["notice"]
+        )
         a.send({"type": "play-for", "seat": 1})
         assert "wait a moment" in a.error()
         state = a.until("state", lambda s: s["seats"][1]["absent"], limit=5000)
@@ -116,7 +119,7 @@ def test_a_friend_who_leaves_on_purpose_is_said_to_have_left(client: TestClient)
         state = a.until("state", lambda s: s["seats"][1]["away"] == "left")
         # No grace for a friend who chose to go: the offers to go on without her come at once.
         assert state["seats"][1]["absent"]
-        assert state["notice"] == "Bea left the table: go on without them, or wait."
+        assert state["notice"] == "Bea left the table: go on without them, or wait for them to come back."
         assert "Bea left the table." in logged(a)
         # An absent seat's consent is not asked for: a new game starts at once.
         games = state["games_played"]
@@ -148,7 +151,7 @@ def test_a_spectator_is_told_what_the_players_may_do_not_offered_it(
         state = c.until("state", lambda s: s["seats"][1]["absent"], limit=5000)
         assert state["notice"] == "Bea has been away for a while; the players may go on without them."
         assert (
-            "Bea has been away for a while: go on without them, or wait."
+            "Bea has been away for a while: go on without them, or wait for them to come back."
             in a.until("state", lambda s: s["seats"][1]["absent"], limit=5000)["notice"]
         )
 
@@ -239,3 +242,20 @@ def test_every_preset_comes_with_what_the_kernel_measured(client: TestClient) ->
         assert set(measured["minutes"]) == {"slow", "normal", "fast"}  # no minutes at instant pace
     standard = next(p for p in presets if p["name"] == "standard")["measured"]
     assert standard["minutes"] == {"slow": 6.5, "normal": 3.2, "fast": 1.0}
+
+
+def test_a_deal_is_checked_as_a_new_table_would_check_it(client: TestClient) -> None:
+    def check(**query: str) -> str:
+        answer = client.get("/api/check-deal", params=query)
+        assert answer.headers["cache-control"] == "no-store"
+        error: str = answer.json()["error"]
+        return error
+
+    with client.websocket_connect("/ws") as ws:
+        socket = Socket(ws)
+        socket.send({"type": "create", "mode": "computer", "deal": "K-KK--ZZ/--Q"})
+        refused = socket.error()
+    assert check(deal="K-KK--ZZ/--Q").lower() == refused != ""
+    assert check(deal="K-K", mode="friends", players="3") != ""
+    assert check(deal="Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA") == ""
+    assert check(deal="") == check(deal="K-K", rules="no-such-rules") == ""

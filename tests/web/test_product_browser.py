@@ -58,7 +58,9 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
         guest.close()
         host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
-        assert "Bea lost the connection." in host.inner_text("#notice")
+        assert "Bea lost the connection; if they are not back in 1 s you may go on" in host.inner_text(
+            "#notice"
+        )
         assert "Bea lost the connection." in host.inner_text("#log")
         host.wait_for_selector("text=Let the computer play for Bea")
         assert host.locator("text=New game without Bea").is_visible()
@@ -498,6 +500,11 @@ def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: A
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.click("#leave")
+        assert page.locator("#table").is_visible()  # a game under way: asked first
+        page.click("#leave-no")
+        assert page.locator("#leave-ask").is_hidden() and page.locator("#table").is_visible()
+        page.click("#leave")
+        page.click("#leave-yes")
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_hidden()
 
@@ -800,3 +807,102 @@ def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, 
         page.reload()
         page.wait_for_function("document.querySelector('#opt-rules').options.length > 1")
         assert page.inner_text("#play-computer small") == chosen
+
+
+def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_sweep(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+        open_settings(page, deal=deal, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        mine = page.locator(".seat[data-seat='0'] .stack-count")
+        theirs = page.locator(".seat[data-seat='1'] .stack-count")
+        assert (mine.inner_text(), theirs.inner_text()) == ("26", "26")
+        page.keyboard.press("Space")
+        # The last card paid lands; the line under the pile says who takes the pile...
+        told = "document.querySelector('#pile-count').innerText.includes('paid')"
+        page.wait_for_function(told, polling="raf")
+        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
+        # ...while the stacks, the prompt and Turn wait for the pile to go to its winner.
+        assert page.locator("#turn").is_disabled()
+        assert (mine.inner_text(), theirs.inner_text()) == ("25", "25")
+        assert "owes" in page.inner_text("#prompt")
+        page.keyboard.press("Space")  # too early: nothing is turned on the old pile
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#pile .card").count() == 0
+        assert (mine.inner_text(), theirs.inner_text()) == ("28", "24")
+        assert page.inner_text("#prompt") == "Your turn: turn your top card."
+        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
+        assert cards_turned(page) == 3
+        page.keyboard.press("Space")
+        page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
+
+
+def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest:
+        host.goto(server)
+        open_settings(host, seed=SHORT_SEED, pace="fast")
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = host.locator("#share-link").input_value()
+        assert host.locator("#name-ask").is_visible()  # "Player 1" is asked for a name before the game
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_selector("#turn:enabled")
+        host.keyboard.press("Space")
+        host.wait_for_selector("#name-ask", state="hidden")
+        assert host.locator("#rename").is_visible()
+        guest.close()
+        host.wait_for_selector("#offers:not([hidden])")
+        host.wait_for_timeout(200)
+        for button in host.locator("#offers button").all():
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+        host.click("#rename")
+        assert host.locator("#name-ask").is_visible()
+        assert host.evaluate("document.activeElement.id") == "sit-name"
+        host.fill("#sit-name", "Ann")
+        host.click("#sit-name-save")
+        host.wait_for_selector("#name-ask", state="hidden")
+        host.wait_for_function("document.querySelector('.seat.you').innerText.includes('Ann')")
+        assert host.locator("#rename").is_hidden()
+
+
+def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
+    with opened(browser) as host:
+        host.goto(server)
+        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        assert host.inner_text("#prompt") == "Waiting for Player 2 to join."
+        assert host.inner_text("#pile") == "Pile empty — waiting for Player 2"
+        turn = host.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= 800
+    with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
+        host.goto(server)
+        open_settings(host, players="2", seed=SHORT_SEED)
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        assert host.locator("#name-ask").is_visible()
+        turn = host.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
+
+
+def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, deal="K-KK--ZZ/--Q")
+        page.keyboard.press("Tab")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+        assert page.evaluate("document.activeElement.id") != "opt-deal"  # the focus goes on
+        assert page.locator("#table").is_hidden()
+        page.fill("#opt-deal", "")
+        assert page.locator("#opt-error").is_hidden()

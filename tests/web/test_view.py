@@ -419,3 +419,19 @@ def test_a_loop_or_a_stop_is_said_with_what_it_awards() -> None:
     while not table.game.over:
         table.step()
     assert personal(table, 0)["result"].startswith("Stopped by the card limit. ")
+
+
+def test_a_taken_trick_is_told_from_each_seat_until_the_next_card() -> None:
+    seats = [Seat("Ann", human=True), Seat("Bea", human=False)]
+    deal = parse_deal("J--/--", STANDARD.deck, complete=False)
+    table = Table("abcdefghjk", Mode.COMPUTER, STANDARD, seats, deal)
+    assert personal(table, 0)["taken"] == ""
+    while table.game.tricks == 0:
+        table.step()
+        if table.game.tricks == 0:
+            assert personal(table, 0)["taken"] == ""
+    assert personal(table, 0)["taken"] == "Jack paid: you take 2 cards."
+    assert personal(table, 1)["taken"] == "Jack paid: Ann takes 2 cards."
+    assert personal(table, None)["taken"] == "Jack paid: Ann takes 2 cards."
+    table.step()
+    assert personal(table, 0)["taken"] == ""

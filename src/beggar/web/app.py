@@ -33,15 +33,16 @@ from beggar.records import ALL_GAMES
 from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, parse_whole
 from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
-from beggar.web.handler import archiver, serve
+from beggar.web.handler import archiver, deal_problem, serve
 from beggar.web.limits import AddressLimits
 from beggar.web.lobby import Lobby
 from beggar.web.logs import flush_summaries
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
+from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Pace, new_table_id
+from beggar.web.table import Mode, Pace, new_table_id
 from beggar.web.view import famous_json
 
 STATIC = Path(__file__).parent / "static"
@@ -108,6 +109,21 @@ async def table_id(request: Request) -> Response:
     table id sends its creator, and later everyone with its link, to the same process.
     """
     return JSONResponse({"table": new_table_id()}, headers={"Cache-Control": "no-store"})
+
+
+async def check_deal(request: Request) -> Response:
+    """Whether a deal typed in the settings could be played (``/api/check-deal?deal=…&mode=…``,
+    with the ``rules`` and ``players`` the new table would get): ``{"error": sentence}``, the one
+    a new table would give, ``""`` if none."""
+    query = request.query_params
+    deal, spec = query.get("deal", "").strip(), query.get("rules", "").strip() or None
+    players = query.get("players", "")
+    mode = Mode.FRIENDS if query.get("mode") == "friends" else Mode.COMPUTER
+    number = int(players) if players.isdigit() and len(players) < 3 else None
+    problem = ""
+    if deal and len(deal) <= MAX_DEAL and (spec is None or len(spec) <= MAX_SPEC):
+        problem = deal_problem(deal, mode, spec, number)
+    return JSONResponse({"error": problem}, headers={"Cache-Control": "no-store"})
 
 
 async def replay_data(request: Request) -> Response:
@@ -205,6 +221,7 @@ ROUTES = [
     Route("/r/{game_id}", replay_page),
     Route("/api/options", options),
     Route("/api/table-id", table_id),
+    Route("/api/check-deal", check_deal),
     Route("/api/replay/{game_id}", replay_data),
     Route("/healthz", health),
     WebSocketRoute("/ws", serve),

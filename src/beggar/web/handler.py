@@ -373,6 +373,30 @@ def archiver(archive: Archive | None) -> Callable[[Table], None] | None:
     return save
 
 
+def table_rules(mode: Mode, spec: str | None, players: int | None) -> Rules:
+    """The rules a new table of ``mode`` plays by: ``spec`` (else the mode's default table), with
+    ``players`` if given."""
+    rules = rules_named(spec or (FRIEND_DEFAULT if mode is Mode.FRIENDS else COMPUTER_DEFAULT))
+    if players is not None and players != rules.players:
+        kept = [part for part in rules.name.split(":") if not part.strip().startswith("players=")]
+        rules = rules_named(":".join([*kept, f"players={players}"]))
+    return rules
+
+
+def deal_problem(deal: str, mode: Mode, spec: str | None, players: int | None) -> str:
+    """Why ``deal`` could not be played at a new table of ``mode`` with these rules, in a sentence
+    (as a new table would say it); "" if it could, or if the rules themselves are at fault."""
+    try:
+        rules = table_rules(mode, spec, players)
+    except (RulesError, ValueError):
+        return ""  # told by the rules' own field
+    try:
+        parse_deal(deal, rules.deck, complete=True)
+    except DealError as exc:
+        return plain(str(exc))
+    return ""
+
+
 def _create(
     lobby: Lobby,
     connection: Connection,
@@ -380,11 +404,7 @@ def _create(
     archive: Archive | None,
     found: FoundShelf | None = None,
 ) -> None:
-    default = FRIEND_DEFAULT if message.mode is Mode.FRIENDS else COMPUTER_DEFAULT
-    rules = rules_named(message.rules or default)
-    if message.players is not None and message.players != rules.players:
-        kept = [part for part in rules.name.split(":") if not part.strip().startswith("players=")]
-        rules = rules_named(":".join([*kept, f"players={message.players}"]))
+    rules = table_rules(message.mode, message.rules, message.players)
     mode = message.mode
     lesson_ = None
     famous: PublishedGame | FoundDeal | None = None
@@ -543,9 +563,11 @@ __all__ = [
     "UPDATE_INTERVAL",
     "Connection",
     "archiver",
+    "deal_problem",
     "disconnect",
     "handle",
     "origin_allowed",
     "serve",
     "setting_at_fault",
+    "table_rules",
 ]

@@ -21,6 +21,8 @@
  *   won, or why it stopped and what that awards, and with three players or more when this person
  *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
  *   game is played
+ * @property {string} taken - while the pile a trick left is still empty, who took it and how many
+ *   cards, from this person's seat ("Queen paid: you take 6 cards."); "" otherwise
  * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
  * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
  * @property {number} history_start - where the chart points sent begin

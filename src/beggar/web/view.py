@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+import beggar.web.table
 from beggar.cards import Card
 from beggar.engine import Outcome, Reason, Status
 from beggar.lessons import LESSONS
@@ -150,6 +151,7 @@ def personal(
         "prompt": prompt(table, seat),
         "notice": notice(table, seat),
         "result": result(table, seat),
+        "taken": taken(table, seat),
     }
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
@@ -270,6 +272,22 @@ def prompt(table: Table, seat: int | None) -> str:
     return f"{names[who]}'s turn."
 
 
+def taken(table: Table, seat: int | None) -> str:
+    """Who took the last trick, from this person's seat, while the pile it left stays empty:
+    ``"Queen paid: you take 6 cards."``; "" once the next card is turned."""
+    take = table.last_take
+    if take is None or table.game.pile or take.trick != table.game.tricks:
+        return ""
+    you = addressed(table, seat) == take.player
+    subject = "you" if you else table.names[take.player]
+    count = f"{len(take.cards)} card{'s' if len(take.cards) != 1 else ''}"
+    text = f"{subject} {'take' if you else 'takes'} {count}."
+    price = next((card.noun for card in reversed(take.cards) if table.rules.pay_value(card)), None)
+    if take.paid and price is not None:
+        return f"{price.capitalize()} paid: {text}"
+    return text[0].upper() + text[1:]
+
+
 STOPPED_BY = {
     Reason.CARD_LIMIT: "Stopped by the card limit.",
     Reason.TRICK_LIMIT: "Stopped by the trick limit.",
@@ -327,9 +345,12 @@ def notice(table: Table, seat: int | None) -> str:
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
         elif not table.absent(index):
-            parts.append(f"{each.name} lost the connection.")
+            grace = f"{beggar.web.table.ABSENT_GRACE:g} s"
+            who = "you" if player else "the players"
+            back = f"if they are not back in {grace} {who} may go on without them"
+            parts.append(f"{each.name} lost the connection; {back}.")
         elif player:
-            parts.append(f"{gone}: go on without them, or wait.")
+            parts.append(f"{gone}: go on without them, or wait for them to come back.")
         else:
             parts.append(f"{gone}; the players may go on without them.")
     asked = table.new_game_asked
@@ -386,5 +407,6 @@ __all__ = [
     "shared_json",
     "shared_view",
     "state_message",
+    "taken",
     "told_to",
 ]

@@ -49,6 +49,8 @@ export class HomeForm {
     };
     setup.addEventListener("input", clear);
     setup.addEventListener("change", clear);
+    // A deal typed here is checked by the server once the field is left, not only at Play.
+    $("opt-deal").addEventListener("change", () => this.checkDeal());
     // A person's name is remembered, so that a friend opening a link is seated under it.
     $("opt-name").value = localStorage.getItem("beggar-name") || "";
     $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", this.name));
@@ -167,9 +169,29 @@ export class HomeForm {
     return message;
   }
 
+  /** Ask the server whether the deal typed could be played under the rules chosen; its error, if
+   * any, is shown by the field (without moving the focus). */
+  async checkDeal() {
+    const $ = this.$;
+    const deal = $("opt-deal").value.trim();
+    if (!deal || !this.options) return;
+    const message = this.chosen("computer");
+    const query = new URLSearchParams({ deal, mode: "computer" });
+    if (message.rules) query.set("rules", message.rules);
+    if (message.players) query.set("players", String(message.players));
+    let answer;
+    try {
+      const response = await fetch(siteUrl(`api/check-deal?${query}`), { cache: "no-store" });
+      answer = await response.json();
+    } catch {
+      return; // Play asks again
+    }
+    if (answer.error && $("opt-deal").value.trim() === deal) this.settingError("deal", answer.error, { quiet: true });
+  }
+
   /** A new table refused for one of its settings: the error stays by that field, in view, until
-   * the field is changed. */
-  settingError(field, text) {
+   * the field is changed (`quiet`: the focus stays where it is). */
+  settingError(field, text, { quiet = false } = {}) {
     const $ = this.$;
     const ids = {
       deal: "opt-deal", seed: "opt-seed", players: "opt-players", humans: "opt-humans", name: "opt-name",
@@ -184,6 +206,10 @@ export class HomeForm {
     input.closest("label").after(box);
     input.setAttribute("aria-invalid", "true");
     input.setAttribute("aria-describedby", "opt-error");
+    if (quiet) {
+      box.scrollIntoView({ block: "nearest" });
+      return;
+    }
     input.focus({ preventScroll: true });
     box.scrollIntoView({ block: "center" });
   }

@@ -6,6 +6,8 @@ import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 
 const SEATED_MODES = ["computer", "friends"];
+/** How long a won pile takes to slide to its winner, in milliseconds. */
+const SWEEP_MS = 420;
 
 /**
  * The title of a table: its lesson, famous game, or who sits at it.
@@ -29,10 +31,13 @@ function famousCycle(s) {
 }
 
 /**
- * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn".
+ * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn", "Pile empty —
+ * waiting for Player 2".
  * @param {import("../../messages.js").TableState} s
  */
 function emptyPileWords(s, player) {
+  if (s.waiting_for.length === 1) return `Pile empty — waiting for ${s.waiting_for[0]}`;
+  if (s.waiting_for.length) return "Pile empty — waiting for the others";
   const next = s.over || s.to_play === null || s.to_play === undefined ? null : s.to_play;
   if (next === null || !s.seats[next]) return "Pile empty";
   if (player && next === s.you && SEATED_MODES.includes(s.mode)) return "Pile empty — your turn";
@@ -81,6 +86,10 @@ export class TableView {
     this.lastSeq = 0;
     this.chartPoints = [];
     this.sweepNow = null;
+    this.holdUntil = 0;
+    this.holdTimer = null;
+    this.heldFrom = null;
+    this.renaming = false;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
     this.bind(leave, named);
@@ -99,6 +108,7 @@ export class TableView {
       const name = $("sit-name").value.trim();
       if (!name) return;
       named(name);
+      this.renaming = false;
       const sit = this.sitWith;
       if (sit) {
         // Asked before taking the seat: now take it, under this name.
@@ -109,6 +119,12 @@ export class TableView {
         this.send({ type: "rename", name });
       }
       this.focus();
+    });
+    $("rename").addEventListener("click", () => {
+      this.renaming = true;
+      $("name-ask").hidden = false;
+      $("rename").hidden = true;
+      $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
     control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
@@ -161,7 +177,25 @@ export class TableView {
       soundWords();
     });
     soundWords();
-    $("leave").addEventListener("click", () => leave());
+    // Leaving a game under way is asked first: against the computer it ends the game, at a friend
+    // table the others are left to go on without this person.
+    $("leave").addEventListener("click", () => {
+      const s = this.state;
+      if (this.player && s && SEATED_MODES.includes(s.mode) && s.cards > 0 && s.over === null) {
+        $("leave-words").textContent = s.mode === "computer"
+          ? "Leave this game? It ends when you leave."
+          : "Leave the table? The others may go on without you.";
+        $("leave-ask").hidden = false;
+        $("leave-no").focus();
+        return;
+      }
+      leave();
+    });
+    $("leave-yes").addEventListener("click", () => {
+      $("leave-ask").hidden = true;
+      leave();
+    });
+    control("leave-no", () => { $("leave-ask").hidden = true; });
     $("pace").addEventListener("change", () => {
       this.send({ type: "pace", pace: $("pace").value });
       this.refocus(null);
@@ -220,6 +254,11 @@ export class TableView {
     this.chartPoints = [];
     this.sweepNow = null;
     this.sitWith = null;
+    this.renaming = false;
+    this.$("leave-ask").hidden = true;
+    this.holdUntil = 0;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
   }
@@ -259,11 +298,44 @@ export class TableView {
       : "Send this link to your friend; the game starts when they arrive.";
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
-    // A friend who came by a link without a name is asked for one (their seat says "Player 2").
-    $("name-ask").hidden = !(s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name));
+    // A friend who came by a link without a name is asked for one (their seat says "Player 2")
+    // until the first card is turned; then a small "Choose a name" opens the question again.
+    const unnamed = s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name);
+    const asking = unnamed && ((s.cards === 0 && s.games_played === 0) || this.renaming);
+    $("name-ask").hidden = !asking;
+    $("rename").hidden = !unnamed || asking;
     if (newGame) $("abandon").hidden = true;
-    this.drawSeats(s, previous);
+    if (newGame || s.over) $("leave-ask").hidden = true;
+    // A won pile is shown landing and going to its winner before the rest of the table moves on:
+    // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
+    // line under the pile says who took it; the log is written at once.
+    const shownFrom = this.holdTimer ? this.heldFrom : previous;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     this.drawPile(s, previous, newGame);
+    this.drawLog(s, previous && newGame); // the log tells at once what happened
+    this.drawLessonNote(s);
+    const wait = this.holdUntil - performance.now();
+    if (wait > 0) {
+      $("turn").disabled = true;
+      $("pile-count").textContent = s.taken;
+      this.heldFrom = shownFrom;
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = null;
+        this.drawRest(s, shownFrom, newGame);
+      }, wait);
+      return;
+    }
+    this.drawRest(s, shownFrom, newGame);
+  }
+
+  /** The table but its pile, for state `s` (see render). */
+  drawRest(s, previous, newGame) {
+    const $ = this.$;
+    const player = this.player;
+    const waiting = s.waiting_for.length > 0;
+    this.drawSeats(s, previous);
+    this.drawPileWords(s);
     // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
     const pausedNow = s.paused && !s.over;
     $("prompt").textContent = s.prompt;
@@ -316,8 +388,6 @@ export class TableView {
     $("counts").textContent = counts;
     this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
     this.tickClock();
-    this.drawLog(s, previous && newGame);
-    this.drawLessonNote(s);
     this.drawChart(s);
   }
 
@@ -332,6 +402,9 @@ export class TableView {
     if (box.dataset.key === key) return;
     box.dataset.key = key;
     box.replaceChildren();
+    // They come while the person may be looking elsewhere: brought into view (not focused, so
+    // that Space still turns a card).
+    if (absent.length) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
     for (const [seat, i] of absent) {
       if (!s.over) {
         const play = el("button", "secondary", `Let the computer play for ${seat.name}`);
@@ -429,7 +502,10 @@ export class TableView {
     const $ = this.$;
     const pile = $("pile");
     // A card held on a won pile goes as soon as play moves on.
-    if (this.sweepNow && (!previous || newGame || s.cards !== previous.cards)) this.sweepNow();
+    if (!previous || newGame || s.cards !== previous.cards) {
+      if (this.sweepNow) this.sweepNow();
+      this.holdUntil = 0;
+    }
     const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
     const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
     const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
@@ -450,14 +526,14 @@ export class TableView {
         if (this.sweepNow === go) this.sweepNow = null;
         this.sweep(held, seat);
       };
-      const timer = setTimeout(go, oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0);
+      const delay = oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0;
+      const timer = setTimeout(go, delay);
       this.sweepNow = go;
+      this.holdUntil = performance.now() + delay + SWEEP_MS + 60;
     }
     pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
     const shown = s.pile.slice(-8);
-    // An empty pile keeps the pile's size (nothing below it moves) and says who turns next.
     pile.classList.toggle("empty", !s.pile.length);
-    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
     const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
     const nodes = shown.map((card, i) => {
       const node = cardElement(card);
@@ -471,7 +547,14 @@ export class TableView {
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
     $("pile-count").textContent = s.pile.length
       ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : "";
+      : s.taken;
+  }
+
+  /** An empty pile keeps the pile's size (nothing below it moves) and says who turns next. */
+  drawPileWords(s) {
+    const pile = this.$("pile");
+    pile.querySelectorAll(".pile-empty").forEach((node) => node.remove());
+    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
   }
 
   /** The card travels from its owner's stack to the pile, turning over on the way. */
@@ -508,7 +591,7 @@ export class TableView {
       const dy = target.top + target.height / 2 - (box.top + box.height / 2);
       const motion = node.animate(
         [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: 420, easing: "ease-in", fill: "forwards" },
+        { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
       setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
