@@ -830,15 +830,18 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
         assert page.locator("#turn").is_disabled()
         assert (mine.inner_text(), theirs.inner_text()) == ("25", "25")
         assert "owes" in page.inner_text("#prompt")
-        page.keyboard.press("Space")  # too early: nothing is turned on the old pile
-        page.wait_for_selector("#turn:enabled")
-        assert page.locator("#pile .card").count() == 0
-        assert (mine.inner_text(), theirs.inner_text()) == ("28", "24")
-        assert page.inner_text("#prompt") == "Your turn: turn your top card."
-        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
-        assert cards_turned(page) == 3
+        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        page.evaluate(
+            "window.landed = []; new MutationObserver(() => window.landed.push("
+            "document.querySelectorAll('#pile .card').length)).observe("
+            "document.querySelector('#pile'), {childList: true})"
+        )
         page.keyboard.press("Space")
         page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
+        assert cards_turned(page) == 4
+        assert page.locator("#pile .card").count() == 1
+        assert (mine.inner_text(), theirs.inner_text()) == ("27", "24")
+        assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
 
 
 def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(

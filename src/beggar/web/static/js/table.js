@@ -89,6 +89,7 @@ export class TableView {
     this.holdUntil = 0;
     this.holdTimer = null;
     this.heldFrom = null;
+    this.turnQueued = false;
     this.renaming = false;
     this.clock = { left: null, at: 0, running: false };
     setInterval(() => this.tickClock(), 500);
@@ -244,7 +245,8 @@ export class TableView {
         && !(target.tagName === "BUTTON" && target.id !== "turn"));
     if (!inTable) return;
     event.preventDefault();
-    if (this.canTurn()) this.$("turn").click();
+    if (this.holdTimer) this.turnQueued = true; // pressed while a won pile goes: turn once it has
+    else if (this.canTurn()) this.$("turn").click();
   }
 
   /** Forget the previous table (a new table or a fresh connection). */
@@ -258,6 +260,7 @@ export class TableView {
     this.$("leave-ask").hidden = true;
     this.holdUntil = 0;
     clearTimeout(this.holdTimer);
+    this.turnQueued = false;
     this.holdTimer = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
@@ -312,6 +315,7 @@ export class TableView {
     const shownFrom = this.holdTimer ? this.heldFrom : previous;
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
+    if (newGame) this.turnQueued = false;
     this.drawPile(s, previous, newGame);
     this.drawLog(s, previous && newGame); // the log tells at once what happened
     this.drawLessonNote(s);
@@ -323,6 +327,9 @@ export class TableView {
       this.holdTimer = setTimeout(() => {
         this.holdTimer = null;
         this.drawRest(s, shownFrom, newGame);
+        const queued = this.turnQueued;
+        this.turnQueued = false;
+        if (queued && this.canTurn()) $("turn").click();
       }, wait);
       return;
     }
