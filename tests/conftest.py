@@ -62,7 +62,7 @@ def dask_scheduler() -> Iterator[str]:
         processes=False,
         protocol="tcp",
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port: several test processes each start one
     ) as cluster:
         yield str(cluster.scheduler_address)
 
