@@ -68,10 +68,10 @@ def dask_scheduler() -> Iterator[str]:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than there are processors. Most browser, server and process
-    tests spend part of their time waiting (on a paced game, a server's start, a killed process),
-    and the extra worker's tests use those moments."""
-    return (os.cpu_count() or 1) + 1
+    """``-n auto``: two workers a processor. Most browser, server and process tests spend much of
+    their time waiting (on a paced game, a server's start, a killed process), and the other
+    worker's tests use those moments."""
+    return 2 * (os.cpu_count() or 1)
 
 
 SLOW_DOCTESTS = {"beggar.backward", "beggar.research.cycles.neighbours"}

@@ -296,6 +296,7 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
     guest.wait_for_selector("#table:not([hidden])")
     guest.fill("#sit-name", "Bea")  # asked before sitting down
     guest.click("#sit-name-save")
+    guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")  # seated
     # The skip link moves the focus to the game without leaving the table (under a <base>,
     # a plain "#main" would lead to the home page).
     guest.focus("#skip")
