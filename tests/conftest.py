@@ -91,3 +91,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS
         ):
             item.add_marker(pytest.mark.slow)
+    # The long tests first, so that the workers finish together rather than wait on one of them.
+    items.sort(key=lambda item: not (item.get_closest_marker("slow") or item.get_closest_marker("system")))
