@@ -182,6 +182,15 @@ def open_settings(page: Any, **values: str | int) -> None:
             locator.fill(str(value))
 
 
+def friend_table(page: Any, server: str, **settings: str | int) -> str:
+    """Open a friend table from the home page with these settings; the link to share."""
+    page.goto(server)
+    open_settings(page, **settings)
+    page.click("#play-friend")
+    page.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+    return str(page.locator("#share-link").input_value())
+
+
 def play_my_cards_until_the_end(page: Any) -> None:
     """Press Space whenever it is this person's turn, until the end screen shows."""
     deadline = time.monotonic() + 60

@@ -12,6 +12,7 @@ from helpers import (
     SHORT_CARDS,
     SHORT_SEED,
     TIMEOUT_MS,
+    friend_table,
     open_settings,
     play_my_cards_until_the_end,
     shared_facts,
@@ -42,12 +43,7 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     host, guest = host_context.new_page(), guest_context.new_page()
     for each in (host, guest):
         each.set_default_timeout(TIMEOUT_MS)
-    host.goto(server)
-    open_settings(host, seed=SHORT_SEED, name="Ann")
-    host.click("#play-friend")
-    link = host.locator("#share-link")
-    host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-    guest.goto(link.input_value())
+    guest.goto(friend_table(host, server, seed=SHORT_SEED, name="Ann"))
     guest.wait_for_selector("#table:not([hidden])")
     guest.fill("#sit-name", "Bea")  # asked before sitting down
     guest.click("#sit-name-save")

@@ -19,6 +19,7 @@ from helpers import (
     TIMEOUT_MS,
     axe,
     cards_turned,
+    friend_table,
     open_settings,
     opened,
 )
@@ -33,13 +34,10 @@ assert CHROMIUM_ARGS and TIMEOUT_MS
 def friends(server: str, browser: Any) -> Iterator[tuple[Any, Any]]:
     """Ann creates a friend table; Bea joins it by its link."""
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, name="Ann", seed=SHORT_SEED)
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = friend_table(host, server, name="Ann", seed=SHORT_SEED)
         guest.goto(server)
         open_settings(guest, name="Bea")
-        guest.goto(host.input_value("#share-link"))
+        guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
         host.wait_for_selector("#share", state="hidden")
         yield host, guest

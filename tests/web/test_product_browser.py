@@ -10,7 +10,7 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
-from helpers import SHORT_SEED, axe, cards_turned, open_settings, opened
+from helpers import SHORT_SEED, axe, cards_turned, friend_table, open_settings, opened
 
 PHONE = {"width": 390, "height": 844}
 
@@ -46,11 +46,7 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
 ) -> None:
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 1.0)
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        link = host.locator("#share-link").input_value()
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
@@ -221,11 +217,8 @@ def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any
 
 def test_a_friend_opening_the_link_is_asked_for_a_name(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, name="Ann", players="2")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        guest.goto(host.locator("#share-link").input_value())
+        link = friend_table(host, server, name="Ann", players="2")
+        guest.goto(link)
         guest.wait_for_selector("#name-ask:not([hidden])")
         guest.fill("#sit-name", "Bea")
         guest.click("#sit-name-save")
@@ -444,11 +437,8 @@ def test_no_accessibility_violation_around_an_absent_friend(
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as host, opened(browser, PHONE, is_mobile=True) as guest:
-        host.goto(server)
-        open_settings(host, name="Ann", players="2")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        guest.goto(host.locator("#share-link").input_value())
+        link = friend_table(host, server, name="Ann", players="2")
+        guest.goto(link)
         guest.wait_for_selector("#name-ask:not([hidden])")
         found["asked for a name"] = axe(guest, impacts=None)
         guest.fill("#sit-name", "Bea")  # the friend sits down once named
@@ -668,11 +658,7 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
 ) -> None:
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, seed=SHORT_SEED, name="Ann", pace="fast")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        link = host.locator("#share-link").input_value()
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
@@ -706,11 +692,8 @@ def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, numbe
 
 def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        guest.goto(host.locator("#share-link").input_value())
+        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
+        guest.goto(link)
         guest.wait_for_selector("#name-ask:not([hidden])")
         guest.wait_for_timeout(800)
         assert "waiting for a friend" in host.inner_text("#seats")  # nobody sat down yet
@@ -728,13 +711,10 @@ def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, br
 
 def test_a_friend_whose_name_the_browser_knows_sits_down_at_once(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, name="Ann", players="2")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        link = friend_table(host, server, name="Ann", players="2")
         guest.goto(server)
         open_settings(guest, name="Bea")
-        guest.goto(host.locator("#share-link").input_value())
+        guest.goto(link)
         guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
         assert guest.locator("#name-ask").is_hidden()
 
@@ -849,11 +829,7 @@ def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_fol
 ) -> None:
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     with opened(browser) as host, opened(browser) as guest:
-        host.goto(server)
-        open_settings(host, seed=SHORT_SEED, pace="fast")
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
-        link = host.locator("#share-link").input_value()
+        link = friend_table(host, server, seed=SHORT_SEED, pace="fast")
         assert host.locator("#name-ask").is_visible()  # "Player 1" is asked for a name before the game
         guest.goto(server)
         open_settings(guest, name="Bea")
@@ -880,19 +856,13 @@ def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_fol
 
 def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
     with opened(browser) as host:
-        host.goto(server)
-        open_settings(host, name="Ann", players="2", seed=SHORT_SEED)
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
         assert host.inner_text("#prompt") == "Waiting for Player 2 to join."
         assert host.inner_text("#pile") == "Pile empty — waiting for Player 2"
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800
     with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
-        host.goto(server)
-        open_settings(host, players="2", seed=SHORT_SEED)
-        host.click("#play-friend")
-        host.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        friend_table(host, server, players="2", seed=SHORT_SEED)
         assert host.locator("#name-ask").is_visible()
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
