@@ -74,8 +74,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
-SLOW_DOCTESTS = {"beggar.backward", "beggar.research.cycles.neighbours"}
-"""Modules whose docstring examples take seconds (a walk back four tricks, a neighbourhood)."""
+SLOW_DOCTESTS = {"beggar.research.cycles.neighbours"}
+"""Modules whose docstring examples take seconds (a neighbourhood's kernels compile)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

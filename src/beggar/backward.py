@@ -11,11 +11,14 @@ This is how Casella and co-authors (arXiv 2403.13855) found starting deals that 
 never-ending cycle of 62 tricks: walk backward from the positions on the cycle until both stacks
 hold 26 cards.
 
+The first known never-ending deal enters its cycle after 4 tricks; four tricks back from the
+position where it does, the walk meets that deal among 6 deals:
+
 >>> from beggar.cycle import find_cycle
 >>> cycle = find_cycle("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
->>> result = deals_reaching(cycle.positions, max_tricks=4)
->>> "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA" in result.deals
-True
+>>> result = deals_reaching([cycle.positions[0]], max_tricks=4)
+>>> len(result.deals), "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA" in result.deals
+(6, True)
 """
 
 from __future__ import annotations

@@ -18,10 +18,13 @@ cannot be reached by a walk among cycles of its own size. The published Italian 
 cycle: no change of one card at any of its positions runs into another cycle. (It is symmetric:
 its 36 trick-end positions are 18 positions, each met once from either seat.)
 
->>> from beggar.rules import rules_named
->>> hood = neighbourhood("--Q------QJ----JK---/---Q---J-Q-KJ--K-K--", rules_named("court-only:deck=stripped"))
->>> [(t.change, t.tried, t.other) for t in hood.tallies]
-[('swap', 6912, 0), ('shift', 27300, 0), ('recolor', 2160, 0), ('delete', 720, 0), ('insert', 3024, 0)]
+A small cycle of eight cards, by contrast, is two positions away from other cycles: recoloring one
+card leads 4 children into 2 other cycles, and inserting one leads 9 into 3.
+
+>>> from beggar.rules import STANDARD
+>>> hood = neighbourhood("--J-/Q-J-", STANDARD)
+>>> [(t.change, t.tried, t.other, t.cycles) for t in hood.tallies]
+[('swap', 34, 0, 0), ('shift', 124, 0, 0), ('recolor', 64, 4, 2), ('delete', 16, 0, 0), ('insert', 100, 9, 3)]
 """
 
 from __future__ import annotations
