@@ -10,7 +10,7 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
-from helpers import SHORT_SEED, axe, cards_turned, friend_table, open_settings, opened
+from helpers import SHORT_SEED, at_table, axe, cards_turned, friend_table, next_card, open_settings, opened
 
 PHONE = {"width": 390, "height": 844}
 
@@ -100,7 +100,7 @@ def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: st
         page.goto(server)
         open_settings(page, players="8", name="Bartholomew", pace="slow")
         page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         names = page.locator("#seats .name")
         assert names.count() == 8
         cut = names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)")
@@ -165,7 +165,7 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         page.click("#replay-play")
         assert int(page.locator("#scrub").input_value()) >= 150
         page.click("#replay-deal")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         page.wait_for_function("location.pathname.startsWith('/t/')")
         assert page.locator("#seats .seat").count() == 2
         assert "(you)" in page.inner_text(".seat[data-seat='0']")
@@ -178,7 +178,7 @@ def test_the_words_fit_the_table(server: str, browser: Any) -> None:
         page.goto(server)
         open_settings(page, players="4", pace="slow")
         page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         assert page.inner_text("#auto") == "Watch all players"
         assert "piles" not in page.inner_text("#rules-line")
         page.goto(server)
@@ -677,15 +677,14 @@ def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, numbe
         page.goto(f"{server}/#lessons")
         page.click(f"text=Start lesson {number}")
         page.wait_for_selector("#turn:enabled")
-        assert page.inner_text("#lesson-note").strip()  # the introduction, before the first card
+        # The introduction, before the first card (the table may be drawn a moment after it shows).
+        page.wait_for_function("document.querySelector('#lesson-note').innerText.trim() !== ''")
+        assert cards_turned(page) == 0
         silent = []
         cards = 0
         while not page.locator("#end").evaluate("el => el.open"):
-            page.keyboard.press("Space")
-            turned = f"parseInt(document.querySelector('#counts').innerText) > {cards}"
-            page.wait_for_function(f"{turned} || document.querySelector('#end').open")
-            cards = cards_turned(page)
-            if not page.inner_text("#lesson-note").strip():
+            cards, note = next_card(page, cards)
+            if not note:
                 silent.append(cards)
         assert silent == []
 
@@ -798,29 +797,37 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
         open_settings(page, deal=deal, pace="normal")
         page.click("#play-computer")
         page.wait_for_selector("#turn:enabled")
-        mine = page.locator(".seat[data-seat='0'] .stack-count")
-        theirs = page.locator(".seat[data-seat='1'] .stack-count")
-        assert (mine.inner_text(), theirs.inner_text()) == ("26", "26")
-        page.keyboard.press("Space")
-        # The last card paid lands; the line under the pile says who takes the pile...
-        told = "document.querySelector('#pile-count').innerText.includes('paid')"
-        page.wait_for_function(told, polling="raf")
-        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
-        # ...while the stacks, the prompt and Turn wait for the pile to go to its winner.
-        assert page.locator("#turn").is_disabled()
-        assert (mine.inner_text(), theirs.inner_text()) == ("25", "25")
-        assert "owes" in page.inner_text("#prompt")
-        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        # What the table shows, read in one moment once the line under the pile says `told` (the
+        # page moves on by itself: a held pile goes, the computer turns its next card).
+        now = """(told) => {
+          if (!document.querySelector('#pile-count').innerText.includes(told)) return null;
+          const stack = (n) => document.querySelector(`.seat[data-seat='${n}'] .stack-count`).innerText;
+          return {
+            told: document.querySelector('#pile-count').innerText,
+            turn: document.querySelector('#turn').disabled ? 'disabled' : 'enabled',
+            stacks: [stack(0), stack(1)],
+            prompt: document.querySelector('#prompt').innerText,
+            cards: parseInt(document.querySelector('#counts').innerText),
+            pile: document.querySelectorAll('#pile .card').length,
+          };
+        }"""
+        assert page.evaluate(now, "")["stacks"] == ["26", "26"]
         page.evaluate(
             "window.landed = []; new MutationObserver(() => window.landed.push("
             "document.querySelectorAll('#pile .card').length)).observe("
             "document.querySelector('#pile'), {childList: true})"
         )
         page.keyboard.press("Space")
-        page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
-        assert cards_turned(page) == 4
-        assert page.locator("#pile .card").count() == 1
-        assert (mine.inner_text(), theirs.inner_text()) == ("27", "24")
+        # The last card paid lands; the line under the pile says who takes the pile, while the
+        # stacks, the prompt and Turn wait for the pile to go to its winner.
+        held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
+        assert held["told"] == "Queen paid: you take 3 cards."
+        assert (held["turn"], held["stacks"]) == ("disabled", ["25", "25"])
+        assert "owes" in held["prompt"]
+        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        page.keyboard.press("Space")
+        shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
+        assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
         assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
 
 

@@ -264,6 +264,9 @@ export class TableView {
     this.holdTimer = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
+    // Until the table's first state is drawn, there is nothing to turn: Turn waits disabled (a
+    // key pressed meanwhile would be lost).
+    this.$("turn").disabled = true;
   }
 
   get player() {
@@ -326,6 +329,9 @@ export class TableView {
       this.heldFrom = shownFrom;
       this.holdTimer = setTimeout(() => {
         this.holdTimer = null;
+        // The won pile has gone to its winner by now, even where a busy page has not finished
+        // drawing its slide: the next card never lands beside it.
+        $("pile").querySelectorAll(".card.sweeping").forEach((node) => node.remove());
         this.drawRest(s, shownFrom, newGame);
         const queued = this.turnQueued;
         this.turnQueued = false;
