@@ -169,7 +169,7 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         page.wait_for_function("location.pathname.startsWith('/t/')")
         assert page.locator("#seats .seat").count() == 2
         assert "(you)" in page.inner_text(".seat[data-seat='0']")
-        assert "standard (52 cards), 2 players" in page.inner_text("#rules-line")
+        assert "a standard deck of 52 cards, 2 players" in page.inner_text("#rules-line")
         assert "J1" not in page.inner_text("#rules-line")
 
 

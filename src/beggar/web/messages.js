@@ -100,7 +100,10 @@
  *
  * @typedef {Object} RulesEntry
  * @property {string} name - the rules spec ("standard:players=3")
- * @property {string} title - its plain title (with the creator's chosen deal, if any)
+ * @property {string} title - its plain title: the preset's, and the house rules added to it
+ *   ("Practice table + 1 house rule (open hands)"), with the creator's chosen deal, if any
+ * @property {string} summary - the settings a player most needs, in plain words ("a standard deck
+ *   of 52 cards, 2 players, stops after 4,000 cards"); "" at a lesson
  * @property {Object<string, string>} settings - every setting, in the spec's own words
  */
 

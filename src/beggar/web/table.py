@@ -234,7 +234,7 @@ class Table:
             told = f" The table's creator chose the deal: {picked}." if picked else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
-            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}".rstrip(), intro)
+            self.say(f"New game: {table_rules_title(self.rules)}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:

@@ -165,6 +165,7 @@ def personal(
         if table.lesson is not None:
             # A lesson deals a few cards of the deck: its size is what the table holds.
             mine["rules"]["settings"]["deck"] = f"{sum(len(hand) for hand in table.deal.hands)} cards"
+            mine["rules"]["summary"] = ""  # a prepared position: the full game's summary is not its own
     history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start

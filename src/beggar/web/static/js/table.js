@@ -44,28 +44,9 @@ function emptyPileWords(s, player) {
   return `Pile empty — ${s.seats[next].name} to turn`;
 }
 
-const PAYERS = { J: "a jack", Q: "a queen", K: "a king", A: "an ace" };
-
-/** What the pay cards pay, in words ("a jack pays 2, a queen 4, ..."); null for the usual 1, 2, 3, 4. */
-export function payWords(pay) {
-  if (pay === "J1 Q2 K3 A4") return null;
-  const parts = pay.split(/\s+/).map((item) => {
-    const found = item.match(/^([JQKA])(\d+)$/);
-    return found ? [PAYERS[found[1]], found[2]] : [item, ""];
-  });
-  return parts.map(([who, n], i) => (i === 0 ? `${who} pays ${n}` : `${who} ${n}`).trim()).join(", ");
-}
-
-/** The rules in one line: "Practice table: standard (52 cards), 2 players, ...". */
+/** The rules in one line: "Practice table: a standard deck of 52 cards, 2 players, ...". */
 export function rulesSummary(rules) {
-  const settings = rules.settings;
-  const pays = payWords(settings.pay);
-  const parts = [...(pays ? [pays] : []), settings.deck, `${settings.players} players`];
-  if (settings.lead === "random") parts.push("random lead");
-  if (settings["max-cards"] !== "none") parts.push(`stops after ${Number(settings["max-cards"]).toLocaleString("en")} cards`);
-  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} tricks`);
-  if (settings["time-limit"] !== "none") parts.push(`time limit ${settings["time-limit"]}`);
-  return `${rules.title}: ${parts.join(", ")}.`;
+  return `${rules.title}: ${rules.summary}.`;
 }
 
 /**
