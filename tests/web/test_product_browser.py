@@ -32,7 +32,8 @@ def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: 
         page.reload()
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
-        assert page.url == address and "(you)" in page.inner_text(".seat[data-seat='0']")
+        assert page.url == address and page.get_attribute(".seat.you", "data-seat") == "0"
+        assert page.inner_text(".seat.you .name") == "You"
         page.go_back()
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_visible()  # the way back, from the home page too
@@ -168,7 +169,10 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         at_table(page)
         page.wait_for_function("location.pathname.startsWith('/t/')")
         assert page.locator("#seats .seat").count() == 2
-        assert "(you)" in page.inner_text(".seat[data-seat='0']")
+        assert (
+            page.inner_text(".seat.you .name") == "You"
+            and page.get_attribute(".seat.you", "data-seat") == "0"
+        )
         assert "a standard deck of 52 cards, 2 players" in page.inner_text("#rules-line")
         assert "J1" not in page.inner_text("#rules-line")
 
@@ -886,3 +890,28 @@ def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, brows
         assert page.locator("#table").is_hidden()
         page.fill("#opt-deal", "")
         assert page.locator("#opt-error").is_hidden()
+
+
+def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.wait_for_function("document.querySelector('#table-title').innerText !== ''")
+        assert page.inner_text("#table-title") == "You against Robin"
+        assert page.title() == "You against Robin — Beggar-My-Neighbour"
+        assert page.inner_text(".seat.you .name") == "You"
+        assert "Player 1" not in page.inner_text("#table")
+    with opened(browser) as host, opened(browser) as guest:
+        link = friend_table(host, server, players="2", seed=SHORT_SEED)
+        assert host.inner_text("#table-title") == "Friend table: You and Player 2"
+        assert host.inner_text(".seat.you .name") == "You"
+        assert "Player 1" not in host.inner_text("#table")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        guest.wait_for_function("document.querySelector('#table-title').innerText.includes('Bea')")
+        # To the others, a person without a name is called by their place at the table.
+        assert guest.inner_text("#table-title") == "Friend table: Player 1 and Bea"
+        assert "Bea (you)" in guest.inner_text(".seat.you")

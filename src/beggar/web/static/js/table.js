@@ -1,6 +1,6 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { el, fillSelect, plural, reducedMotion, siteUrl, within } from "./dom.js";
+import { el, fillSelect, plural, reducedMotion, siteUrl, spokenList, within } from "./dom.js";
 import { backElement, cardElement, cardName, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
@@ -10,16 +10,30 @@ const SEATED_MODES = ["computer", "friends"];
 const SWEEP_MS = 420;
 
 /**
- * The title of a table: its lesson, famous game, or who sits at it.
+ * What this page calls seat `index`: its name, but "You" for this person's own seat when they
+ * gave no name (the others see it called by its place, "Player 1").
+ * @param {import("../../messages.js").TableState} s
+ */
+export function seatName(s, index) {
+  const seat = s.seats[index];
+  return index === s.you && SEATED_MODES.includes(s.mode) && !seat.named ? "You" : seat.name;
+}
+
+/**
+ * The title of a table: its lesson, famous game, or who sits at it ("You against Robin",
+ * "Friend table: Ann and Bea").
  * @param {import("../../messages.js").TableState} s
  */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
-  const names = s.seats.map((seat) => seat.name).join(" · ");
-  if (s.mode === "friends") return `Friend table: ${names}`;
-  if (s.mode === "watch") return `Watching ${names}`;
-  return names;
+  const names = s.seats.map((_, index) => seatName(s, index));
+  if (s.mode === "friends") return `Friend table: ${spokenList(names)}`;
+  if (s.mode === "watch") return `Watching ${spokenList(names)}`;
+  if (s.mode === "computer" && s.you !== null && s.you !== undefined) {
+    return `${names[s.you]} against ${spokenList(names.filter((_, index) => index !== s.you))}`;
+  }
+  return spokenList(names);
 }
 
 /**
@@ -287,7 +301,7 @@ export class TableView {
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2")
     // until the first card is turned; then a small "Choose a name" opens the question again.
-    const unnamed = s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name);
+    const unnamed = s.mode === "friends" && player && !s.seats[s.you].named;
     const asking = unnamed && ((s.cards === 0 && s.games_played === 0) || this.renaming);
     $("name-ask").hidden = !asking;
     $("rename").hidden = !unnamed || asking;
@@ -372,7 +386,7 @@ export class TableView {
     $("pause").hidden = !player || over;
     $("over-line").hidden = !over;
     if (over) {
-      $("over-sentence").textContent = s.over.sentence;
+      $("over-sentence").textContent = s.ending;
       $("over-replay").hidden = !s.over.replay;
       if (s.over.replay) $("over-replay").href = siteUrl(`r/${s.over.replay}`).href;
     }
@@ -448,15 +462,16 @@ export class TableView {
       if (index === took) node.classList.add("took");
       if (index === won) node.classList.add("won");
       if (index === s.you && seated) node.classList.add("you");
+      const shown = seatName(s, index);
       let tag = "";
-      if (index === s.you && seated) tag = "(you)";
+      if (index === s.you && seated) tag = shown === "You" ? "" : "(you)";
       else if (!seat.human && seated) tag = "(computer)";
       else if (!seat.taken && s.mode === "friends") tag = "(waiting for a friend)";
       else if (seat.stand_in) tag = "(computer playing)";
       else if (seat.away === "left") tag = "(left)";
       else if (seat.away === "lost") tag = "(connection lost)";
       else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const name = el("div", "name", seat.name);
+      const name = el("div", "name", shown);
       if (tag) name.append(" ", el("span", "tag", tag));
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
@@ -480,7 +495,7 @@ export class TableView {
       if (seat.stack) {
         const open = el("div", "open-stack");
         open.setAttribute("role", "list");
-        open.setAttribute("aria-label", `${seat.name}'s stack, top first`);
+        open.setAttribute("aria-label", shown === "You" ? "Your stack, top first" : `${shown}'s stack, top first`);
         for (const card of seat.stack) {
           const mini = cardElement(card, { mini: true });
           mini.setAttribute("role", "listitem");
@@ -636,7 +651,7 @@ export class TableView {
     const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 2; // two tricks at least
     $("chart-box").hidden = !show;
     if (!show) return;
-    const names = s.seats.map((seat) => seat.name);
+    const names = s.seats.map((_, index) => seatName(s, index));
     drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
     $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
   }
@@ -699,7 +714,7 @@ export class EndDialog {
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
     $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.over.sentence} ${s.lesson.outro}` : s.over.sentence;
+    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.ending} ${s.lesson.outro}` : s.ending;
     const next = s.lesson && s.lesson.next;
     $("end-next").hidden = !next;
     if (next) $("end-next").dataset.lesson = String(next);
@@ -709,13 +724,13 @@ export class EndDialog {
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
     fact("Result", s.result);
-    fact("Cards held", s.seats.map((seat, i) => `${seat.name} ${s.over.holdings[i]}`).join(", "));
+    fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
     const deal = $("end-deal");
     deal.replaceChildren();
     s.over.deal_hands.forEach((hand, h) => {
       if (h) deal.append(el("span", "hand-break", " / "));
       const line = el("span", "hand");
-      line.append(el("b", "", `${s.seats[h] ? s.seats[h].name : h + 1}: `));
+      line.append(el("b", "", `${s.seats[h] ? seatName(s, h) : h + 1}: `));
       hand.forEach((label) => line.append(el("span", "deal-card", label), document.createTextNode(" ")));
       deal.append(line);
     });
@@ -729,7 +744,8 @@ export class EndDialog {
     $("end-again").hidden = !player;
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (points.length > 2) {
-      drawChart($("end-chart"), $("end-chart-legend"), points, s.seats.map((seat) => seat.name), null, famousCycle(s));
+      const names = s.seats.map((_, index) => seatName(s, index));
+      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s));
     }
     $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
