@@ -892,6 +892,55 @@ def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, brows
         assert page.locator("#opt-error").is_hidden()
 
 
+OWED = "-" * 11 + "JJJJQQQQ" + "-" * 7 + "/" + "KKKKAAAA" + "-" * 18
+"""A deal where the computer's first card, a king, makes the player owe three cards."""
+OWED_AT_EIGHT = "-JJJJQQ/-QQKKK-/-------/-------/------/------/------/KAAAA-"
+"""Eight hands: the last seat's first card, a king, makes the player (who leads) owe three."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_owed_marks_say_in_words_what_they_count(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, deal=OWED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        owed = page.locator(".seat.you .owed")
+        owed.wait_for()
+        # Beside the marks, in words a new player reads; the same said to a screen reader, and
+        # by the pay card's number on the pile.
+        assert owed.inner_text() == "3 to pay" and page.locator(".seat.you .owed-words").is_visible()
+        assert owed.get_attribute("aria-label") == "You owe 3 more cards; 0 of 3 paid"
+        assert owed.get_attribute("title") == owed.get_attribute("aria-label")
+        assert (
+            page.get_attribute("#pile .card.challenge .pays-badge", "title")
+            == "Pays 3: the next player owes 3 cards"
+        )
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("document.querySelector('.seat.you .owed').innerText === '2 to pay'")
+        assert owed.get_attribute("aria-label") == "You owe 2 more cards; 1 of 3 paid"
+        assert page.locator(".seat.you .owed .mark.paid").count() == 1
+
+
+def test_the_owed_words_fit_a_seat_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", name="Bartholomew", deal=OWED_AT_EIGHT, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        seats = [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)]
+        page.keyboard.press("Space")
+        page.wait_for_selector(".seat.you .owed", timeout=30_000)
+        words = page.locator(".seat.you .owed-words")
+        assert words.is_visible() and words.inner_text() == "3 to pay"
+        whole = "el => el.scrollWidth <= el.clientWidth"
+        assert words.evaluate(whole) and page.locator(".seat.you .owed").evaluate(whole)
+        assert [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)] == seats
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
