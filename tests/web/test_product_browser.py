@@ -964,3 +964,52 @@ def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: 
         # To the others, a person without a name is called by their place at the table.
         assert guest.inner_text("#table-title") == "Friend table: Player 1 and Bea"
         assert "Bea (you)" in guest.inner_text(".seat.you")
+
+
+QUESTION_STAYS = ("#turn", "#pause", "#again", "#counts", "#log")
+"""What a question about a new game or leaving must not move."""
+
+
+def _places(page: Any) -> dict[str, Any]:
+    return {selector: page.locator(selector).bounding_box() for selector in QUESTION_STAYS}
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        places = _places(page)
+        page.click("#again")
+        assert page.locator("#abandon").is_visible() and page.locator("#abandon-no").is_visible()
+        assert _places(page) == places
+        page.click("#abandon-no")
+        if size == PHONE:
+            page.click("#more")
+        places = _places(page)
+        page.click("#leave")
+        assert page.locator("#leave-ask").is_visible() and page.locator("#leave-no").is_visible()
+        assert _places(page) == places
+        page.click("#leave-no")
+        assert page.locator("#leave-ask").is_hidden()
+    with opened(browser, size) as host, opened(browser, size) as guest:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = _places(host)
+        guest.click("#again")
+        host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
+        assert host.locator("#notice").is_visible()
+        assert _places(host) == places

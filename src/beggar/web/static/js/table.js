@@ -37,6 +37,20 @@ export function tableTitle(s) {
 }
 
 /**
+ * Show `text` on `button`, one of its `labels`: all of them are laid in one place and the others
+ * hidden, so that the button keeps the width of the widest and nothing beside it moves.
+ */
+function sayOneOf(button, labels, text) {
+  const key = labels.join("|");
+  if (button.dataset.labels !== key) {
+    button.dataset.labels = key;
+    button.classList.add("labels");
+    button.replaceChildren(...labels.map((words) => el("span", "", words)));
+  }
+  for (const span of button.children) span.classList.toggle("off", span.textContent !== text);
+}
+
+/**
  * Where a never-ending famous game's cycle starts and its period (from the server), or null.
  * @param {import("../../messages.js").TableState} s
  */
@@ -132,7 +146,7 @@ export class TableView {
       const s = this.state;
       if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
         $("abandon").hidden = false;
-        $("abandon-no").focus();
+        $("abandon-no").focus({ preventScroll: true }); // in view: just above the control pressed
         return;
       }
       this.send({ type: "new-game" });
@@ -182,7 +196,7 @@ export class TableView {
           ? "Leave this game? It ends when you leave."
           : "Leave the table? The others may go on without you.";
         $("leave-ask").hidden = false;
-        $("leave-no").focus();
+        $("leave-no").focus({ preventScroll: true }); // in view: just above the control pressed
         return;
       }
       leave();
@@ -376,8 +390,11 @@ export class TableView {
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
     const othersAsked = s.new_game_asked.length > 0 && !asked;
-    newGame_.textContent = lesson || s.mode === "famous" ? "Start again"
-      : asked ? "New game asked" : othersAsked ? "Agree to a new game" : "New game";
+    // At a friend table it says whether a new game is asked; it keeps one width, so that a
+    // friend asking for a new game moves nothing beside it.
+    const labels = lesson || s.mode === "famous" ? ["Start again"]
+      : s.mode === "friends" ? ["New game", "New game asked", "Agree to a new game"] : ["New game"];
+    sayOneOf(newGame_, labels, asked ? labels[1] : othersAsked ? labels[2] : labels[0]);
     newGame_.disabled = asked;
     newGame_.classList.toggle("attention", othersAsked);
     $("pace").value = s.pace;
