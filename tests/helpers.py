@@ -170,6 +170,27 @@ def cards_turned(page: Any) -> int:
     return int(page.inner_text("#counts").split()[0])
 
 
+def at_table(page: Any) -> None:
+    """Wait until the table has drawn its first state: the page shows the table as soon as it has
+    joined, and draws the seats when the first state comes, a moment later."""
+    page.wait_for_selector("#table:not([hidden]) #seats .seat")
+
+
+_NEXT_CARD = """([before, selector]) => {
+  const cards = parseInt(document.querySelector('#counts').innerText);
+  if (!(cards > before) && !document.querySelector('#end').open) return null;
+  return [cards, document.querySelector(selector).innerText.trim()];
+}"""
+
+
+def next_card(page: Any, before: int, read: str = "#lesson-note") -> tuple[int, str]:
+    """Press Space and wait until the table shows more than ``before`` cards turned (or the end):
+    the cards turned then, and what ``read`` says in that same moment."""
+    page.keyboard.press("Space")
+    cards, text = page.wait_for_function(_NEXT_CARD, arg=[before, read]).json_value()
+    return int(cards), str(text)
+
+
 def open_settings(page: Any, **values: str | int) -> None:
     """Open "House rules and table settings" (unless open) and set each field."""
     if not page.locator("#setup").evaluate("el => el.open"):

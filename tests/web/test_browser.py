@@ -12,7 +12,9 @@ from helpers import (
     SHORT_CARDS,
     SHORT_SEED,
     TIMEOUT_MS,
+    at_table,
     friend_table,
+    next_card,
     open_settings,
     play_my_cards_until_the_end,
     shared_facts,
@@ -25,7 +27,7 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
     page.goto(server)
     open_settings(page, pace="instant", seed=SHORT_SEED)
     page.click("#play-computer")
-    page.wait_for_selector("#table:not([hidden])")
+    at_table(page)
     assert page.inner_text("#seats").count("(computer)") == 1
     play_my_cards_until_the_end(page)
     assert page.inner_text("#end-facts").startswith(f"Cards turned\n{SHORT_CARDS}")
@@ -109,14 +111,14 @@ def test_switching_to_another_tab_pauses_automatic_turns(server: str, page: Any)
 def test_lesson_three_from_start_to_finish(server: str, page: Any) -> None:
     page.goto(f"{server}/#lessons")
     page.click("text=Start lesson 3")
-    page.wait_for_selector("#table:not([hidden])")
+    at_table(page)
     assert page.inner_text("#table-title") == "Lesson 3: Paying with a pay card"
     assert len(page.locator(".open-stack .card").all()) == 11
     notes = []
+    cards = 0
     for _ in range(10):
-        page.keyboard.press("Space")
-        page.wait_for_timeout(80)
-        notes.append(page.inner_text("#lesson-note"))
+        cards, note = next_card(page, cards)
+        notes.append(note)
     page.wait_for_selector("#end[open]")
     assert notes[0] == "The queen is a pay card: B must now turn two cards."
     assert "Only the latest pay card counts" in notes[6]

@@ -84,7 +84,7 @@ def test_the_options_list_each_stored_never_ending_deal_with_where_its_cycle_sta
         "period_cards": 440,
     }
     assert found[1]["cycle"]["pre_period_tricks"] == 2 and found[2]["cycle"]["pre_period_tricks"] == 0
-    assert (found[1]["cards"], found[1]["rules_title"]) == (26, "Half deck, with changes")
+    assert (found[1]["cards"], found[1]["rules_title"]) == (26, "Half deck + 1 house rule (Jacks and queens)")
 
 
 def test_a_stored_deal_replays_to_its_first_repeat_with_its_cycle_for_the_chart(client: TestClient) -> None:

@@ -17,6 +17,7 @@ from helpers import (
     SHORT_SEED,
     SHORT_TRICKS,
     TIMEOUT_MS,
+    at_table,
     axe,
     cards_turned,
     friend_table,
@@ -49,7 +50,7 @@ def friends(server: str, browser: Any) -> Iterator[tuple[Any, Any]]:
 def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(server: str, page: Any) -> None:
     page.goto(server)
     page.click("#play-computer")
-    page.wait_for_selector("#table:not([hidden])")
+    at_table(page)
     assert page.inner_text("#rules-line").startswith("Practice table: ")
     assert "stops after 4,000 cards" in page.inner_text("#rules-line")
     page.click("#leave")
@@ -351,7 +352,7 @@ def test_on_a_phone_the_pile_what_is_owed_and_the_turn_button_are_in_the_first_s
         phone.goto(server)
         open_settings(phone, players=str(seats), seed="11")
         phone.tap("#play-computer")
-        phone.wait_for_selector("#table:not([hidden])")
+        at_table(phone)
         while not phone.locator(".owed").count():  # play until someone owes, to see the markers
             if phone.locator("#turn").is_enabled():
                 phone.tap("#turn")

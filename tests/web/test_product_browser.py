@@ -10,7 +10,7 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
-from helpers import SHORT_SEED, axe, cards_turned, friend_table, open_settings, opened
+from helpers import SHORT_SEED, at_table, axe, cards_turned, friend_table, next_card, open_settings, opened
 
 PHONE = {"width": 390, "height": 844}
 
@@ -32,7 +32,8 @@ def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: 
         page.reload()
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
-        assert page.url == address and "(you)" in page.inner_text(".seat[data-seat='0']")
+        assert page.url == address and page.get_attribute(".seat.you", "data-seat") == "0"
+        assert page.inner_text(".seat.you .name") == "You"
         page.go_back()
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_visible()  # the way back, from the home page too
@@ -100,7 +101,7 @@ def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: st
         page.goto(server)
         open_settings(page, players="8", name="Bartholomew", pace="slow")
         page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         names = page.locator("#seats .name")
         assert names.count() == 8
         cut = names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)")
@@ -165,11 +166,14 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         page.click("#replay-play")
         assert int(page.locator("#scrub").input_value()) >= 150
         page.click("#replay-deal")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         page.wait_for_function("location.pathname.startsWith('/t/')")
         assert page.locator("#seats .seat").count() == 2
-        assert "(you)" in page.inner_text(".seat[data-seat='0']")
-        assert "standard (52 cards), 2 players" in page.inner_text("#rules-line")
+        assert (
+            page.inner_text(".seat.you .name") == "You"
+            and page.get_attribute(".seat.you", "data-seat") == "0"
+        )
+        assert "a standard deck of 52 cards, 2 players" in page.inner_text("#rules-line")
         assert "J1" not in page.inner_text("#rules-line")
 
 
@@ -178,7 +182,7 @@ def test_the_words_fit_the_table(server: str, browser: Any) -> None:
         page.goto(server)
         open_settings(page, players="4", pace="slow")
         page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
+        at_table(page)
         assert page.inner_text("#auto") == "Watch all players"
         assert "piles" not in page.inner_text("#rules-line")
         page.goto(server)
@@ -677,15 +681,14 @@ def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, numbe
         page.goto(f"{server}/#lessons")
         page.click(f"text=Start lesson {number}")
         page.wait_for_selector("#turn:enabled")
-        assert page.inner_text("#lesson-note").strip()  # the introduction, before the first card
+        # The introduction, before the first card (the table may be drawn a moment after it shows).
+        page.wait_for_function("document.querySelector('#lesson-note').innerText.trim() !== ''")
+        assert cards_turned(page) == 0
         silent = []
         cards = 0
         while not page.locator("#end").evaluate("el => el.open"):
-            page.keyboard.press("Space")
-            turned = f"parseInt(document.querySelector('#counts').innerText) > {cards}"
-            page.wait_for_function(f"{turned} || document.querySelector('#end').open")
-            cards = cards_turned(page)
-            if not page.inner_text("#lesson-note").strip():
+            cards, note = next_card(page, cards)
+            if not note:
                 silent.append(cards)
         assert silent == []
 
@@ -798,29 +801,37 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
         open_settings(page, deal=deal, pace="normal")
         page.click("#play-computer")
         page.wait_for_selector("#turn:enabled")
-        mine = page.locator(".seat[data-seat='0'] .stack-count")
-        theirs = page.locator(".seat[data-seat='1'] .stack-count")
-        assert (mine.inner_text(), theirs.inner_text()) == ("26", "26")
-        page.keyboard.press("Space")
-        # The last card paid lands; the line under the pile says who takes the pile...
-        told = "document.querySelector('#pile-count').innerText.includes('paid')"
-        page.wait_for_function(told, polling="raf")
-        assert page.inner_text("#pile-count") == "Queen paid: you take 3 cards."
-        # ...while the stacks, the prompt and Turn wait for the pile to go to its winner.
-        assert page.locator("#turn").is_disabled()
-        assert (mine.inner_text(), theirs.inner_text()) == ("25", "25")
-        assert "owes" in page.inner_text("#prompt")
-        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        # What the table shows, read in one moment once the line under the pile says `told` (the
+        # page moves on by itself: a held pile goes, the computer turns its next card).
+        now = """(told) => {
+          if (!document.querySelector('#pile-count').innerText.includes(told)) return null;
+          const stack = (n) => document.querySelector(`.seat[data-seat='${n}'] .stack-count`).innerText;
+          return {
+            told: document.querySelector('#pile-count').innerText,
+            turn: document.querySelector('#turn').disabled ? 'disabled' : 'enabled',
+            stacks: [stack(0), stack(1)],
+            prompt: document.querySelector('#prompt').innerText,
+            cards: parseInt(document.querySelector('#counts').innerText),
+            pile: document.querySelectorAll('#pile .card').length,
+          };
+        }"""
+        assert page.evaluate(now, "")["stacks"] == ["26", "26"]
         page.evaluate(
             "window.landed = []; new MutationObserver(() => window.landed.push("
             "document.querySelectorAll('#pile .card').length)).observe("
             "document.querySelector('#pile'), {childList: true})"
         )
         page.keyboard.press("Space")
-        page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
-        assert cards_turned(page) == 4
-        assert page.locator("#pile .card").count() == 1
-        assert (mine.inner_text(), theirs.inner_text()) == ("27", "24")
+        # The last card paid lands; the line under the pile says who takes the pile, while the
+        # stacks, the prompt and Turn wait for the pile to go to its winner.
+        held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
+        assert held["told"] == "Queen paid: you take 3 cards."
+        assert (held["turn"], held["stacks"]) == ("disabled", ["25", "25"])
+        assert "owes" in held["prompt"]
+        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        page.keyboard.press("Space")
+        shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
+        assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
         assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
 
 
@@ -879,3 +890,126 @@ def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, brows
         assert page.locator("#table").is_hidden()
         page.fill("#opt-deal", "")
         assert page.locator("#opt-error").is_hidden()
+
+
+OWED = "-" * 11 + "JJJJQQQQ" + "-" * 7 + "/" + "KKKKAAAA" + "-" * 18
+"""A deal where the computer's first card, a king, makes the player owe three cards."""
+OWED_AT_EIGHT = "-JJJJQQ/-QQKKK-/-------/-------/------/------/------/KAAAA-"
+"""Eight hands: the last seat's first card, a king, makes the player (who leads) owe three."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_owed_marks_say_in_words_what_they_count(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, deal=OWED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        owed = page.locator(".seat.you .owed")
+        owed.wait_for()
+        # Beside the marks, in words a new player reads; the same said to a screen reader, and
+        # by the pay card's number on the pile.
+        assert owed.inner_text() == "3 to pay" and page.locator(".seat.you .owed-words").is_visible()
+        assert owed.get_attribute("aria-label") == "You owe 3 more cards; 0 of 3 paid"
+        assert owed.get_attribute("title") == owed.get_attribute("aria-label")
+        assert (
+            page.get_attribute("#pile .card.challenge .pays-badge", "title")
+            == "Pays 3: the next player owes 3 cards"
+        )
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("document.querySelector('.seat.you .owed').innerText === '2 to pay'")
+        assert owed.get_attribute("aria-label") == "You owe 2 more cards; 1 of 3 paid"
+        assert page.locator(".seat.you .owed .mark.paid").count() == 1
+
+
+def test_the_owed_words_fit_a_seat_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", name="Bartholomew", deal=OWED_AT_EIGHT, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        seats = [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)]
+        page.keyboard.press("Space")
+        page.wait_for_selector(".seat.you .owed", timeout=30_000)
+        words = page.locator(".seat.you .owed-words")
+        assert words.is_visible() and words.inner_text() == "3 to pay"
+        whole = "el => el.scrollWidth <= el.clientWidth"
+        assert words.evaluate(whole) and page.locator(".seat.you .owed").evaluate(whole)
+        assert [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)] == seats
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="slow")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.wait_for_function("document.querySelector('#table-title').innerText !== ''")
+        assert page.inner_text("#table-title") == "You against Robin"
+        assert page.title() == "You against Robin — Beggar-My-Neighbour"
+        assert page.inner_text(".seat.you .name") == "You"
+        assert "Player 1" not in page.inner_text("#table")
+    with opened(browser) as host, opened(browser) as guest:
+        link = friend_table(host, server, players="2", seed=SHORT_SEED)
+        assert host.inner_text("#table-title") == "Friend table: You and Player 2"
+        assert host.inner_text(".seat.you .name") == "You"
+        assert "Player 1" not in host.inner_text("#table")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        guest.wait_for_function("document.querySelector('#table-title').innerText.includes('Bea')")
+        # To the others, a person without a name is called by their place at the table.
+        assert guest.inner_text("#table-title") == "Friend table: Player 1 and Bea"
+        assert "Bea (you)" in guest.inner_text(".seat.you")
+
+
+QUESTION_STAYS = ("#turn", "#pause", "#again", "#counts", "#log")
+"""What a question about a new game or leaving must not move."""
+
+
+def _places(page: Any) -> dict[str, Any]:
+    return {selector: page.locator(selector).bounding_box() for selector in QUESTION_STAYS}
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        places = _places(page)
+        page.click("#again")
+        assert page.locator("#abandon").is_visible() and page.locator("#abandon-no").is_visible()
+        assert _places(page) == places
+        page.click("#abandon-no")
+        if size == PHONE:
+            page.click("#more")
+        places = _places(page)
+        page.click("#leave")
+        assert page.locator("#leave-ask").is_visible() and page.locator("#leave-no").is_visible()
+        assert _places(page) == places
+        page.click("#leave-no")
+        assert page.locator("#leave-ask").is_hidden()
+    with opened(browser, size) as host, opened(browser, size) as guest:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = _places(host)
+        guest.click("#again")
+        host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
+        assert host.locator("#notice").is_visible()
+        assert _places(host) == places

@@ -13,9 +13,10 @@ from starlette.testclient import TestClient
 from beggar.engine import Game, play
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
-from beggar.rules import STANDARD, rules_named
+from beggar.rules import PRESET_LIST, SETTINGS, STANDARD, rules_named
 from beggar.web.app import create_app
 from beggar.web.faces import dress
+from beggar.web.presets import SETTING_WORDS, rules_summary, table_rules_title
 from beggar.web.protocol import MAX_MESSAGE_BYTES
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Seat, Table
@@ -69,6 +70,44 @@ def test_players_never_see_a_seed_document_named(client: TestClient) -> None:
     assert titles["standard"] == "No limits"
     shown = json.dumps([{k: p[k] for k in ("title", "description")} for p in options["presets"]]).lower()
     assert "seed" not in shown
+
+
+def test_changed_rules_are_named_by_the_house_rules_they_add() -> None:
+    assert table_rules_title(rules_named("practice-table")) == "Practice table"
+    # Its own values again, or another number of players (the table says how many), change nothing.
+    assert table_rules_title(rules_named("practice-table:max-cards=4000:players=3")) == "Practice table"
+    assert (
+        table_rules_title(rules_named("practice-table:pay=J2Q4K6A8:max-cards=500"))
+        == "Practice table + 2 house rules (Double penalty, stops after 500 cards)"
+    )
+    assert (
+        table_rules_title(rules_named("half-deck:pay=J1Q2")) == "Half deck + 1 house rule (Jacks and queens)"
+    )
+    assert (
+        table_rules_title(rules_named("friend-table:open-hands=yes:lead=first-hand"))
+        == "Friend table + 2 house rules (the first hand leads, open hands)"
+    )
+    assert (
+        table_rules_title(rules_named("standard:pay=J1Q1K1A1"))
+        == "No limits + 1 house rule (a jack pays 1, a queen 1, a king 1, an ace 1)"
+    )
+
+
+def test_the_rules_line_sums_up_what_the_title_does_not_say() -> None:
+    rules = rules_named("practice-table:max-cards=500:open-hands=yes")
+    assert table_rules_title(rules) == "Practice table + 2 house rules (stops after 500 cards, open hands)"
+    assert rules_summary(rules) == "a standard deck of 52 cards, 2 players"
+    assert rules_summary(rules_named("friend-table:players=3")) == (
+        "a standard deck of 52 cards, 3 players, random lead, stops after 3,000 tricks"
+    )
+
+
+def test_every_setting_has_plain_words_for_each_of_its_values() -> None:
+    for setting in SETTINGS:
+        assert setting.key in SETTING_WORDS, setting.key
+    for preset in PRESET_LIST:
+        for words in SETTING_WORDS.values():
+            assert words(preset.rules) and "_" not in words(preset.rules)
 
 
 # 2. Only a person holding a seat is "you".
@@ -163,7 +202,7 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
             # Who leads is said once: when everyone is here, not before at the new game too.
             b.until("state")
             told = logged(b)
-            assert told[0] == "New game: Friend table, with changes."
+            assert told[0] == "New game: Friend table."  # three players: not a house rule
             assert sum(text.endswith(" leads.") or text.endswith("You lead.") for text in told) == 1
 
 

@@ -208,6 +208,16 @@ class _Browser:
         self.path_params: dict[str, Any] = {}
 
 
+def test_the_ending_is_told_to_the_player_as_you() -> None:
+    seats = [Seat("Player 1", True), Seat("Robin", False)]
+    table = Table("finishedab", Mode.COMPUTER, STANDARD, seats, random_deal(STANDARD, 2))
+    while not table.game.over:
+        table.step()
+    assert shared_view(table)["over"]["sentence"].startswith("Player 1 wins with all 52 cards")
+    assert personal(table, 0)["ending"] == "You win with all 52 cards, after 372 cards and 51 tricks."
+    assert personal(table, None)["ending"] == shared_view(table)["over"]["sentence"]
+
+
 def _sent(table: Table, seat: int | None, states: int = 2) -> list[dict[str, Any]]:
     """The states a connection at ``seat`` is sent: its first (with the rules) and the next."""
     connection = Connection(_Browser(), ServerSettings(), deque())  # type: ignore[arg-type]

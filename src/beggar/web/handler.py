@@ -50,7 +50,7 @@ from beggar.web.protocol import (
     parse_message,
 )
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, new_token
+from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, new_token, place_name
 from beggar.web.view import personal, state_message
 
 log = logging.getLogger(__name__)
@@ -491,7 +491,7 @@ def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
     computers = iter(COMPUTER_NAMES)
     for index in range(players):
         if index < humans:
-            name = message.name if index == 0 and message.name else f"Player {index + 1}"
+            name = message.name if index == 0 and message.name else place_name(index)
             seats.append(Seat(name=name, human=True))
         else:
             seats.append(Seat(name=next(computers), human=False))

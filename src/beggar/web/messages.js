@@ -21,6 +21,8 @@
  *   won, or why it stopped and what that awards, and with three players or more when this person
  *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
  *   game is played
+ * @property {string} ending - once the game is over, `over.sentence` told to this person ("You win
+ *   with all 52 cards, after 40 cards and 9 tricks."); "" while the game is played
  * @property {string} taken - while the pile a trick left is still empty, who took it and how many
  *   cards, from this person's seat ("Queen paid: you take 6 cards."); "" otherwise
  * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
@@ -63,6 +65,8 @@
  *
  * @typedef {Object} SeatState
  * @property {string} name
+ * @property {boolean} named - a person's own name, or a computer's; false while a person's seat is
+ *   called by its place ("Player 2") because they gave none
  * @property {boolean} human - a person's seat (not the computer's)
  * @property {boolean} taken - someone holds it
  * @property {boolean} connected - a browser of its person is connected
@@ -100,7 +104,10 @@
  *
  * @typedef {Object} RulesEntry
  * @property {string} name - the rules spec ("standard:players=3")
- * @property {string} title - its plain title (with the creator's chosen deal, if any)
+ * @property {string} title - its plain title: the preset's, and the house rules added to it
+ *   ("Practice table + 1 house rule (open hands)"), with the creator's chosen deal, if any
+ * @property {string} summary - the settings a player most needs, in plain words ("a standard deck
+ *   of 52 cards, 2 players, stops after 4,000 cards"); "" at a lesson
  * @property {Object<string, string>} settings - every setting, in the spec's own words
  */
 

@@ -76,7 +76,7 @@ class FoundDeal:
             "key": self.key,
             "deal": self.deal,
             "rules": self.rules.name,
-            "rules_title": table_rules_title(self.rules.name),
+            "rules_title": table_rules_title(self.rules),
             "cards": self.rules.deck.size,
             "cycle": cycle_json(self.cycle),
         }

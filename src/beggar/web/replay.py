@@ -92,6 +92,6 @@ def replay_found(found: FoundDeal) -> dict[str, Any]:
     deal = dress(parse_deal(found.deal, found.rules.deck, rules=found.rules), found.rules)
     names = ["A", "B"]
     result = replay(Game(deal, found.rules, first=0), names)
-    result["title"] = f"a never-ending deal found here ({table_rules_title(found.rules.name)})"
+    result["title"] = f"a never-ending deal found here — {table_rules_title(found.rules)}"
     result["cycle"] = cycle_json(found.cycle)
     return result

@@ -89,6 +89,11 @@ def spoken_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def place_name(seat: int) -> str:
+    """What a person's seat is called until they give a name: ``"Player 2"``."""
+    return f"Player {seat + 1}"
+
+
 @dataclass
 class ViewCache:
     """What :mod:`beggar.web.view` keeps of one table between its changes.
@@ -133,6 +138,11 @@ class Seat:
     @property
     def taken(self) -> bool:
         return self.token_hash is not None
+
+    def named(self, seat: int) -> bool:
+        """Does this seat (number ``seat``) go by a name: a person's own or a computer's, rather
+        than its place (:func:`place_name`)?"""
+        return not self.human or self.name != place_name(seat)
 
     def held_by(self, token: str) -> bool:
         """Is ``token`` the secret that holds this seat?"""
@@ -234,7 +244,7 @@ class Table:
             told = f" The table's creator chose the deal: {picked}." if picked else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
-            self.say(f"New game: {table_rules_title(self.rules.name)}.{told} {leads}".rstrip(), intro)
+            self.say(f"New game: {table_rules_title(self.rules)}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:

@@ -58,6 +58,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     for index, seat in enumerate(table.seats):
         entry: dict[str, Any] = {
             "name": seat.name,
+            "named": seat.named(index),
             "human": seat.human,
             "taken": seat.taken,
             "connected": seat.connections > 0,
@@ -151,6 +152,7 @@ def personal(
         "prompt": prompt(table, seat),
         "notice": notice(table, seat),
         "result": result(table, seat),
+        "ending": ending_told(table, seat),
         "taken": taken(table, seat),
     }
     log = table.log
@@ -165,6 +167,7 @@ def personal(
         if table.lesson is not None:
             # A lesson deals a few cards of the deck: its size is what the table holds.
             mine["rules"]["settings"]["deck"] = f"{sum(len(hand) for hand in table.deal.hands)} cards"
+            mine["rules"]["summary"] = ""  # a prepared position: the full game's summary is not its own
     history = table.history if table.famous is not None or table.game.over else []
     start = history_from if 0 < history_from <= len(history) else 0
     mine["history_start"] = start
@@ -324,6 +327,17 @@ def result(table: Table, seat: int | None) -> str:
                 text += f" {names[out]} went out after {cards:,} cards ({ordinal(players - index)})."
     line, named = table.name_seats(text)
     told: str = told_to({"seq": 0, "text": line, "note": "", "named": named}, you)["text"]
+    return told
+
+
+def ending_told(table: Table, seat: int | None) -> str:
+    """The game's ending (``over.sentence``) told to this person: ``"You win with all 52 cards,
+    after 40 cards and 9 tricks."`` where it names their own seat; "" while the game is played."""
+    record = table.game.record
+    if record is None:
+        return ""
+    line, named = table.name_seats(ending(record, [mention(index) for index in range(len(table.seats))]))
+    told: str = told_to({"seq": 0, "text": line, "note": "", "named": named}, addressed(table, seat))["text"]
     return told
 
 

@@ -1,5 +1,5 @@
 // Drawing cards. The server says what every card pays ("pays"); nothing here knows the rules.
-import { el, siteUrl } from "./dom.js";
+import { el, plural, siteUrl } from "./dom.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const SUIT_NAMES = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
@@ -45,7 +45,7 @@ export function cardElement(card, { mini = false } = {}) {
   }
   if (card.pays && !mini) {
     const badge = el("span", "pays-badge", String(card.pays));
-    badge.title = `pays ${card.pays}`;
+    badge.title = `Pays ${card.pays}: the next player owes ${plural(card.pays, "card")}`;
     badge.setAttribute("aria-hidden", "true");
     node.append(badge);
   }

@@ -25,6 +25,9 @@ export function el(tag, className = "", text = "") {
 /** "1 card", "3 cards". */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** "Ann", "Ann and Bea", "Ann, Bea and Cy". */
+export const spokenList = (names) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
+
 /** True when the person asked their system for less motion. */
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 

@@ -81,6 +81,8 @@ export class HomeForm {
   fill(options) {
     this.options = options;
     const $ = this.$;
+    // The play buttons wait, disabled, for the options: what they ask for depends on them.
+    for (const id of ["play-computer", "play-friend", "watch-game"]) $(id).disabled = false;
     const presets = options.presets;
     const title = (name) => (presets.find((p) => p.name === name) || { title: name }).title;
     fillSelect(

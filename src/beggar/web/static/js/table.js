@@ -1,6 +1,6 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { el, fillSelect, plural, reducedMotion, siteUrl, within } from "./dom.js";
+import { el, fillSelect, plural, reducedMotion, siteUrl, spokenList, within } from "./dom.js";
 import { backElement, cardElement, cardName, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
@@ -10,16 +10,44 @@ const SEATED_MODES = ["computer", "friends"];
 const SWEEP_MS = 420;
 
 /**
- * The title of a table: its lesson, famous game, or who sits at it.
+ * What this page calls seat `index`: its name, but "You" for this person's own seat when they
+ * gave no name (the others see it called by its place, "Player 1").
+ * @param {import("../../messages.js").TableState} s
+ */
+export function seatName(s, index) {
+  const seat = s.seats[index];
+  return index === s.you && SEATED_MODES.includes(s.mode) && !seat.named ? "You" : seat.name;
+}
+
+/**
+ * The title of a table: its lesson, famous game, or who sits at it ("You against Robin",
+ * "Friend table: Ann and Bea").
  * @param {import("../../messages.js").TableState} s
  */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
-  const names = s.seats.map((seat) => seat.name).join(" · ");
-  if (s.mode === "friends") return `Friend table: ${names}`;
-  if (s.mode === "watch") return `Watching ${names}`;
-  return names;
+  const names = s.seats.map((_, index) => seatName(s, index));
+  if (s.mode === "friends") return `Friend table: ${spokenList(names)}`;
+  if (s.mode === "watch") return `Watching ${spokenList(names)}`;
+  if (s.mode === "computer" && s.you !== null && s.you !== undefined) {
+    return `${names[s.you]} against ${spokenList(names.filter((_, index) => index !== s.you))}`;
+  }
+  return spokenList(names);
+}
+
+/**
+ * Show `text` on `button`, one of its `labels`: all of them are laid in one place and the others
+ * hidden, so that the button keeps the width of the widest and nothing beside it moves.
+ */
+function sayOneOf(button, labels, text) {
+  const key = labels.join("|");
+  if (button.dataset.labels !== key) {
+    button.dataset.labels = key;
+    button.classList.add("labels");
+    button.replaceChildren(...labels.map((words) => el("span", "", words)));
+  }
+  for (const span of button.children) span.classList.toggle("off", span.textContent !== text);
 }
 
 /**
@@ -44,28 +72,9 @@ function emptyPileWords(s, player) {
   return `Pile empty — ${s.seats[next].name} to turn`;
 }
 
-const PAYERS = { J: "a jack", Q: "a queen", K: "a king", A: "an ace" };
-
-/** What the pay cards pay, in words ("a jack pays 2, a queen 4, ..."); null for the usual 1, 2, 3, 4. */
-export function payWords(pay) {
-  if (pay === "J1 Q2 K3 A4") return null;
-  const parts = pay.split(/\s+/).map((item) => {
-    const found = item.match(/^([JQKA])(\d+)$/);
-    return found ? [PAYERS[found[1]], found[2]] : [item, ""];
-  });
-  return parts.map(([who, n], i) => (i === 0 ? `${who} pays ${n}` : `${who} ${n}`).trim()).join(", ");
-}
-
-/** The rules in one line: "Practice table: standard (52 cards), 2 players, ...". */
+/** The rules in one line: "Practice table: a standard deck of 52 cards, 2 players, ...". */
 export function rulesSummary(rules) {
-  const settings = rules.settings;
-  const pays = payWords(settings.pay);
-  const parts = [...(pays ? [pays] : []), settings.deck, `${settings.players} players`];
-  if (settings.lead === "random") parts.push("random lead");
-  if (settings["max-cards"] !== "none") parts.push(`stops after ${Number(settings["max-cards"]).toLocaleString("en")} cards`);
-  if (settings["max-tricks"] !== "none") parts.push(`stops after ${Number(settings["max-tricks"]).toLocaleString("en")} tricks`);
-  if (settings["time-limit"] !== "none") parts.push(`time limit ${settings["time-limit"]}`);
-  return `${rules.title}: ${parts.join(", ")}.`;
+  return `${rules.title}: ${rules.summary}.`;
 }
 
 /**
@@ -137,7 +146,7 @@ export class TableView {
       const s = this.state;
       if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
         $("abandon").hidden = false;
-        $("abandon-no").focus();
+        $("abandon-no").focus({ preventScroll: true }); // in view: just above the control pressed
         return;
       }
       this.send({ type: "new-game" });
@@ -187,7 +196,7 @@ export class TableView {
           ? "Leave this game? It ends when you leave."
           : "Leave the table? The others may go on without you.";
         $("leave-ask").hidden = false;
-        $("leave-no").focus();
+        $("leave-no").focus({ preventScroll: true }); // in view: just above the control pressed
         return;
       }
       leave();
@@ -264,6 +273,9 @@ export class TableView {
     this.holdTimer = null;
     this.$("log").replaceChildren();
     this.$("pile").replaceChildren();
+    // Until the table's first state is drawn, there is nothing to turn: Turn waits disabled (a
+    // key pressed meanwhile would be lost).
+    this.$("turn").disabled = true;
   }
 
   get player() {
@@ -303,7 +315,7 @@ export class TableView {
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2")
     // until the first card is turned; then a small "Choose a name" opens the question again.
-    const unnamed = s.mode === "friends" && player && /^Player \d+$/.test(s.seats[s.you].name);
+    const unnamed = s.mode === "friends" && player && !s.seats[s.you].named;
     const asking = unnamed && ((s.cards === 0 && s.games_played === 0) || this.renaming);
     $("name-ask").hidden = !asking;
     $("rename").hidden = !unnamed || asking;
@@ -326,6 +338,9 @@ export class TableView {
       this.heldFrom = shownFrom;
       this.holdTimer = setTimeout(() => {
         this.holdTimer = null;
+        // The won pile has gone to its winner by now, even where a busy page has not finished
+        // drawing its slide: the next card never lands beside it.
+        $("pile").querySelectorAll(".card.sweeping").forEach((node) => node.remove());
         this.drawRest(s, shownFrom, newGame);
         const queued = this.turnQueued;
         this.turnQueued = false;
@@ -375,8 +390,11 @@ export class TableView {
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
     const othersAsked = s.new_game_asked.length > 0 && !asked;
-    newGame_.textContent = lesson || s.mode === "famous" ? "Start again"
-      : asked ? "New game asked" : othersAsked ? "Agree to a new game" : "New game";
+    // At a friend table it says whether a new game is asked; it keeps one width, so that a
+    // friend asking for a new game moves nothing beside it.
+    const labels = lesson || s.mode === "famous" ? ["Start again"]
+      : s.mode === "friends" ? ["New game", "New game asked", "Agree to a new game"] : ["New game"];
+    sayOneOf(newGame_, labels, asked ? labels[1] : othersAsked ? labels[2] : labels[0]);
     newGame_.disabled = asked;
     newGame_.classList.toggle("attention", othersAsked);
     $("pace").value = s.pace;
@@ -385,7 +403,7 @@ export class TableView {
     $("pause").hidden = !player || over;
     $("over-line").hidden = !over;
     if (over) {
-      $("over-sentence").textContent = s.over.sentence;
+      $("over-sentence").textContent = s.ending;
       $("over-replay").hidden = !s.over.replay;
       if (s.over.replay) $("over-replay").href = siteUrl(`r/${s.over.replay}`).href;
     }
@@ -461,15 +479,16 @@ export class TableView {
       if (index === took) node.classList.add("took");
       if (index === won) node.classList.add("won");
       if (index === s.you && seated) node.classList.add("you");
+      const shown = seatName(s, index);
       let tag = "";
-      if (index === s.you && seated) tag = "(you)";
+      if (index === s.you && seated) tag = shown === "You" ? "" : "(you)";
       else if (!seat.human && seated) tag = "(computer)";
       else if (!seat.taken && s.mode === "friends") tag = "(waiting for a friend)";
       else if (seat.stand_in) tag = "(computer playing)";
       else if (seat.away === "left") tag = "(left)";
       else if (seat.away === "lost") tag = "(connection lost)";
       else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const name = el("div", "name", seat.name);
+      const name = el("div", "name", shown);
       if (tag) name.append(" ", el("span", "tag", tag));
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
@@ -480,11 +499,17 @@ export class TableView {
       if (!(challenge && s.to_play === index && s.owed > 0)) {
         text.append(el("div", "owed-place")); // the marks' place: a seat does not grow when it owes
       } else {
+        // A mark for each card the pay card asks for, filled as it is paid; beside them, in words,
+        // what is left to pay (a new player cannot guess what the marks count).
         const owes = el("div", "owed");
         const paid = challenge.pays - s.owed;
+        const more = plural(s.owed, "more card");
+        const said = index === s.you && seated ? `You owe ${more}` : `${shown} owes ${more}`;
         owes.setAttribute("role", "img");
-        owes.setAttribute("aria-label", `has paid ${paid} of ${challenge.pays}`);
+        owes.setAttribute("aria-label", `${said}; ${paid} of ${challenge.pays} paid`);
+        owes.title = owes.getAttribute("aria-label");
         for (let i = 0; i < challenge.pays; i += 1) owes.append(el("span", i < paid ? "mark paid" : "mark"));
+        owes.append(el("span", "owed-words", `${s.owed} to pay`));
         text.append(owes);
       }
       const body = el("div", "seat-body");
@@ -493,7 +518,7 @@ export class TableView {
       if (seat.stack) {
         const open = el("div", "open-stack");
         open.setAttribute("role", "list");
-        open.setAttribute("aria-label", `${seat.name}'s stack, top first`);
+        open.setAttribute("aria-label", shown === "You" ? "Your stack, top first" : `${shown}'s stack, top first`);
         for (const card of seat.stack) {
           const mini = cardElement(card, { mini: true });
           mini.setAttribute("role", "listitem");
@@ -649,7 +674,7 @@ export class TableView {
     const show = (s.mode === "famous" || s.over !== null) && this.chartPoints.length > 2; // two tricks at least
     $("chart-box").hidden = !show;
     if (!show) return;
-    const names = s.seats.map((seat) => seat.name);
+    const names = s.seats.map((_, index) => seatName(s, index));
     drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
     $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
   }
@@ -712,7 +737,7 @@ export class EndDialog {
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
     $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.over.sentence} ${s.lesson.outro}` : s.over.sentence;
+    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.ending} ${s.lesson.outro}` : s.ending;
     const next = s.lesson && s.lesson.next;
     $("end-next").hidden = !next;
     if (next) $("end-next").dataset.lesson = String(next);
@@ -722,13 +747,13 @@ export class EndDialog {
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
     fact("Result", s.result);
-    fact("Cards held", s.seats.map((seat, i) => `${seat.name} ${s.over.holdings[i]}`).join(", "));
+    fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
     const deal = $("end-deal");
     deal.replaceChildren();
     s.over.deal_hands.forEach((hand, h) => {
       if (h) deal.append(el("span", "hand-break", " / "));
       const line = el("span", "hand");
-      line.append(el("b", "", `${s.seats[h] ? s.seats[h].name : h + 1}: `));
+      line.append(el("b", "", `${s.seats[h] ? seatName(s, h) : h + 1}: `));
       hand.forEach((label) => line.append(el("span", "deal-card", label), document.createTextNode(" ")));
       deal.append(line);
     });
@@ -742,7 +767,8 @@ export class EndDialog {
     $("end-again").hidden = !player;
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (points.length > 2) {
-      drawChart($("end-chart"), $("end-chart-legend"), points, s.seats.map((seat) => seat.name), null, famousCycle(s));
+      const names = s.seats.map((_, index) => seatName(s, index));
+      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s));
     }
     $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
