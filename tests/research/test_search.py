@@ -178,7 +178,7 @@ def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) 
     before = _finds(db)
     assert before
     again = subprocess.run(
-        [*command[:-1], "0.2", "--json"], capture_output=True, text=True, timeout=300, check=False
+        [*command[:-1], "0.05", "--json"], capture_output=True, text=True, timeout=300, check=False
     )
     assert again.returncode == 0, again.stderr
     summary = json.loads(again.stdout)
