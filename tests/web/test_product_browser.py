@@ -1013,3 +1013,20 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
         assert host.locator("#notice").is_visible()
         assert _places(host) == places
+
+
+def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
+        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        spectator.goto(link)  # a browser that knows no name
+        spectator.wait_for_selector("#watching:not([hidden])")
+        at_table(spectator)
+        title = "document.querySelector('#table-title').innerText"
+        spectator.wait_for_function(f"{title} === 'Friend table: Ann and Bea'")
+        assert spectator.locator("#name-ask").is_hidden()
+        assert "name" not in spectator.inner_text("#prompt")
+        assert "Ann sits down." in spectator.inner_text("#log")

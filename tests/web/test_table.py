@@ -397,3 +397,19 @@ def test_the_view_says_which_pile_card_is_being_paid_for() -> None:
         table.changed()
         challenges.append(shared_view(table)["challenge"])
     assert challenges == [0, 0, 2, 3, 3, 3, 6, 6, 6, None]
+
+
+def test_a_table_s_page_says_whether_someone_new_would_sit_down_or_watch(client: TestClient) -> None:
+    """The page asks a name only of someone who will sit down: the server, which seats them, says."""
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        table = create(a, mode="friends", name="Ann")["table"]
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "free"
+        b.send({"type": "join", "table": table, "name": "Bea"})
+        b.until("joined")
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "taken"
+        assert client.get(f"/t/{table}").headers["beggar-seat"] == "taken"
+    with client.websocket_connect("/ws") as ws:
+        table = create(Socket(ws), mode="computer")["table"]
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "taken"  # its one person's seat
+    assert "beggar-seat" not in client.head("/t/zzzzzzzzzz").headers

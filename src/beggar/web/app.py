@@ -52,23 +52,36 @@ mimetypes.add_type("image/svg+xml", ".svg")
 log = logging.getLogger(__name__)
 
 
-def page(request: Request, status: int = 200) -> Response:
+SEAT_HEADER = "Beggar-Seat"
+"""The header of a table's page (``/t/<id>``) that says whether someone new opening it would sit
+down: ``free`` (a seat waits for a person: the page asks their name first) or ``taken`` (every
+seat is held: they watch, and are asked nothing). The server decides who sits, so the page asks
+it rather than guess from what it has."""
+
+
+def page(request: Request, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """The one page, its ``<base>`` set to where a reverse proxy mounts this server
     (``--root-path``): every URL in the page and its scripts is relative to that."""
     root = html.escape(str(request.scope.get("root_path", "")).rstrip("/"), quote=True)
     text = (STATIC / "index.html").read_text(encoding="utf-8")
     text = text.replace('<base href="/">', f'<base href="{root}/">', 1)
-    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})})
 
 
 async def index(request: Request) -> Response:
-    """The one page; a link to a table that is not open is answered 404 (the page says so)."""
+    """The one page; a link to a table that is not open is answered 404 (the page says so), one to
+    an open table says whether a seat is free there (:data:`SEAT_HEADER`)."""
     table_id = request.path_params.get("table_id")
-    status = 200
+    if table_id is None:
+        return page(request)
     lobby: Lobby = request.app.state.lobby
-    if table_id is not None and table_id not in lobby.tables and table_id not in lobby.restoring:
-        status = 404
-    return page(request, status)
+    keeper: Keeper | None = request.app.state.keeper
+    if table_id in lobby.restoring and keeper is not None:
+        await keeper.ready(table_id)  # a table still being brought back after a restart
+    table = lobby.tables.get(table_id)
+    if table is None:
+        return page(request, 200 if table_id in lobby.restoring else 404)
+    return page(request, headers={SEAT_HEADER: "taken" if table.free_seat() is None else "free"})
 
 
 async def replay_page(request: Request) -> Response:
@@ -301,6 +314,7 @@ async def _janitor(lobby: Lobby) -> None:
 __all__ = [
     "GC_THRESHOLDS",
     "ROUTES",
+    "SEAT_HEADER",
     "create_app",
     "site_options",
     "stop_for_restart",

@@ -506,8 +506,8 @@ def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: i
     token = message.token
     if token:
         seat = table.seat_of(token)
-    if seat is None and table.mode is Mode.FRIENDS:
-        free = next((i for i, s in enumerate(table.seats) if s.human and not s.taken), None)
+    if seat is None:
+        free = table.free_seat()
         if free is not None:
             seat = free
             token = new_token()

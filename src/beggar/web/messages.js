@@ -6,6 +6,10 @@
  * nothing in this file runs. The server builds a `state` in beggar/web/view.py and the other
  * messages in beggar/web/handler.py; tests/web/test_view.py checks that every key the server sends
  * is described here, and that every property described here is sent.
+ *
+ * One thing more comes in a header rather than a message: a table's page (`/t/<id>`) carries
+ * `Beggar-Seat: free` where someone new opening it would sit down (the page asks their name
+ * first), `taken` where every seat is held (they watch). See beggar/web/app.py's SEAT_HEADER.
  */
 
 /**

@@ -396,6 +396,13 @@ class Table:
             return []
         return [seat.name for seat in self.seats if seat.human and not seat.taken]
 
+    def free_seat(self) -> int | None:
+        """The seat a person opening this table's link would take: a friend table's first seat for
+        a person that nobody holds; None where every seat is held (they would watch)."""
+        if self.mode is not Mode.FRIENDS:
+            return None
+        return next((i for i, seat in enumerate(self.seats) if seat.human and not seat.taken), None)
+
     def take_seat(self, seat: int, token: str, name: str | None = None, *, announce: bool = True) -> None:
         """A person sits down at a free seat, held from now on by ``token``."""
         if self.seats[seat].taken:
