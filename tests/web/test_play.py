@@ -74,10 +74,8 @@ def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server:
     host, guest = friends
     with opened(browser) as spectator:
         spectator.goto(guest.url)  # the table's link; both seats are taken
-        spectator.wait_for_selector("#table:not([hidden])")
-        spectator.fill("#sit-name", "Cy")  # someone new gives a name first
-        spectator.click("#sit-name-save")
         spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
+        assert spectator.locator("#name-ask").is_hidden()  # nobody to sit down: no name asked
         seen = []
         for _ in range(8):
             for each in (host, guest):
