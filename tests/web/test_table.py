@@ -413,3 +413,33 @@ def test_a_table_s_page_says_whether_someone_new_would_sit_down_or_watch(client:
         table = create(Socket(ws), mode="computer")["table"]
         assert client.head(f"/t/{table}").headers["beggar-seat"] == "taken"  # its one person's seat
     assert "beggar-seat" not in client.head("/t/zzzzzzzzzz").headers
+
+
+def test_a_person_who_names_themselves_as_they_sit_is_announced_once_by_that_name(client: TestClient) -> None:
+    with (
+        client.websocket_connect("/ws") as ws_a,
+        client.websocket_connect("/ws") as ws_b,
+        client.websocket_connect("/ws") as ws_c,
+    ):
+        a, b, c = Socket(ws_a), Socket(ws_b), Socket(ws_c)
+        table = create(a, mode="friends", players=3, humans=3)["table"]  # the creator gave no name
+        a.send({"type": "rename", "name": "Alice"})  # given at the table, while it waits
+        a.until("state", lambda s: s["seats"][0]["name"] == "Alice")
+        b.send({"type": "join", "table": table})  # a friend who never gives one
+        b.until("joined")
+        c.send({"type": "join", "table": table, "name": "Cy"})
+        c.until("joined")
+        with client.websocket_connect("/ws") as ws_d:
+            spectator = Socket(ws_d)
+            spectator.send({"type": "join", "table": table})
+            assert spectator.until("joined")["seat"] is None
+            spectator.until("state")
+            told = logged(spectator)
+    assert told[1:] == [
+        "Alice sits down.",
+        "Player 2 sits down.",  # announced, by their place, once everyone is here
+        "Cy sits down.",
+        told[-1],
+    ]
+    assert told[-1].startswith("Everyone is here.")
+    assert not any("is now called" in line for line in told)

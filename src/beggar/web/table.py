@@ -410,24 +410,36 @@ class Table:
         self.seats[seat].token_hash = token_hash(token)
         if name:
             self.rename_seat(seat, self._unique_name(seat, name))
-        if announce:
+        if not announce:
+            self.changed()
+            return
+        # A person who sits down without a name is asked for one: they are announced once, by it
+        # (rename), rather than by their place and then renamed; at the latest when everyone is here.
+        everyone = not self.waiting_for()
+        if everyone:
+            for other in self.seated_people():
+                if other != seat and not self.seats[other].named(other):
+                    self.say(f"{mention(other)} sits down.")
+        if everyone or self.seats[seat].named(seat):
             self.say(f"{mention(seat)} sits down.")
-        if announce and not self.waiting_for() and self.game.cards == 0:
+        if everyone and self.game.cards == 0:
             self.started = time.monotonic()  # the clock starts when everyone is here
             self.paused_for = 0.0
             self.say(f"Everyone is here. {mention(self.game.to_play)} leads.")
         self.changed()
 
     def rename(self, seat: int, name: str) -> None:
-        """The person at ``seat`` of a friend table gives their name; the others are told."""
+        """The person at ``seat`` of a friend table gives their name; the others are told (one who
+        sat down without a name, while the table waits for others, is announced by it now)."""
         if self.mode is not Mode.FRIENDS:
             raise TableError("only a friend table's seats take a name once the game is set")
         old = self.seats[seat].name
         name = self._unique_name(seat, name)
         if name == old:
             return
+        announced = self.seats[seat].named(seat) or not self.waiting_for()
         self.rename_seat(seat, name)
-        self.say(f"{mention(seat, old)} is now called {name}.")
+        self.say(f"{mention(seat, old)} is now called {name}." if announced else f"{mention(seat)} sits down.")
         self.changed()
 
     def _unique_name(self, seat: int, name: str) -> str:
