@@ -1030,3 +1030,15 @@ def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, b
         assert spectator.locator("#name-ask").is_hidden()
         assert "name" not in spectator.inner_text("#prompt")
         assert "Ann sits down." in spectator.inner_text("#log")
+
+
+def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
+        link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)
+        at_table(host)
+        host.wait_for_function("document.querySelector('#prompt').innerText.includes('Waiting for')")
+        assert host.locator(".seat.to-play").count() == 0
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here

@@ -443,3 +443,14 @@ def test_a_person_who_names_themselves_as_they_sit_is_announced_once_by_that_nam
     ]
     assert told[-1].startswith("Everyone is here.")
     assert not any("is now called" in line for line in told)
+
+
+def test_nobody_is_to_play_while_a_friend_table_waits_for_its_people(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        table = create(a, mode="friends", name="Ann", players=4, humans=2, seed=SHORT_SEED)["table"]
+        assert a.state is not None and a.state["waiting_for"] == ["Player 2"]
+        assert a.state["to_play"] is None
+        b.send({"type": "join", "table": table, "name": "Bea"})
+        ready = a.until("state", lambda s: not s["waiting_for"])
+        assert ready["to_play"] in range(4)

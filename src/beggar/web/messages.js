@@ -42,7 +42,8 @@
  * @property {number} at - when the table last changed (seconds since the epoch, server time)
  * @property {SeatState[]} seats
  * @property {CardJson[]} pile - the pile, oldest card first
- * @property {number | null} to_play - the seat to turn next; null once the game is over
+ * @property {number | null} to_play - the seat to turn next; null once the game is over, and while
+ *   the table waits for its people (`waiting_for`)
  * @property {number} owed - cards still owed for the pay card being paid for
  * @property {number | null} challenge - where on the pile that pay card lies (0: the oldest)
  * @property {number | null} creditor - the seat that turned it

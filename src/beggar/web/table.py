@@ -439,7 +439,8 @@ class Table:
             return
         announced = self.seats[seat].named(seat) or not self.waiting_for()
         self.rename_seat(seat, name)
-        self.say(f"{mention(seat, old)} is now called {name}." if announced else f"{mention(seat)} sits down.")
+        told = f"{mention(seat, old)} is now called {name}." if announced else f"{mention(seat)} sits down."
+        self.say(told)
         self.changed()
 
     def _unique_name(self, seat: int, name: str) -> str:

@@ -54,6 +54,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     record = game.record
     names = [seat.name for seat in table.seats]
     reveal = table.rules.open_hands
+    waiting = table.waiting_for()
     seats = []
     for index, seat in enumerate(table.seats):
         entry: dict[str, Any] = {
@@ -81,7 +82,8 @@ def shared_view(table: Table) -> dict[str, Any]:
         "at": table.changed_at,
         "seats": seats,
         "pile": [face(table, card) for card in game.pile],
-        "to_play": None if record else game.to_play,
+        # Nobody is to play while the table waits for its people (the lead is said when they are here).
+        "to_play": None if record or waiting else game.to_play,
         "owed": game.owed,
         "challenge": game.challenge,
         "creditor": game.creditor,
@@ -104,13 +106,13 @@ def shared_view(table: Table) -> dict[str, Any]:
         "time_left": None,
         "over": None,
         "closed": table.closed,
-        "waiting_for": table.waiting_for(),
+        "waiting_for": waiting,
         "paused_why": table.paused_why,
         "new_game_asked": sorted(table.new_game_asked),
         "reshuffles": table.redeals,
     }
     if table.rules.time_limit is not None and record is None:
-        played = 0.0 if table.waiting_for() else table.playing_seconds()  # the clock waits too
+        played = 0.0 if waiting else table.playing_seconds()  # the clock waits too
         view["time_left"] = max(0.0, round(table.rules.time_limit - played, 1))
     if table.lesson is not None:
         view["lesson"] = {
