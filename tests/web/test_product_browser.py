@@ -66,10 +66,11 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         assert host.locator("#offers").is_hidden()
 
 
-def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("pace", ["fast", "instant"])
+def test_play_again_after_watching_gives_the_cards_back(server: str, browser: Any, pace: str) -> None:
     with opened(browser) as page:
         page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
+        open_settings(page, seed=SHORT_SEED, pace=pace)
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
         page.click("#auto")
@@ -78,9 +79,10 @@ def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: 
         assert page.locator("#auto").is_visible()  # the watch control stays at the end
         page.click("#play-again")
         page.wait_for_selector("#turn:not([hidden])")
-        page.wait_for_timeout(800)
+        page.wait_for_timeout(1500)
         assert page.locator("#auto").get_attribute("aria-pressed") == "false"
         assert not page.locator("#end").evaluate("el => el.open")
+        assert cards_turned(page) <= 1  # at most the computer's lead: the rest waits for the person
 
 
 @pytest.mark.parametrize("players", ["4", "8"])

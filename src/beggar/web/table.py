@@ -276,18 +276,18 @@ class Table:
     def new_game(self) -> None:
         """Deal again (a lesson or a famous game starts over).
 
-        At instant pace a new game does not play itself to its end at once: a person who was
-        watching their own cards being turned gets them back, and a table where every seat plays
-        itself starts paused.
+        A new game does not play itself: a person who was watching their own cards being turned
+        gets them back, whatever the pace (the computer still plays for an absent friend). At
+        instant pace a table where every seat plays itself starts paused, or it would be over at
+        once.
         """
         self.redeals = 0
         self._start_game(self._next_deal())
-        if self.pace is not Pace.INSTANT:
-            return
         if self.mode in (Mode.WATCH, Mode.FAMOUS):
-            self.set_paused(True)
-            self.paused_why = "A new game, paused: press Resume to watch it."
-            self.changed()
+            if self.pace is Pace.INSTANT:
+                self.set_paused(True)
+                self.paused_why = "A new game, paused: press Resume to watch it."
+                self.changed()
             return
         for each in self.seats:
             if each.human and not each.stand_in:
