@@ -1044,3 +1044,26 @@ def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: A
         open_settings(guest, name="Bea")
         guest.goto(link)
         host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
+
+
+def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_selector("#play-friend:enabled")
+        open_settings(page, players="4")
+        humans = "el => [...el.options].map(o => o.value)"
+        assert page.locator("#opt-humans").evaluate(humans) == ["2", "3", "4"]
+        open_settings(page, rules="double-penalty")
+        assert page.locator("#opt-players").input_value() == "4"
+        open_settings(page, rules="lose-when-empty")  # a rule for two players: it says so by the field
+        assert page.locator("#opt-players").input_value() == "2"
+        assert page.inner_text("#opt-players-about") == "Lose when empty is a game for 2 players only."
+        assert page.locator("#opt-humans").evaluate(humans) == ["2"]
+        open_settings(page, rules="friend-table")
+        assert page.locator("#opt-players").input_value() == "4"
+        assert page.locator("#opt-players-about").is_hidden()
+        open_settings(page, humans="3")
+        page.click("#play-friend")
+        at_table(page)
+        assert page.locator("#seats .seat").count() == 4
+        assert page.inner_text("#prompt") == "Waiting for Player 2 and Player 3 to join."
