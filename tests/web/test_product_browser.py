@@ -1067,3 +1067,16 @@ def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: st
         at_table(page)
         assert page.locator("#seats .seat").count() == 4
         assert page.inner_text("#prompt") == "Waiting for Player 2 and Player 3 to join."
+
+
+def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_selector("#play-computer:enabled")
+        open_settings(page, seed="twelve")
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.inner_text("#opt-error") == "Deal number must be a whole number."
+        assert page.locator("#opt-seed").get_attribute("aria-invalid") == "true"
+        label = page.locator("#opt-seed").evaluate("el => el.closest('label').textContent.trim()")
+        assert label.startswith("Deal number")

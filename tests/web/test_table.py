@@ -152,7 +152,7 @@ def test_a_new_game_needs_both_friends_and_the_log_says_who(client: TestClient) 
         a.send({"type": "new-game"})
         asked = b.until("state", lambda s: s["new_game_asked"] == [0])
         assert asked["cards"] == 1 and asked["games_played"] == 0
-        assert asked["notice"] == "Ann asks for a new game: press New game to agree."
+        assert asked["notice"] == "Ann asks for a new game: press Agree to a new game or Keep playing."
         assert "Ann asks for a new game; it starts when you agree." in logged(b)  # told to Bea
         a.until("state", lambda s: s["new_game_asked"] == [0])
         assert "You ask for a new game; it starts when Bea agrees." in logged(a)
@@ -454,3 +454,21 @@ def test_nobody_is_to_play_while_a_friend_table_waits_for_its_people(client: Tes
         b.send({"type": "join", "table": table, "name": "Bea"})
         ready = a.until("state", lambda s: not s["waiting_for"])
         assert ready["to_play"] in range(4)
+
+
+def test_a_friend_s_ask_for_a_new_game_is_answered_yes_or_no_in_the_words_of_its_buttons(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, _ = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        a.send({"type": "new-game"})
+        asked = b.until("state", lambda s: s["new_game_asked"] == [0])
+        yes, no = asked["new_game_answers"]
+        assert asked["notice"] == f"Ann asks for a new game: press {yes} or {no}."
+        assert a.until("state", lambda s: s["new_game_asked"] == [0])["new_game_answers"] == []
+        b.send({"type": "keep-playing"})
+        over = a.until("state", lambda s: s["new_game_asked"] == [])
+        assert over["notice"] == "" and over["cards"] == 0 and over["games_played"] == 0
+        assert "Bea wants to keep playing: no new game." in logged(a)
+        assert b.until("state", lambda s: s["new_game_asked"] == [])["new_game_answers"] == []
+        assert "You want to keep playing: no new game." in logged(b)

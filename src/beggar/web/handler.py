@@ -36,6 +36,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
 from beggar.web.protocol import (
     Create,
     Join,
+    KeepPlaying,
     Leave,
     Message,
     NewGame,
@@ -336,6 +337,8 @@ def handle(
         table.set_automatic(seat, message.on)
     elif isinstance(message, NewGame):
         table.ask_new_game(seat)
+    elif isinstance(message, KeepPlaying):
+        table.keep_playing(seat)
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
     elif isinstance(message, Rename):
@@ -353,8 +356,7 @@ def setting_at_fault(exc: Exception) -> str | None:
     text = str(exc)
     if isinstance(exc, RulesError) or "at a live table" in text:
         return "rules"
-    first = text.split(" ", 1)[0]
-    return first if isinstance(exc, ProtocolError) and first in SETTINGS else None
+    return exc.field if isinstance(exc, ProtocolError) and exc.field in SETTINGS else None
 
 
 def archiver(archive: Archive | None) -> Callable[[Table], None] | None:

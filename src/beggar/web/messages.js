@@ -29,6 +29,9 @@
  *   with all 52 cards, after 40 cards and 9 tricks."); "" while the game is played
  * @property {string} taken - while the pile a trick left is still empty, who took it and how many
  *   cards, from this person's seat ("Queen paid: you take 6 cards."); "" otherwise
+ * @property {string[]} new_game_answers - when others asked for a new game and this person has
+ *   not: the words of the two buttons that answer, agree and keep playing ("Agree to a new game",
+ *   "Keep playing"; "Play again", "No" once the game is over), which the notice names too; [] else
  * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
  * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
  * @property {number} history_start - where the chart points sent begin

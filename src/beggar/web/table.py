@@ -320,6 +320,18 @@ class Table:
         self.say(f"{name} agrees: a new game.")
         self.new_game()
 
+    def keep_playing(self, seat: int) -> None:
+        """``seat`` says no to the new game another person asked for: the ask ends, and the log
+        tells everyone (the asker too) in plain words."""
+        if not self.new_game_asked or seat in self.new_game_asked:
+            return
+        self.new_game_asked.clear()
+        if self.game.over:
+            self.say(f"{mention(seat)} says no to a new game for now.")
+        else:
+            self.say(f"{mention(seat)} wants to keep playing: no new game.")
+        self.changed()
+
     def seated_people(self) -> list[int]:
         """Seats held by a person (not the computer, not empty)."""
         return [i for i, seat in enumerate(self.seats) if seat.human and seat.taken]

@@ -156,6 +156,7 @@ def personal(
         "result": result(table, seat),
         "ending": ending_told(table, seat),
         "taken": taken(table, seat),
+        "new_game_answers": new_game_answers(table, seat),
     }
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
@@ -197,6 +198,8 @@ SECOND_PERSON = {
     "resumes": "resume",
     "lets": "let",
     "leads": "lead",
+    "wants": "want",
+    "says": "say",
 }
 """The verbs the log puts after a seat's name, as said to the person at that seat."""
 _WORD_AFTER = re.compile(r" ([a-z]+)\b")
@@ -372,15 +375,31 @@ def notice(table: Table, seat: int | None) -> str:
     asked = table.new_game_asked
     if asked:
         askers = spoken_list([table.seats[i].name for i in sorted(asked)])
-        button = "Play again" if table.game.over else "New game"
         if seat is not None and seat not in asked:
             verb = "asks" if len(asked) == 1 else "ask"
-            parts.append(f"{askers} {verb} for a new game: press {button} to agree.")
+            yes, no = new_game_answers(table, seat)
+            parts.append(f"{askers} {verb} for a new game: press {yes} or {no}.")
         else:
             missing = [table.seats[i].name for i in table.present_people() if i not in asked]
             if missing:
                 parts.append(f"Waiting for {spoken_list(missing)} to agree to a new game.")
     return " ".join(parts)
+
+
+AGREE = ("Agree to a new game", "Keep playing")
+"""The two answers to a friend's ask for a new game while a game is played: the page's buttons
+and the notice that names them say these words."""
+AGREE_AT_END = ("Play again", "No")
+"""The same two answers once the game is over."""
+
+
+def new_game_answers(table: Table, seat: int | None) -> list[str]:
+    """The words of the two buttons that answer another person's ask for a new game (agree, keep
+    playing) for the person at ``seat``; [] when nobody asks them."""
+    asked = table.new_game_asked
+    if seat is None or not asked or seat in asked or not table.seats[seat].human:
+        return []
+    return list(AGREE_AT_END if table.game.over else AGREE)
 
 
 def card_json(card: Card, rules: Rules) -> dict[str, Any]:
