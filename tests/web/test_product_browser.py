@@ -1080,3 +1080,21 @@ def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser:
         assert page.locator("#opt-seed").get_attribute("aria-invalid") == "true"
         label = page.locator("#opt-seed").evaluate("el => el.closest('label').textContent.trim()")
         assert label.startswith("Deal number")
+
+
+def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str, browser: Any) -> None:
+    with opened(browser) as page, opened(browser) as other:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end-replay:not([hidden])")
+        link = str(page.locator("#end-replay").get_attribute("href"))
+        page.goto(link)
+        page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
+        assert page.inner_text("#replay-title") == "Replay: You · Robin"
+        assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
+        other.goto(link)  # anyone else with the link: the seat by its place
+        other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
+        assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"

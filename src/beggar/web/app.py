@@ -42,7 +42,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id
+from beggar.web.table import Mode, Pace, new_table_id, place_name
 from beggar.web.view import famous_json
 
 STATIC = Path(__file__).parent / "static"
@@ -168,6 +168,9 @@ async def replay_data(request: Request) -> Response:
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
     data["title"] = " · ".join(saved.names)
+    # Which seats go by a name (a person's own, or a computer's), not by their place: the page of
+    # the person who played one that does not calls it "You", as the table did.
+    data["named"] = [name != place_name(seat) for seat, name in enumerate(saved.names)]
     data["finished"] = saved.finished
     return JSONResponse(data)
 

@@ -141,7 +141,9 @@ class App {
       }
       if (message.over && message.over.replay && message.you !== null && message.over.replay !== this.remembered) {
         this.remembered = message.over.replay;
-        rememberGame({ replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now() });
+        rememberGame({
+          replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now(), seat: message.you,
+        });
       }
       // Back at a table this page paused when its tab was hidden, and visible again: play on.
       if (this.rejoined) {
