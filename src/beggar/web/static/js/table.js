@@ -392,7 +392,6 @@ export class TableView {
     this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
-    const othersAsked = s.new_game_asked.length > 0 && !asked;
     // At a friend table it says whether a new game is asked; it keeps one width, so that a
     // friend asking for a new game moves nothing beside it.
     const labels = lesson || s.mode === "famous" ? ["Start again"]
@@ -404,7 +403,6 @@ export class TableView {
     $("new-game-yes").textContent = yes || "";
     $("new-game-no").textContent = no || "";
     newGame_.disabled = asked;
-    newGame_.classList.toggle("attention", othersAsked);
     $("pace").value = s.pace;
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
