@@ -74,10 +74,8 @@ def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server:
     host, guest = friends
     with opened(browser) as spectator:
         spectator.goto(guest.url)  # the table's link; both seats are taken
-        spectator.wait_for_selector("#table:not([hidden])")
-        spectator.fill("#sit-name", "Cy")  # someone new gives a name first
-        spectator.click("#sit-name-save")
         spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
+        assert spectator.locator("#name-ask").is_hidden()  # nobody to sit down: no name asked
         seen = []
         for _ in range(8):
             for each in (host, guest):
@@ -161,14 +159,37 @@ def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
         host.wait_for_timeout(60)
     host.click("#again")
     guest.wait_for_selector("#notice:not([hidden])")
-    assert guest.inner_text("#notice") == "Ann asks for a new game: press New game to agree."
-    assert guest.inner_text("#again") == "Agree to a new game"
+    # The notice names the two answers by the words their buttons say.
+    notice = "Ann asks for a new game: press Agree to a new game or Keep playing."
+    assert guest.inner_text("#notice") == notice
+    assert guest.inner_text("#new-game-yes") == "Agree to a new game"
+    assert guest.inner_text("#new-game-no") == "Keep playing"
+    assert host.locator("#new-game-ask").is_hidden()  # the asker is not asked
     assert cards_turned(guest) >= 3  # nothing was wiped
     assert "Ann asks for a new game" in guest.inner_text("#log")
-    guest.click("#again")
+    guest.click("#new-game-yes")
     for each in (host, guest):
         each.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
     assert "Bea agrees: a new game." in host.inner_text("#log")
+
+
+def test_a_friend_may_say_no_to_a_new_game(friends: tuple[Any, Any]) -> None:
+    host, guest = friends
+    while cards_turned(host) < 3:
+        for each in (host, guest):
+            if each.locator("#turn").is_enabled():
+                each.click("#turn")
+        host.wait_for_timeout(60)
+    host.click("#again")
+    guest.wait_for_selector("#new-game-no:visible")
+    before = cards_turned(guest)
+    guest.click("#new-game-no")
+    guest.wait_for_selector("#new-game-ask", state="hidden")
+    said = "Bea wants to keep playing: no new game."
+    host.wait_for_function(f"document.querySelector('#log').innerText.includes('{said}')")
+    host.wait_for_function("document.querySelector('#again').innerText === 'New game'")  # the ask is over
+    assert guest.locator("#notice").is_hidden()
+    assert cards_turned(host) >= before  # the game goes on
 
 
 # -- 5 and 8. the friend table waits for the friend; only the creator sees the link ------------------

@@ -66,10 +66,11 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         assert host.locator("#offers").is_hidden()
 
 
-def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("pace", ["fast", "instant"])
+def test_play_again_after_watching_gives_the_cards_back(server: str, browser: Any, pace: str) -> None:
     with opened(browser) as page:
         page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
+        open_settings(page, seed=SHORT_SEED, pace=pace)
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
         page.click("#auto")
@@ -78,9 +79,10 @@ def test_play_again_after_watching_at_instant_pace_gives_the_cards_back(server: 
         assert page.locator("#auto").is_visible()  # the watch control stays at the end
         page.click("#play-again")
         page.wait_for_selector("#turn:not([hidden])")
-        page.wait_for_timeout(800)
+        page.wait_for_timeout(1500)
         assert page.locator("#auto").get_attribute("aria-pressed") == "false"
         assert not page.locator("#end").evaluate("el => el.open")
+        assert cards_turned(page) <= 1  # at most the computer's lead: the rest waits for the person
 
 
 @pytest.mark.parametrize("players", ["4", "8"])
@@ -1013,3 +1015,86 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
         assert host.locator("#notice").is_visible()
         assert _places(host) == places
+
+
+def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
+        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        spectator.goto(link)  # a browser that knows no name
+        spectator.wait_for_selector("#watching:not([hidden])")
+        at_table(spectator)
+        title = "document.querySelector('#table-title').innerText"
+        spectator.wait_for_function(f"{title} === 'Friend table: Ann and Bea'")
+        assert spectator.locator("#name-ask").is_hidden()
+        assert "name" not in spectator.inner_text("#prompt")
+        assert "Ann sits down." in spectator.inner_text("#log")
+
+
+def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
+        link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)
+        at_table(host)
+        host.wait_for_function("document.querySelector('#prompt').innerText.includes('Waiting for')")
+        assert host.locator(".seat.to-play").count() == 0
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
+
+
+def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_selector("#play-friend:enabled")
+        open_settings(page, players="4")
+        humans = "el => [...el.options].map(o => o.value)"
+        assert page.locator("#opt-humans").evaluate(humans) == ["2", "3", "4"]
+        open_settings(page, rules="double-penalty")
+        assert page.locator("#opt-players").input_value() == "4"
+        open_settings(page, rules="lose-when-empty")  # a rule for two players: it says so by the field
+        assert page.locator("#opt-players").input_value() == "2"
+        assert page.inner_text("#opt-players-about") == "Lose when empty is a game for 2 players only."
+        assert page.locator("#opt-humans").evaluate(humans) == ["2"]
+        open_settings(page, rules="friend-table")
+        assert page.locator("#opt-players").input_value() == "4"
+        assert page.locator("#opt-players-about").is_hidden()
+        open_settings(page, humans="3")
+        page.click("#play-friend")
+        at_table(page)
+        assert page.locator("#seats .seat").count() == 4
+        assert page.inner_text("#prompt") == "Waiting for Player 2 and Player 3 to join."
+
+
+def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        page.wait_for_selector("#play-computer:enabled")
+        open_settings(page, seed="twelve")
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.inner_text("#opt-error") == "Deal number must be a whole number."
+        assert page.locator("#opt-seed").get_attribute("aria-invalid") == "true"
+        label = page.locator("#opt-seed").evaluate("el => el.closest('label').textContent.trim()")
+        assert label.startswith("Deal number")
+
+
+def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str, browser: Any) -> None:
+    with opened(browser) as page, opened(browser) as other:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.click("#auto")
+        page.wait_for_selector("#end-replay:not([hidden])")
+        link = str(page.locator("#end-replay").get_attribute("href"))
+        page.goto(link)
+        page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
+        assert page.inner_text("#replay-title") == "Replay: You · Robin"
+        assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
+        other.goto(link)  # anyone else with the link: the seat by its place
+        other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
+        assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"

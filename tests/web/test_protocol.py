@@ -52,7 +52,7 @@ def test_a_game_against_the_computer_is_played_by_the_server(client: TestClient)
         ('{"type": "create", "mode": "computer", "rules": "nonsense"}', "unknown rules"),
         ('{"type": "create", "mode": "computer", "rules": "standard:players=9"}', "players=9"),
         ('{"type": "create", "mode": "computer", "deal": "KK/QQ"}', "52"),
-        ('{"type": "create", "mode": "computer", "seed": -4}', "seed must be"),
+        ('{"type": "create", "mode": "computer", "seed": -4}', "deal number must be"),
         ('{"type": "create", "mode": "lesson", "lesson": 9}', "no lesson 9"),
         ('{"type": "create", "mode": "famous", "famous": 99}', "famous must be"),
         ('{"type": "join", "table": "nosuch"}', "closed or never existed"),

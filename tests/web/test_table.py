@@ -152,7 +152,7 @@ def test_a_new_game_needs_both_friends_and_the_log_says_who(client: TestClient) 
         a.send({"type": "new-game"})
         asked = b.until("state", lambda s: s["new_game_asked"] == [0])
         assert asked["cards"] == 1 and asked["games_played"] == 0
-        assert asked["notice"] == "Ann asks for a new game: press New game to agree."
+        assert asked["notice"] == "Ann asks for a new game: press Agree to a new game or Keep playing."
         assert "Ann asks for a new game; it starts when you agree." in logged(b)  # told to Bea
         a.until("state", lambda s: s["new_game_asked"] == [0])
         assert "You ask for a new game; it starts when Bea agrees." in logged(a)
@@ -397,3 +397,78 @@ def test_the_view_says_which_pile_card_is_being_paid_for() -> None:
         table.changed()
         challenges.append(shared_view(table)["challenge"])
     assert challenges == [0, 0, 2, 3, 3, 3, 6, 6, 6, None]
+
+
+def test_a_table_s_page_says_whether_someone_new_would_sit_down_or_watch(client: TestClient) -> None:
+    """The page asks a name only of someone who will sit down: the server, which seats them, says."""
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        table = create(a, mode="friends", name="Ann")["table"]
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "free"
+        b.send({"type": "join", "table": table, "name": "Bea"})
+        b.until("joined")
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "taken"
+        assert client.get(f"/t/{table}").headers["beggar-seat"] == "taken"
+    with client.websocket_connect("/ws") as ws:
+        table = create(Socket(ws), mode="computer")["table"]
+        assert client.head(f"/t/{table}").headers["beggar-seat"] == "taken"  # its one person's seat
+    assert "beggar-seat" not in client.head("/t/zzzzzzzzzz").headers
+
+
+def test_a_person_who_names_themselves_as_they_sit_is_announced_once_by_that_name(client: TestClient) -> None:
+    with (
+        client.websocket_connect("/ws") as ws_a,
+        client.websocket_connect("/ws") as ws_b,
+        client.websocket_connect("/ws") as ws_c,
+    ):
+        a, b, c = Socket(ws_a), Socket(ws_b), Socket(ws_c)
+        table = create(a, mode="friends", players=3, humans=3)["table"]  # the creator gave no name
+        a.send({"type": "rename", "name": "Alice"})  # given at the table, while it waits
+        a.until("state", lambda s: s["seats"][0]["name"] == "Alice")
+        b.send({"type": "join", "table": table})  # a friend who never gives one
+        b.until("joined")
+        c.send({"type": "join", "table": table, "name": "Cy"})
+        c.until("joined")
+        with client.websocket_connect("/ws") as ws_d:
+            spectator = Socket(ws_d)
+            spectator.send({"type": "join", "table": table})
+            assert spectator.until("joined")["seat"] is None
+            spectator.until("state")
+            told = logged(spectator)
+    assert told[1:] == [
+        "Alice sits down.",
+        "Player 2 sits down.",  # announced, by their place, once everyone is here
+        "Cy sits down.",
+        told[-1],
+    ]
+    assert told[-1].startswith("Everyone is here.")
+    assert not any("is now called" in line for line in told)
+
+
+def test_nobody_is_to_play_while_a_friend_table_waits_for_its_people(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b = Socket(ws_a), Socket(ws_b)
+        table = create(a, mode="friends", name="Ann", players=4, humans=2, seed=SHORT_SEED)["table"]
+        assert a.state is not None and a.state["waiting_for"] == ["Player 2"]
+        assert a.state["to_play"] is None
+        b.send({"type": "join", "table": table, "name": "Bea"})
+        ready = a.until("state", lambda s: not s["waiting_for"])
+        assert ready["to_play"] in range(4)
+
+
+def test_a_friend_s_ask_for_a_new_game_is_answered_yes_or_no_in_the_words_of_its_buttons(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, _ = _friends(client, ws_a, ws_b, seed=SHORT_SEED)
+        a.send({"type": "new-game"})
+        asked = b.until("state", lambda s: s["new_game_asked"] == [0])
+        yes, no = asked["new_game_answers"]
+        assert asked["notice"] == f"Ann asks for a new game: press {yes} or {no}."
+        assert a.until("state", lambda s: s["new_game_asked"] == [0])["new_game_answers"] == []
+        b.send({"type": "keep-playing"})
+        over = a.until("state", lambda s: s["new_game_asked"] == [])
+        assert over["notice"] == "" and over["cards"] == 0 and over["games_played"] == 0
+        assert "Bea wants to keep playing: no new game." in logged(a)
+        assert b.until("state", lambda s: s["new_game_asked"] == [])["new_game_answers"] == []
+        assert "You want to keep playing: no new game." in logged(b)

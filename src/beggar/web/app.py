@@ -42,7 +42,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id
+from beggar.web.table import Mode, Pace, new_table_id, place_name
 from beggar.web.view import famous_json
 
 STATIC = Path(__file__).parent / "static"
@@ -52,23 +52,36 @@ mimetypes.add_type("image/svg+xml", ".svg")
 log = logging.getLogger(__name__)
 
 
-def page(request: Request, status: int = 200) -> Response:
+SEAT_HEADER = "Beggar-Seat"
+"""The header of a table's page (``/t/<id>``) that says whether someone new opening it would sit
+down: ``free`` (a seat waits for a person: the page asks their name first) or ``taken`` (every
+seat is held: they watch, and are asked nothing). The server decides who sits, so the page asks
+it rather than guess from what it has."""
+
+
+def page(request: Request, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """The one page, its ``<base>`` set to where a reverse proxy mounts this server
     (``--root-path``): every URL in the page and its scripts is relative to that."""
     root = html.escape(str(request.scope.get("root_path", "")).rstrip("/"), quote=True)
     text = (STATIC / "index.html").read_text(encoding="utf-8")
     text = text.replace('<base href="/">', f'<base href="{root}/">', 1)
-    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})})
 
 
 async def index(request: Request) -> Response:
-    """The one page; a link to a table that is not open is answered 404 (the page says so)."""
+    """The one page; a link to a table that is not open is answered 404 (the page says so), one to
+    an open table says whether a seat is free there (:data:`SEAT_HEADER`)."""
     table_id = request.path_params.get("table_id")
-    status = 200
+    if table_id is None:
+        return page(request)
     lobby: Lobby = request.app.state.lobby
-    if table_id is not None and table_id not in lobby.tables and table_id not in lobby.restoring:
-        status = 404
-    return page(request, status)
+    keeper: Keeper | None = request.app.state.keeper
+    if table_id in lobby.restoring and keeper is not None:
+        await keeper.ready(table_id)  # a table still being brought back after a restart
+    table = lobby.tables.get(table_id)
+    if table is None:
+        return page(request, 200 if table_id in lobby.restoring else 404)
+    return page(request, headers={SEAT_HEADER: "taken" if table.free_seat() is None else "free"})
 
 
 async def replay_page(request: Request) -> Response:
@@ -155,6 +168,9 @@ async def replay_data(request: Request) -> Response:
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
     data["title"] = " · ".join(saved.names)
+    # Which seats go by a name (a person's own, or a computer's), not by their place: the page of
+    # the person who played one that does not calls it "You", as the table did.
+    data["named"] = [name != place_name(seat) for seat, name in enumerate(saved.names)]
     data["finished"] = saved.finished
     return JSONResponse(data)
 
@@ -301,6 +317,7 @@ async def _janitor(lobby: Lobby) -> None:
 __all__ = [
     "GC_THRESHOLDS",
     "ROUTES",
+    "SEAT_HEADER",
     "create_app",
     "site_options",
     "stop_for_restart",

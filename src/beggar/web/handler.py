@@ -36,6 +36,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
 from beggar.web.protocol import (
     Create,
     Join,
+    KeepPlaying,
     Leave,
     Message,
     NewGame,
@@ -336,6 +337,8 @@ def handle(
         table.set_automatic(seat, message.on)
     elif isinstance(message, NewGame):
         table.ask_new_game(seat)
+    elif isinstance(message, KeepPlaying):
+        table.keep_playing(seat)
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
     elif isinstance(message, Rename):
@@ -353,8 +356,7 @@ def setting_at_fault(exc: Exception) -> str | None:
     text = str(exc)
     if isinstance(exc, RulesError) or "at a live table" in text:
         return "rules"
-    first = text.split(" ", 1)[0]
-    return first if isinstance(exc, ProtocolError) and first in SETTINGS else None
+    return exc.field if isinstance(exc, ProtocolError) and exc.field in SETTINGS else None
 
 
 def archiver(archive: Archive | None) -> Callable[[Table], None] | None:
@@ -506,8 +508,8 @@ def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: i
     token = message.token
     if token:
         seat = table.seat_of(token)
-    if seat is None and table.mode is Mode.FRIENDS:
-        free = next((i for i, s in enumerate(table.seats) if s.human and not s.taken), None)
+    if seat is None:
+        free = table.free_seat()
         if free is not None:
             seat = free
             token = new_token()

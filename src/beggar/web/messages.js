@@ -6,6 +6,10 @@
  * nothing in this file runs. The server builds a `state` in beggar/web/view.py and the other
  * messages in beggar/web/handler.py; tests/web/test_view.py checks that every key the server sends
  * is described here, and that every property described here is sent.
+ *
+ * One thing more comes in a header rather than a message: a table's page (`/t/<id>`) carries
+ * `Beggar-Seat: free` where someone new opening it would sit down (the page asks their name
+ * first), `taken` where every seat is held (they watch). See beggar/web/app.py's SEAT_HEADER.
  */
 
 /**
@@ -25,6 +29,9 @@
  *   with all 52 cards, after 40 cards and 9 tricks."); "" while the game is played
  * @property {string} taken - while the pile a trick left is still empty, who took it and how many
  *   cards, from this person's seat ("Queen paid: you take 6 cards."); "" otherwise
+ * @property {string[]} new_game_answers - when others asked for a new game and this person has
+ *   not: the words of the two buttons that answer, agree and keep playing ("Agree to a new game",
+ *   "Keep playing"; "Play again", "No" once the game is over), which the notice names too; [] else
  * @property {LogLine[]} log - the log lines this browser does not have yet, oldest first
  * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
  * @property {number} history_start - where the chart points sent begin
@@ -38,7 +45,8 @@
  * @property {number} at - when the table last changed (seconds since the epoch, server time)
  * @property {SeatState[]} seats
  * @property {CardJson[]} pile - the pile, oldest card first
- * @property {number | null} to_play - the seat to turn next; null once the game is over
+ * @property {number | null} to_play - the seat to turn next; null once the game is over, and while
+ *   the table waits for its people (`waiting_for`)
  * @property {number} owed - cards still owed for the pay card being paid for
  * @property {number | null} challenge - where on the pile that pay card lies (0: the oldest)
  * @property {number | null} creditor - the seat that turned it

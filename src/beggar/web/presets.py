@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from beggar.research import houserules
 from beggar.rules import (
     ALIASES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PRESET_BY_NAME,
     PRESET_LIST,
     STANDARD,
@@ -30,6 +32,7 @@ from beggar.rules import (
     PileOrder,
     RepeatCheck,
     Rules,
+    RulesError,
 )
 
 TITLES: dict[str, tuple[str, str]] = {
@@ -160,10 +163,27 @@ def rules_summary(rules: Rules) -> str:
     return ", ".join(SETTING_WORDS[key](rules) for key, show in shown.items() if show and key not in told)
 
 
+def player_counts(rules: Rules) -> list[int]:
+    """How many players a table with these rules may seat (a two-player rule: 2 only).
+
+    >>> from beggar.rules import rules_named
+    >>> player_counts(rules_named("lose-when-empty")), player_counts(rules_named("standard"))[-1]
+    ([2], 8)
+    """
+    counts = []
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        try:
+            rules.replace(players=players)
+        except RulesError:
+            continue
+        counts.append(players)
+    return counts
+
+
 def preset_entries(delays: Mapping[str, float] | None = None) -> list[dict[str, object]]:
     """Every preset for the home page: its key (what the browser sends), title, description,
-    settings, and what it does to a game as the kernel measured it (:func:`measured`; ``delays``:
-    each pace's seconds a card)."""
+    settings, the numbers of players it may seat, and what it does to a game as the kernel
+    measured it (:func:`measured`; ``delays``: each pace's seconds a card)."""
     figures = houserules.shipped()
     return [
         {
@@ -171,6 +191,7 @@ def preset_entries(delays: Mapping[str, float] | None = None) -> list[dict[str, 
             "title": preset.title,
             "description": preset.description,
             "settings": preset.rules.settings(),
+            "player_counts": player_counts(preset.rules),
             "measured": measured(figures[preset.name], delays or {}) if preset.name in figures else None,
         }
         for preset in PRESET_LIST

@@ -27,7 +27,16 @@ MAX_DEAL = 600
 
 
 class ProtocolError(ValueError):
-    """A message the server will not act on."""
+    """A message the server will not act on; ``field``: the message's field at fault, if one is."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+FIELD_NAMES = {"seed": "deal number", "players": "number of players", "humans": "number of people"}
+"""What a person calls the fields of a new table that the home page names otherwise ("Deal
+number"), so that an error about one speaks of it by that name; any other by its key."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,11 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class KeepPlaying:
+    """No to a new game another person asked for."""
+
+
+@dataclass(frozen=True)
 class PlayFor:
     """Let the computer play for another player who has been away a while."""
 
@@ -108,7 +122,18 @@ class Ping:
 
 
 Message = (
-    Create | Join | Turn | SetPace | SetPaused | SetAutomatic | NewGame | PlayFor | Rename | Leave | Ping
+    Create
+    | Join
+    | Turn
+    | SetPace
+    | SetPaused
+    | SetAutomatic
+    | NewGame
+    | KeepPlaying
+    | PlayFor
+    | Rename
+    | Leave
+    | Ping
 )
 
 
@@ -158,6 +183,8 @@ def parse_message(text: str | bytes) -> Message:
         message = SetAutomatic(fields.boolean("on"))
     elif kind == "new-game":
         message = NewGame()
+    elif kind == "keep-playing":
+        message = KeepPlaying()
     elif kind == "play-for":
         seat = fields.integer("seat", 0, 7)
         if seat is None:
@@ -175,7 +202,7 @@ def parse_message(text: str | bytes) -> Message:
     else:
         raise ProtocolError(
             "unknown message type: use create, join, turn, pace, pause, resume, watch, "
-            "new-game, play-for, rename, leave or ping"
+            "new-game, keep-playing, play-for, rename, leave or ping"
         )
     fields.finish(kind)
     return message
@@ -188,6 +215,11 @@ class _Fields:
         self.data = data
         self.used = {"type"}
 
+    @staticmethod
+    def _wrong(key: str, what: str) -> ProtocolError:
+        """An error about field ``key``, which it calls by its name (:data:`FIELD_NAMES`)."""
+        return ProtocolError(f"{FIELD_NAMES.get(key, key)} {what}", field=key)
+
     def _get(self, key: str) -> Any:
         self.used.add(key)
         return self.data.get(key)
@@ -197,12 +229,12 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ProtocolError(f"{key} must be text")
+            raise self._wrong(key, "must be text")
         value = value.strip()
         if len(value) > limit:
-            raise ProtocolError(f"{key} is too long: at most {limit} characters")
+            raise self._wrong(key, f"is too long: at most {limit} characters")
         if any(ord(ch) < 32 for ch in value):
-            raise ProtocolError(f"{key} contains control characters")
+            raise self._wrong(key, "contains control characters")
         return value
 
     def integer(self, key: str, low: int, high: int) -> int | None:
@@ -210,9 +242,9 @@ class _Fields:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ProtocolError(f"{key} must be a whole number")
+            raise self._wrong(key, "must be a whole number")
         if not low <= value <= high:
-            raise ProtocolError(f"{key} must be from {low} to {high}")
+            raise self._wrong(key, f"must be from {low} to {high}")
         return value
 
     def boolean(self, key: str, default: bool | None = None) -> bool:
@@ -220,7 +252,7 @@ class _Fields:
         if value is None and default is not None:
             return default
         if not isinstance(value, bool):
-            raise ProtocolError(f"{key} must be true or false")
+            raise self._wrong(key, "must be true or false")
         return value
 
     def choice(self, key: str, kind: Any, default: Any = None) -> Any:
@@ -231,7 +263,7 @@ class _Fields:
             return kind(value)
         except ValueError:
             choices = ", ".join(str(member) for member in kind)
-            raise ProtocolError(f"{key} must be one of {choices}") from None
+            raise self._wrong(key, f"must be one of {choices}") from None
 
     def finish(self, kind: str) -> None:
         extra = sorted(set(self.data) - self.used)

@@ -276,18 +276,18 @@ class Table:
     def new_game(self) -> None:
         """Deal again (a lesson or a famous game starts over).
 
-        At instant pace a new game does not play itself to its end at once: a person who was
-        watching their own cards being turned gets them back, and a table where every seat plays
-        itself starts paused.
+        A new game does not play itself: a person who was watching their own cards being turned
+        gets them back, whatever the pace (the computer still plays for an absent friend). At
+        instant pace a table where every seat plays itself starts paused, or it would be over at
+        once.
         """
         self.redeals = 0
         self._start_game(self._next_deal())
-        if self.pace is not Pace.INSTANT:
-            return
         if self.mode in (Mode.WATCH, Mode.FAMOUS):
-            self.set_paused(True)
-            self.paused_why = "A new game, paused: press Resume to watch it."
-            self.changed()
+            if self.pace is Pace.INSTANT:
+                self.set_paused(True)
+                self.paused_why = "A new game, paused: press Resume to watch it."
+                self.changed()
             return
         for each in self.seats:
             if each.human and not each.stand_in:
@@ -319,6 +319,18 @@ class Table:
             return
         self.say(f"{name} agrees: a new game.")
         self.new_game()
+
+    def keep_playing(self, seat: int) -> None:
+        """``seat`` says no to the new game another person asked for: the ask ends, and the log
+        tells everyone (the asker too) in plain words."""
+        if not self.new_game_asked or seat in self.new_game_asked:
+            return
+        self.new_game_asked.clear()
+        if self.game.over:
+            self.say(f"{mention(seat)} says no to a new game for now.")
+        else:
+            self.say(f"{mention(seat)} wants to keep playing: no new game.")
+        self.changed()
 
     def seated_people(self) -> list[int]:
         """Seats held by a person (not the computer, not empty)."""
@@ -396,6 +408,13 @@ class Table:
             return []
         return [seat.name for seat in self.seats if seat.human and not seat.taken]
 
+    def free_seat(self) -> int | None:
+        """The seat a person opening this table's link would take: a friend table's first seat for
+        a person that nobody holds; None where every seat is held (they would watch)."""
+        if self.mode is not Mode.FRIENDS:
+            return None
+        return next((i for i, seat in enumerate(self.seats) if seat.human and not seat.taken), None)
+
     def take_seat(self, seat: int, token: str, name: str | None = None, *, announce: bool = True) -> None:
         """A person sits down at a free seat, held from now on by ``token``."""
         if self.seats[seat].taken:
@@ -403,24 +422,37 @@ class Table:
         self.seats[seat].token_hash = token_hash(token)
         if name:
             self.rename_seat(seat, self._unique_name(seat, name))
-        if announce:
+        if not announce:
+            self.changed()
+            return
+        # A person who sits down without a name is asked for one: they are announced once, by it
+        # (rename), rather than by their place and then renamed; at the latest when everyone is here.
+        everyone = not self.waiting_for()
+        if everyone:
+            for other in self.seated_people():
+                if other != seat and not self.seats[other].named(other):
+                    self.say(f"{mention(other)} sits down.")
+        if everyone or self.seats[seat].named(seat):
             self.say(f"{mention(seat)} sits down.")
-        if announce and not self.waiting_for() and self.game.cards == 0:
+        if everyone and self.game.cards == 0:
             self.started = time.monotonic()  # the clock starts when everyone is here
             self.paused_for = 0.0
             self.say(f"Everyone is here. {mention(self.game.to_play)} leads.")
         self.changed()
 
     def rename(self, seat: int, name: str) -> None:
-        """The person at ``seat`` of a friend table gives their name; the others are told."""
+        """The person at ``seat`` of a friend table gives their name; the others are told (one who
+        sat down without a name, while the table waits for others, is announced by it now)."""
         if self.mode is not Mode.FRIENDS:
             raise TableError("only a friend table's seats take a name once the game is set")
         old = self.seats[seat].name
         name = self._unique_name(seat, name)
         if name == old:
             return
+        announced = self.seats[seat].named(seat) or not self.waiting_for()
         self.rename_seat(seat, name)
-        self.say(f"{mention(seat, old)} is now called {name}.")
+        told = f"{mention(seat, old)} is now called {name}." if announced else f"{mention(seat)} sits down."
+        self.say(told)
         self.changed()
 
     def _unique_name(self, seat: int, name: str) -> str:

@@ -54,6 +54,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     record = game.record
     names = [seat.name for seat in table.seats]
     reveal = table.rules.open_hands
+    waiting = table.waiting_for()
     seats = []
     for index, seat in enumerate(table.seats):
         entry: dict[str, Any] = {
@@ -81,7 +82,8 @@ def shared_view(table: Table) -> dict[str, Any]:
         "at": table.changed_at,
         "seats": seats,
         "pile": [face(table, card) for card in game.pile],
-        "to_play": None if record else game.to_play,
+        # Nobody is to play while the table waits for its people (the lead is said when they are here).
+        "to_play": None if record or waiting else game.to_play,
         "owed": game.owed,
         "challenge": game.challenge,
         "creditor": game.creditor,
@@ -104,13 +106,13 @@ def shared_view(table: Table) -> dict[str, Any]:
         "time_left": None,
         "over": None,
         "closed": table.closed,
-        "waiting_for": table.waiting_for(),
+        "waiting_for": waiting,
         "paused_why": table.paused_why,
         "new_game_asked": sorted(table.new_game_asked),
         "reshuffles": table.redeals,
     }
     if table.rules.time_limit is not None and record is None:
-        played = 0.0 if table.waiting_for() else table.playing_seconds()  # the clock waits too
+        played = 0.0 if waiting else table.playing_seconds()  # the clock waits too
         view["time_left"] = max(0.0, round(table.rules.time_limit - played, 1))
     if table.lesson is not None:
         view["lesson"] = {
@@ -154,6 +156,7 @@ def personal(
         "result": result(table, seat),
         "ending": ending_told(table, seat),
         "taken": taken(table, seat),
+        "new_game_answers": new_game_answers(table, seat),
     }
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
@@ -195,6 +198,8 @@ SECOND_PERSON = {
     "resumes": "resume",
     "lets": "let",
     "leads": "lead",
+    "wants": "want",
+    "says": "say",
 }
 """The verbs the log puts after a seat's name, as said to the person at that seat."""
 _WORD_AFTER = re.compile(r" ([a-z]+)\b")
@@ -370,15 +375,31 @@ def notice(table: Table, seat: int | None) -> str:
     asked = table.new_game_asked
     if asked:
         askers = spoken_list([table.seats[i].name for i in sorted(asked)])
-        button = "Play again" if table.game.over else "New game"
         if seat is not None and seat not in asked:
             verb = "asks" if len(asked) == 1 else "ask"
-            parts.append(f"{askers} {verb} for a new game: press {button} to agree.")
+            yes, no = new_game_answers(table, seat)
+            parts.append(f"{askers} {verb} for a new game: press {yes} or {no}.")
         else:
             missing = [table.seats[i].name for i in table.present_people() if i not in asked]
             if missing:
                 parts.append(f"Waiting for {spoken_list(missing)} to agree to a new game.")
     return " ".join(parts)
+
+
+AGREE = ("Agree to a new game", "Keep playing")
+"""The two answers to a friend's ask for a new game while a game is played: the page's buttons
+and the notice that names them say these words."""
+AGREE_AT_END = ("Play again", "No")
+"""The same two answers once the game is over."""
+
+
+def new_game_answers(table: Table, seat: int | None) -> list[str]:
+    """The words of the two buttons that answer another person's ask for a new game (agree, keep
+    playing) for the person at ``seat``; [] when nobody asks them."""
+    asked = table.new_game_asked
+    if seat is None or not asked or seat in asked or not table.seats[seat].human:
+        return []
+    return list(AGREE_AT_END if table.game.over else AGREE)
 
 
 def card_json(card: Card, rules: Rules) -> dict[str, Any]:

@@ -39,6 +39,8 @@ export class HomeForm {
     this.root = root;
     this.$ = within(root);
     this.options = null;
+    /** The number of players this person chose (a string, as the field holds it); null: none. */
+    this.wantedPlayers = null;
     const $ = this.$;
     $("play-computer").addEventListener("click", () => create("computer"));
     $("play-friend").addEventListener("click", () => create("friends"));
@@ -94,8 +96,8 @@ export class HomeForm {
     const { min, max } = options.limits.players;
     const counts = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
     fillSelect($("opt-players"), counts.map((n) => [n, n]), String(min));
-    fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(min));
     fillSelect($("opt-pace"), paceChoices(options), "normal");
+    this.fitHumans();
     const about = () => {
       const preset = presets.find((p) => p.name === $("opt-rules").value);
       const described = (name) => (presets.find((p) => p.name === name) || { description: "" }).description;
@@ -103,7 +105,7 @@ export class HomeForm {
         ? preset.description
         : `Against the computer: ${described(options.defaults.computer)} `
           + `With a friend: ${described(options.defaults.friends)}`;
-      $("opt-players").value = preset ? preset.settings.players : String(min);
+      this.fitPlayers();
       // The play buttons say which rules they deal.
       $("play-computer").querySelector("small").textContent = preset ? preset.title : title(options.defaults.computer);
       $("play-friend").querySelector("small").textContent = preset ? preset.title : title(options.defaults.friends);
@@ -115,8 +117,45 @@ export class HomeForm {
     };
     $("opt-rules").addEventListener("change", about);
     $("opt-pace").addEventListener("change", measured);
+    $("opt-players").addEventListener("change", () => {
+      this.wantedPlayers = $("opt-players").value;
+      this.fitHumans();
+    });
     about();
     this.remember();
+  }
+
+  /** The preset the Rules field names (undefined for the table's own). */
+  get preset() {
+    return this.options.presets.find((p) => p.name === this.$("opt-rules").value);
+  }
+
+  /** The numbers of players the chosen rules may seat: a rule for two players says so by the
+   * field. The number a person chose stays where the rules allow it; otherwise the preset's own. */
+  fitPlayers() {
+    const $ = this.$;
+    const preset = this.preset;
+    const { min } = this.options.limits.players;
+    const allowed = preset ? preset.player_counts.map(String) : null;
+    for (const option of $("opt-players").options) option.disabled = Boolean(allowed) && !allowed.includes(option.value);
+    const wanted = this.wantedPlayers;
+    $("opt-players").value = wanted && (!allowed || allowed.includes(wanted))
+      ? wanted
+      : preset ? preset.settings.players : String(min);
+    const only = allowed && allowed.length === 1;
+    $("opt-players-about").hidden = !only;
+    $("opt-players-about").textContent = only ? `${preset.title} is a game for ${allowed[0]} players only.` : "";
+    this.fitHumans();
+  }
+
+  /** A friend table seats 2 people up to as many as the table has seats. */
+  fitHumans() {
+    const $ = this.$;
+    const { min } = this.options.limits.players;
+    const seats = Number($("opt-players").value) || min;
+    const counts = Array.from({ length: seats - min + 1 }, (_, i) => String(min + i));
+    const kept = Math.min(Math.max(Number($("opt-humans").value) || min, min), seats);
+    fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(kept));
   }
 
   /** The table settings a person chose last time come back (kept in this browser), and each
@@ -133,9 +172,13 @@ export class HomeForm {
       const input = $(id);
       if (!(id in saved)) continue;
       if (input.type === "checkbox") input.checked = Boolean(saved[id]);
-      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === saved[id])) {
+      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === saved[id] && !o.disabled)) {
         input.value = saved[id];
         if (id === "opt-rules") input.dispatchEvent(new Event("change")); // its description, its players
+        // A number of players other than the rules' own was chosen: it stays when the rules change.
+        const own = this.preset ? this.preset.settings.players : String(this.options.limits.players.min);
+        if (id === "opt-players" && saved[id] !== own) this.wantedPlayers = saved[id];
+        if (id === "opt-players") this.fitHumans();
       }
     }
     const keep = () => {

@@ -141,7 +141,9 @@ class App {
       }
       if (message.over && message.over.replay && message.you !== null && message.over.replay !== this.remembered) {
         this.remembered = message.over.replay;
-        rememberGame({ replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now() });
+        rememberGame({
+          replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now(), seat: message.you,
+        });
       }
       // Back at a table this page paused when its tab was hidden, and visible again: play on.
       if (this.rejoined) {
@@ -231,12 +233,16 @@ class App {
     this.table.reset();
     this.end.reset();
     if (!token && !name) {
-      // Someone new to this table: their name first, so that the table never calls them "Player 2";
-      // but only at a table that is open (the page's address answers 404 for one that is not).
+      // Someone new to this table: if they are to sit down, their name first, so that the table
+      // never calls them "Player 2". The server says whether a seat is free (the page's address
+      // answers 404 for a table that is not open); where every seat is held they just watch.
       this.connection.close();
       let open = true;
+      let seat = "free";
       try {
-        open = (await fetch(siteUrl(`t/${tableId}`), { method: "HEAD", cache: "no-store" })).ok;
+        const answer = await fetch(siteUrl(`t/${tableId}`), { method: "HEAD", cache: "no-store" });
+        open = answer.ok;
+        seat = answer.headers.get("Beggar-Seat") || seat;
       } catch {
         // the server unreachable: the socket will say so
       }
@@ -246,6 +252,10 @@ class App {
         return;
       }
       this.showPage("table");
+      if (seat === "taken") {
+        this.connection.open(message, tableId);
+        return;
+      }
       this.table.askName((given) => {
         if (this.me === me) this.connection.open({ ...message, name: given }, tableId);
       });

@@ -5,7 +5,8 @@ import { el, siteUrl, within } from "./dom.js";
 const KEY = "beggar-recent";
 const MOST = 20;
 
-/** The games remembered, newest first: `{replay, title, sentence, at}`. */
+/** The games remembered, newest first: `{replay, title, sentence, at, seat}` (`seat`: this
+ * person's seat in that game). */
 export function recentGames() {
   try {
     const list = JSON.parse(localStorage.getItem(KEY) || "[]");

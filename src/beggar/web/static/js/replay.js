@@ -4,6 +4,7 @@ import { el, plural, siteUrl, within } from "./dom.js";
 import { backElement, cardElement, fan } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
+import { recentGames } from "./recent.js";
 
 /** The replay page. It owns its root (#replay) and binds its own controls; `playDeal(deal, rules,
  * players)` starts a game on the replayed deal. */
@@ -12,6 +13,7 @@ export class ReplayView {
     this.root = root;
     this.$ = within(root);
     this.data = null;
+    this.names = [];
     this.at = 0;
     this.timer = null;
     this.tricksAt = [];
@@ -70,9 +72,15 @@ export class ReplayView {
     });
     const last = data.frames.length - 1;
     if (this.trickFrames[this.trickFrames.length - 1] !== last) this.trickFrames.push(last);
-    document.title = `Replay: ${data.title} — Beggar-My-Neighbour`;
+    // A game this browser played (it kept the seat) calls that seat "You" where its person gave no
+    // name, as the table did; the server says which seats go by a name.
+    const mine = recentGames().find((game) => game.replay === id);
+    const seat = mine && Number.isInteger(mine.seat) ? mine.seat : null;
+    this.names = data.names.map((name, index) => (index === seat && data.named && !data.named[index] ? "You" : name));
+    const title = this.names.some((name, index) => name !== data.names[index]) ? this.names.join(" · ") : data.title;
+    document.title = `Replay: ${title} — Beggar-My-Neighbour`;
     const $ = this.$;
-    $("replay-title").textContent = `Replay: ${data.title}`;
+    $("replay-title").textContent = `Replay: ${title}`;
     $("replay-rules").textContent = `${data.rules.title}. ${data.over ? data.over.sentence : ""}`;
     const scrub = $("scrub");
     scrub.max = String(last);
@@ -96,7 +104,7 @@ export class ReplayView {
     const seats = $("replay-seats");
     seats.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
     seats.dataset.count = String(data.names.length);
-    data.names.forEach((name, index) => {
+    this.names.forEach((name, index) => {
       const node = el("div", "seat");
       node.dataset.seat = String(index);
       node.dataset.slot = ringSlot(index, 0, data.names.length);
@@ -141,7 +149,7 @@ export class ReplayView {
     $("scrub").value = String(this.at);
     $("scrub").setAttribute("aria-valuetext", `card ${this.at} of ${last}`);
     const trick = this.tricksAt[this.at];
-    drawChart($("replay-chart"), $("replay-legend"), this.points, data.names, trick, data.cycle || null, stacks);
+    drawChart($("replay-chart"), $("replay-legend"), this.points, this.names, trick, data.cycle || null, stacks);
   }
 
   /** Step `delta` cards. */

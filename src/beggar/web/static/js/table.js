@@ -158,6 +158,9 @@ export class TableView {
     });
     control("abandon-no", () => { $("abandon").hidden = true; });
     control("play-again", () => this.send({ type: "new-game" }));
+    // Another person asks for a new game: agree, or keep playing (which ends the ask).
+    control("new-game-yes", () => this.send({ type: "new-game" }));
+    control("new-game-no", () => this.send({ type: "keep-playing" }));
     // On a phone the pace, the sound and Leave wait behind "More".
     $("more").addEventListener("click", () => {
       const open = $("more").getAttribute("aria-expanded") !== "true";
@@ -389,14 +392,17 @@ export class TableView {
     this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
-    const othersAsked = s.new_game_asked.length > 0 && !asked;
     // At a friend table it says whether a new game is asked; it keeps one width, so that a
     // friend asking for a new game moves nothing beside it.
     const labels = lesson || s.mode === "famous" ? ["Start again"]
-      : s.mode === "friends" ? ["New game", "New game asked", "Agree to a new game"] : ["New game"];
-    sayOneOf(newGame_, labels, asked ? labels[1] : othersAsked ? labels[2] : labels[0]);
+      : s.mode === "friends" ? ["New game", "New game asked"] : ["New game"];
+    sayOneOf(newGame_, labels, asked ? labels[1] : labels[0]);
+    // The answers to another's ask, in the server's words (the notice names them the same way).
+    const [yes, no] = s.new_game_answers;
+    $("new-game-ask").hidden = !yes;
+    $("new-game-yes").textContent = yes || "";
+    $("new-game-no").textContent = no || "";
     newGame_.disabled = asked;
-    newGame_.classList.toggle("attention", othersAsked);
     $("pace").value = s.pace;
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
