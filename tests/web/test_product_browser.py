@@ -822,17 +822,79 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
             "document.querySelector('#pile'), {childList: true})"
         )
         page.keyboard.press("Space")
-        # The last card paid lands; the line under the pile says who takes the pile, while the
-        # stacks, the prompt and Turn wait for the pile to go to its winner.
+        # The last card paid lands; the line under the pile says who takes the pile, and the
+        # stacks and the prompt say the same moment, while Turn waits for the pile to go.
         held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
         assert held["told"] == "Queen paid: you take 3 cards."
-        assert (held["turn"], held["stacks"]) == ("disabled", ["25", "25"])
-        assert "owes" in held["prompt"]
+        assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
+        assert "owes" not in held["prompt"]
         # Space while the pile goes: the card is turned once it has gone, never onto it.
         page.keyboard.press("Space")
         shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
         assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
         assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+
+
+ONE_MOMENT = """() => {
+  const text = (selector) => (document.querySelector(selector) || {}).innerText || '';
+  const line = text('#pile-count');
+  const inPile = /(\\d+) cards? in the pile/.exec(line);
+  const stacks = [...document.querySelectorAll('#seats .stack-count')].map((n) => parseInt(n.innerText));
+  const owing = /owes? (\\d+)/.exec(text('#prompt'));
+  const marks = document.querySelector('#seats .owed-words');
+  window.moments.push({
+    line, prompt: text('#prompt'), stacks,
+    total: stacks.reduce((a, b) => a + b, 0) + (inPile ? parseInt(inPile[1]) : 0),
+    owed: owing ? owing[1] : null, marks: marks ? parseInt(marks.innerText) + '' : null,
+    filled: document.querySelectorAll('#seats .mark.paid').length,
+    log: [...document.querySelectorAll('#log li')].slice(-1).map((li) => li.innerText)[0] || '',
+  });
+  if (!window.stopSampling) requestAnimationFrame(window.sample);
+}"""
+"""Read what the table says in one frame: the stacks and the pile (they add up to the deck), the
+prompt, the owed marks and the log's last line."""
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA",  # you win the trick
+        "-" * 11 + "JJJQQQQKKKKAAAA/J" + "-" * 25,  # the computer wins it
+    ],
+)
+def test_everything_the_table_says_is_of_one_moment_while_a_won_pile_goes(
+    server: str, browser: Any, deal: str
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, deal=deal, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
+        # Turn (and pay) until a trick is won.
+        won = "document.querySelector('#pile-count').innerText.includes('paid:')"
+        while not page.evaluate(won):
+            page.wait_for_selector("#turn:enabled")
+            cards = cards_turned(page)
+            page.keyboard.press("Space")
+            page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+            page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
+        # The trick's winner leads the next card: the table moves past the won pile.
+        page.wait_for_selector("#turn:enabled", timeout=10000)
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
+            " && parseInt(document.querySelector('#counts').innerText) >= 4"
+        )
+        page.wait_for_timeout(300)
+        moments = page.evaluate("window.stopSampling = true; window.moments")
+        assert any("paid:" in m["line"] for m in moments)
+        for moment in moments:
+            assert moment["total"] == 52, moment
+            assert moment["owed"] == moment["marks"], moment  # the prompt and the marks agree
+            if "paid:" in moment["line"]:
+                assert moment["owed"] is None and moment["filled"] == 0, moment
+                assert "paid" in moment["log"].lower() or "take" in moment["log"].lower(), moment
 
 
 def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(

@@ -97,7 +97,6 @@ export class TableView {
     this.sweepNow = null;
     this.holdUntil = 0;
     this.holdTimer = null;
-    this.heldFrom = null;
     this.turnQueued = false;
     this.renaming = false;
     this.clock = { left: null, at: 0, running: false };
@@ -321,34 +320,34 @@ export class TableView {
     $("rename").hidden = !unnamed || asking;
     if (newGame) $("abandon").hidden = true;
     if (newGame || s.over) $("leave-ask").hidden = true;
-    // A won pile is shown landing and going to its winner before the rest of the table moves on:
-    // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
-    // line under the pile says who took it; the log is written at once.
-    const shownFrom = this.holdTimer ? this.heldFrom : previous;
+    // A won pile is shown landing and going to its winner. Everything said about the table (the
+    // seats and their counts, the owed marks, the prompt, the line under the pile, the log) is
+    // this state's at once, so that they never disagree; only the won cards are still seen on
+    // their way, and Turn waits until they have gone (a key pressed meanwhile turns then), so
+    // that the next card never lands beside them.
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
     if (newGame) this.turnQueued = false;
     this.drawPile(s, previous, newGame);
-    this.drawLog(s, previous && newGame); // the log tells at once what happened
+    this.drawLog(s, previous && newGame);
     this.drawLessonNote(s);
+    this.drawRest(s, previous, newGame);
     const wait = this.holdUntil - performance.now();
     if (wait > 0) {
-      $("turn").disabled = true;
-      $("pile-count").textContent = s.taken;
-      this.heldFrom = shownFrom;
+      const turn = $("turn");
+      const ready = !turn.disabled;
+      turn.disabled = true;
       this.holdTimer = setTimeout(() => {
         this.holdTimer = null;
         // The won pile has gone to its winner by now, even where a busy page has not finished
         // drawing its slide: the next card never lands beside it.
         $("pile").querySelectorAll(".card.sweeping").forEach((node) => node.remove());
-        this.drawRest(s, shownFrom, newGame);
+        turn.disabled = !ready;
         const queued = this.turnQueued;
         this.turnQueued = false;
-        if (queued && this.canTurn()) $("turn").click();
+        if (queued && this.canTurn()) turn.click();
       }, wait);
-      return;
     }
-    this.drawRest(s, shownFrom, newGame);
   }
 
   /** The table but its pile, for state `s` (see render). */
@@ -607,23 +606,33 @@ export class TableView {
     );
   }
 
-  /** A won pile (its `cards`, already marked as sweeping) slides from where it lies to the
-   * winner's stack, shrinking and fading on the way. */
+  /** A won pile (its `cards`, already marked as sweeping) gathers onto its top card and slides
+   * as one stack to the winner's stack, shrinking on the way. The cards stay opaque until they
+   * arrive: faded cards over each other would show through one another. */
   sweep(cards, seat) {
     const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
     const live = cards.filter((node) => node.isConnected);
-    if (!to) {
+    if (!to || !live.length) {
       live.forEach((node) => node.remove());
       return;
     }
     const target = to.getBoundingClientRect();
+    const top = live[live.length - 1].getBoundingClientRect();
     for (const node of live) {
       const box = node.getBoundingClientRect();
+      const gx = top.left - box.left;
+      const gy = top.top - box.top;
       const dx = target.left + target.width / 2 - (box.left + box.width / 2);
       const dy = target.top + target.height / 2 - (box.top + box.height / 2);
+      const there = `translate(${dx}px, ${dy}px) scale(.4)`;
       const motion = node.animate(
-        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
+        [
+          { transform: "none", opacity: 1 },
+          { transform: `translate(${gx}px, ${gy}px)`, opacity: 1, offset: 0.3 },
+          { transform: there, opacity: 1, offset: 0.9 },
+          { transform: there, opacity: 0 },
+        ],
+        { duration: SWEEP_MS, easing: "ease-in-out", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
       setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
