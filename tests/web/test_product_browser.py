@@ -1075,3 +1075,44 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
         assert host.locator("#notice").is_visible()
         assert _places(host) == places
+
+
+CONTRAST = """([a, b, edge]) => {
+  const lum = (el, prop) => {
+    const [r, g, bl] = getComputedStyle(el)[prop].match(/[\\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const x = lum(document.querySelector(a), edge ? 'borderTopColor' : 'backgroundColor');
+  const y = lum(document.querySelector(b), 'backgroundColor');
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+"""The contrast ratio between an element's background (or its edge) and another's background."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")  # every card is the computer's now
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        page.wait_for_timeout(300)  # a card on its way when the question came may still land
+        held = cards_turned(page)
+        # One question, one button of each name, and its answer clear against the question's box.
+        names = page.locator("#table button:visible").all_inner_texts()
+        assert len(names) == len(set(names)), names
+        assert page.evaluate(CONTRAST, ["#abandon-yes", "#abandon", True]) >= 3
+        page.wait_for_timeout(1500)  # five cards' time at this pace
+        assert cards_turned(page) == held
+        page.keyboard.press("Escape")
+        assert page.locator("#abandon").is_hidden()
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {held}")

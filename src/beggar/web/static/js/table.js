@@ -144,18 +144,26 @@ export class TableView {
     $("again").addEventListener("click", (event) => {
       const s = this.state;
       if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
-        $("abandon").hidden = false;
-        $("abandon-no").focus({ preventScroll: true }); // in view: just above the control pressed
+        this.ask("abandon");
         return;
       }
       this.send({ type: "new-game" });
       this.refocus(event);
     });
     control("abandon-yes", () => {
-      $("abandon").hidden = true;
+      $("abandon").hidden = true; // the new game lets the computer go on
       this.send({ type: "new-game" });
     });
-    control("abandon-no", () => { $("abandon").hidden = true; });
+    control("abandon-no", () => this.answered("abandon"));
+    // Escape answers a question as its second button does: "Keep playing".
+    for (const id of ["abandon", "leave-ask"]) {
+      $(id).addEventListener("keydown", (event) => {
+        if (event.key !== "Escape") return;
+        event.preventDefault();
+        this.answered(id);
+        this.focus();
+      });
+    }
     control("play-again", () => this.send({ type: "new-game" }));
     // On a phone the pace, the sound and Leave wait behind "More".
     $("more").addEventListener("click", () => {
@@ -194,8 +202,7 @@ export class TableView {
         $("leave-words").textContent = s.mode === "computer"
           ? "Leave this game? It ends when you leave."
           : "Leave the table? The others may go on without you.";
-        $("leave-ask").hidden = false;
-        $("leave-no").focus({ preventScroll: true }); // in view: just above the control pressed
+        this.ask("leave-ask");
         return;
       }
       leave();
@@ -204,12 +211,31 @@ export class TableView {
       $("leave-ask").hidden = true;
       leave();
     });
-    control("leave-no", () => { $("leave-ask").hidden = true; });
+    control("leave-no", () => this.answered("leave-ask"));
     $("pace").addEventListener("change", () => {
       this.send({ type: "pace", pace: $("pace").value });
       this.refocus(null);
     });
     $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
+  }
+
+  /**
+   * Put the question `id` (a new game? leave?) to this person. Against the computer, the server
+   * holds the computer's cards until it is answered: nothing on the table changes meanwhile.
+   */
+  ask(id) {
+    const $ = this.$;
+    $(id).hidden = false;
+    $(id).querySelector("button.secondary").focus({ preventScroll: true }); // in view: above the control pressed
+    if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: true });
+  }
+
+  /** The question `id` is answered (or put away): the computer plays on. */
+  answered(id) {
+    const $ = this.$;
+    if ($(id).hidden) return;
+    $(id).hidden = true;
+    if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: false });
   }
 
   /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
