@@ -87,7 +87,11 @@ def test_pause_and_resume(server: str, page: Any) -> None:
     frozen = page.inner_text("#counts")
     page.wait_for_timeout(1200)
     assert page.inner_text("#counts") == frozen
-    page.click("#pause")
+    # One Resume, in the Turn button's place.
+    assert page.locator("#table button:visible", has_text="Resume").count() == 1
+    banner, resume = page.locator("#paused-banner").bounding_box(), page.locator("#resume-big").bounding_box()
+    assert banner is not None and resume is not None and banner["width"] <= resume["width"] + 1
+    page.click("#resume-big")
     page.wait_for_function(f"document.querySelector('#counts').innerText !== {frozen!r}")
 
 

@@ -404,6 +404,7 @@ export class TableView {
     again.textContent = asked ? "Waiting for the others…" : lesson || s.mode === "famous" ? "Start again" : "Play again";
     again.disabled = asked;
     $("pause").textContent = s.paused ? "Resume" : "Pause";
+    $("pause").classList.toggle("standby", pausedNow && player); // Resume is the big button then
     $("pause").disabled = !player || over || waiting;
     $("auto").setAttribute("aria-pressed", String(auto));
     const watchWords = s.mode === "friends" ? "Play my cards for me"
