@@ -1116,3 +1116,43 @@ def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
         page.keyboard.press("Escape")
         assert page.locator("#abandon").is_hidden()
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {held}")
+
+
+PILE_SEEN = """() => {
+  const cards = [...document.querySelectorAll('#pile .card:not(.sweeping)')];
+  const lefts = [...new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left)))];
+  lefts.sort((a, b) => a - b);
+  const line = document.querySelector('#pile-count').getBoundingClientRect();
+  return {
+    width: cards[0].getBoundingClientRect().width,
+    steps: lefts.slice(1).map((left, i) => left - lefts[i]),
+    outlined: cards.filter((c) => getComputedStyle(c).outlineStyle !== 'none')
+      .filter((c) => !c.classList.contains('challenge')).length,
+    line: [line.width, line.height, line.right], text: document.querySelector('#pile-count').innerText,
+  };
+}"""
+"""What the pile shows: how far apart its cards' corners are, which glow, and its line."""
+
+
+def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", pace="fast", seed=7)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_function(
+            "document.querySelectorAll('#pile .card:not(.sweeping)').length >= 5"
+            " && document.querySelector('#pile .card.pay:not(.challenge)')"
+            " && document.querySelector('#pile .challenge')",
+            timeout=60000,
+            polling=50,
+        )
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        seen = page.evaluate(PILE_SEEN)
+        assert seen["steps"] and min(seen["steps"]) >= seen["width"] / 4 - 1, seen  # every corner index whole
+        assert seen["outlined"] == 0, seen  # only the card being paid for glows
+        width, height, right = seen["line"]
+        assert height >= 12 and width > 60 and right <= PHONE["width"], seen
+        assert re.match(r"\d+ cards in the pile", seen["text"]), seen

@@ -131,7 +131,7 @@ export class ReplayView {
       pile.append(node);
       return node;
     });
-    fan(pile, nodes);
+    fan(pile, nodes, challengeAt >= 0 ? nodes.length - challengeAt : 1);
 
     // Numbers as the position line writes them: "trick 1,007".
     const text = (frame[7] || "Before the first card.").replace(/\d{4,}/g, (digits) => Number(digits).toLocaleString("en"));

@@ -599,13 +599,18 @@ export class TableView {
       pile.append(node);
       return node;
     });
-    fan(pile, nodes);
+    fan(pile, nodes, challenge >= 0 ? nodes.length - challenge : 1);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
-    $("pile-count").textContent = s.pile.length
-      ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : s.taken;
+    // "13 cards in the pile; top: queen of spades, pays 2." (where the pile is narrow, a phone
+    // shows "13 cards in the pile." and the top card says the rest).
+    if (s.pile.length) {
+      const top = el("span", "pile-top", `; top: ${cardName(s.pile[s.pile.length - 1])}`);
+      $("pile-count").replaceChildren(`${plural(s.pile.length, "card")} in the pile`, top, ".");
+    } else {
+      $("pile-count").textContent = s.taken;
+    }
   }
 
   /** An empty pile keeps the pile's size (nothing below it moves) and says who turns next. */
