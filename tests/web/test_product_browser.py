@@ -1156,3 +1156,44 @@ def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(serve
         width, height, right = seen["line"]
         assert height >= 12 and width > 60 and right <= PHONE["width"], seen
         assert re.match(r"\d+ cards in the pile", seen["text"]), seen
+
+
+FELT_CONTRAST = """(selector) => {
+  const lum = (color) => {
+    const probe = document.createElement('i');
+    probe.style.color = color;
+    document.body.append(probe);
+    const rgb = getComputedStyle(probe).color.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    probe.remove();
+    const [r, g, b] = rgb.map((c) => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const node = document.querySelector(selector);
+  const x = lum(getComputedStyle(node).backgroundColor);
+  const y = lum(getComputedStyle(document.documentElement).getPropertyValue('--felt').trim());
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+"""The contrast between an element's background and the felt's colour."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        at_table(page)
+        counts = page.locator("#seats .seat .count")
+        assert counts.count() == 2 and all(counts.nth(i).is_visible() for i in range(2))
+        assert counts.all_inner_texts() == ["26 cards", "26 cards"]
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.goto(str(page.get_attribute("#end-replay", "href")))
+        page.wait_for_selector("#replay:not([hidden]) .seat")
+        assert page.evaluate(FELT_CONTRAST, "#replay-play") >= 3
+        # The one control of its colour, the table's main one's (Turn's).
+        background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
+        others = {page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")}
+        assert page.evaluate(background, "#replay-play") not in others
