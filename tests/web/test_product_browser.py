@@ -1197,3 +1197,34 @@ def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(
         background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
         others = {page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")}
         assert page.evaluate(background, "#replay-play") not in others
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_selector("#end[open] #end-replay:not([hidden])")
+        headline = page.inner_text("#end-title")
+        assert re.fullmatch(r"You (won: you|lost: Robin) took all 52 cards\.", headline), headline
+        said = page.inner_text("#end-sentence") + page.inner_text("#end-facts")
+        assert "52" not in said and "win" not in said, said
+        heights = {
+            round(box["height"])
+            for box in (page.locator(f"#end-{c}").bounding_box() for c in ("again", "replay", "close"))
+            if box
+        }
+        assert len(heights) == 1, heights
+        page.goto(f"{server}/#famous")
+        first = page.locator("#famous-list li").first
+        watch, replay = (
+            first.locator("button", has_text="Watch").bounding_box(),
+            first.locator("a", has_text="Replay").bounding_box(),
+        )
+        assert watch is not None and replay is not None
+        assert (watch["y"], watch["height"]) == (replay["y"], replay["height"])

@@ -777,8 +777,12 @@ export class EndDialog {
     if (this.shownEnd === key) return;
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
-    $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.ending} ${s.lesson.outro}` : s.ending;
+    // Who won is said once, in the headline, from this person's seat; below it only what it does
+    // not say: why a game nobody won outright stopped, a lesson's last words, the counts.
+    $("end-title").textContent = s.headline;
+    const sentence = [s.over.why, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
+    $("end-sentence").textContent = sentence;
+    $("end-sentence").hidden = !sentence;
     const next = s.lesson && s.lesson.next;
     $("end-next").hidden = !next;
     if (next) $("end-next").dataset.lesson = String(next);
@@ -787,8 +791,9 @@ export class EndDialog {
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
-    fact("Result", s.result);
-    fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
+    if (s.over.status !== "finished") {
+      fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
+    }
     const deal = $("end-deal");
     deal.replaceChildren();
     s.over.deal_hands.forEach((hand, h) => {
