@@ -1228,3 +1228,31 @@ def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
         )
         assert watch is not None and replay is not None
         assert (watch["y"], watch["height"]) == (replay["y"], replay["height"])
+
+
+WHOLE_LINES = """() => {
+  const log = document.querySelector('#log');
+  const box = log.getBoundingClientRect();
+  const top = box.top + log.clientTop, bottom = top + log.clientHeight;
+  return [...log.children].filter((li) => getComputedStyle(li).visibility !== 'hidden')
+    .map((li) => li.getBoundingClientRect())
+    .filter((r) => r.bottom > top + 1 && r.top < bottom - 1)
+    .map((r) => [Math.round(r.top - top), Math.round(bottom - r.bottom)]);
+}"""
+"""Where each log line seen in the log's box lies: its distance from the box's top and bottom."""
+
+
+def test_the_short_log_shows_whole_lines_only(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast", players="3")
+        page.click("#watch-game")
+        at_table(page)
+        seen = []
+        for _ in range(12):
+            page.wait_for_timeout(350)
+            seen.append(page.evaluate(WHOLE_LINES))
+        assert any(len(lines) > 1 for lines in seen)
+        for lines in seen:
+            assert lines and lines[0][0] >= -1, lines  # the first line seen begins in the box
+            assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines

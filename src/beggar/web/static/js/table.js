@@ -176,7 +176,9 @@ export class TableView {
       $("log-more").setAttribute("aria-expanded", String(open));
       $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
       $("log").classList.toggle("short", !open);
+      this.scrollLog();
     });
+    window.addEventListener("resize", () => this.scrollLog());
     // The offers about a friend who is away: the computer plays for them, or a new game without them.
     $("offers").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-seat]");
@@ -692,11 +694,24 @@ export class TableView {
     });
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
-    log.scrollTop = log.scrollHeight;
+    this.scrollLog();
     // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
     if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
+  }
+
+  /** The log shows its latest lines. The short log shows whole lines only: a line cut at its top
+   * (a long one, wrapped) is left blank rather than shown from the middle of a sentence. */
+  scrollLog() {
+    const log = this.$("log");
+    log.scrollTop = log.scrollHeight;
+    log.querySelectorAll(":scope > .cut").forEach((item) => item.classList.remove("cut"));
+    if (!log.classList.contains("short") || this.root.hidden) return;
+    const top = log.getBoundingClientRect().top + log.clientTop;
+    let item = log.lastElementChild;
+    while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
+    if (item && item !== log.lastElementChild) item.classList.add("cut"); // the last line shows, cut or not
   }
 
   /** A lesson's sentence for the card turned last, in a place of its own under the board. */
