@@ -1256,3 +1256,30 @@ def test_the_short_log_shows_whole_lines_only(server: str, browser: Any) -> None
         for lines in seen:
             assert lines and lines[0][0] >= -1, lines  # the first line seen begins in the box
             assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+
+
+HC_COLOURS = """cards => cards.map((card) => {
+  const colour = (selector) => {
+    const node = card.querySelector(selector);
+    return node && getComputedStyle(node).display !== 'none' ? getComputedStyle(node).color : null;
+  };
+  const face = card.querySelector('.face');
+  return [colour('.hc-index'), colour('.hc-pip'), face && getComputedStyle(face).display];
+})"""
+"""Each card's index colour, its suit sign's colour, and whether its printed face shows."""
+
+
+def test_a_high_contrast_card_shows_its_suit_in_one_colour(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page)
+        page.check("#opt-contrast")
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        colours = []
+        for _ in range(40):
+            page.click("#replay-next")
+            colours += page.locator("#replay-pile .card").evaluate_all(HC_COLOURS)
+        assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
+        for index, pip, face in colours:
+            assert index is not None and index == pip and face == "none", (index, pip, face)

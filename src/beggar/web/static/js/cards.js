@@ -32,7 +32,10 @@ export function cardElement(card, { mini = false } = {}) {
     // The large index of the high-contrast cards (a setting; hidden otherwise).
     const index = el("span", "hc-index", `${card.rank}${SUITS[card.suit]}`);
     index.setAttribute("aria-hidden", "true");
-    node.append(index);
+    // With the setting, a large suit sign in the suit's own colour stands for the printed face.
+    const pip = el("span", "hc-pip", SUITS[card.suit]);
+    pip.setAttribute("aria-hidden", "true");
+    node.append(index, pip);
     const face = el("img", "face");
     face.src = siteUrl(`static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`).href;
     face.alt = "";
