@@ -292,7 +292,7 @@ def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
         assert most >= 4
 
 
-@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, PHONE])
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}])
 def test_the_hero_cards_start_at_the_text_s_margin(server: str, browser: Any, size: dict[str, int]) -> None:
     with opened(browser, size) as page:
         page.goto(server)
@@ -1283,3 +1283,46 @@ def test_a_high_contrast_card_shows_its_suit_in_one_colour(server: str, browser:
         assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
         for index, pip, face in colours:
             assert index is not None and index == pip and face == "none", (index, pip, face)
+
+
+HERO_MARGINS = """(() => {
+  const boxes = [...document.querySelectorAll('.hero-card')].map((c) => c.getBoundingClientRect());
+  return [Math.min(...boxes.map((b) => b.left)), innerWidth - Math.max(...boxes.map((b) => b.right))];
+})()"""
+AS_RGB = """(colour) => {
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color;
+  probe.remove();
+  return rgb;
+}"""
+
+
+def test_the_small_things_look_of_a_piece(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        page.wait_for_selector(".hero-card")
+        # The hero's fan is centred on a phone.
+        fan = page.evaluate(HERO_MARGINS)
+        assert abs(fan[0] - fan[1]) <= 12, fan
+        # The rules table's "Settings" stays on one line with its marker.
+        page.goto(f"{server}/#rules")
+        summary = page.locator("#preset-table summary").first
+        box = summary.bounding_box()
+        assert box is not None and box["height"] < 30, box
+        # A recent game's link is in the page's colours, and its replay opens without a keyboard frame.
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        page.goto(server)
+        link = page.locator("#recent-list a").first
+        link.wait_for()
+        ink = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--secondary-ink').trim()"
+        )
+        assert link.evaluate("a => getComputedStyle(a).color") == page.evaluate(AS_RGB, ink)
+        link.click()
+        page.wait_for_selector("#replay:not([hidden]) .seat")
+        assert page.evaluate("document.activeElement.id") != "scrub"

@@ -34,9 +34,10 @@ export class ReplayView {
     });
   }
 
-  /** The focus goes to the slider, from which the keyboard moves through the game. */
+  /** The focus goes to the replay, from which the next Tab reaches the slider (a slider focused
+   * at once would wear its keyboard frame before anyone used the keyboard). */
   focus() {
-    this.$("scrub").focus();
+    this.root.focus({ preventScroll: true });
   }
 
   /** Cards a second while playing; a change takes effect at once. */
