@@ -1234,7 +1234,7 @@ WHOLE_LINES = """() => {
   const log = document.querySelector('#log');
   const box = log.getBoundingClientRect();
   const top = box.top + log.clientTop, bottom = top + log.clientHeight;
-  return [...log.children].filter((li) => getComputedStyle(li).visibility !== 'hidden')
+  return [...log.children].filter((li) => getComputedStyle(li).clipPath === 'none')
     .map((li) => li.getBoundingClientRect())
     .filter((r) => r.bottom > top + 1 && r.top < bottom - 1)
     .map((r) => [Math.round(r.top - top), Math.round(bottom - r.bottom)]);
