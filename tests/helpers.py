@@ -160,8 +160,8 @@ def opened(browser: Any, viewport: dict[str, int] | None = None, **options: Any)
 
 
 def shared_facts(page: Any) -> list[str]:
-    """The end dialog's facts that every seat shares: all but the result, said from each seat."""
-    script = "dts => dts.filter(t => t.textContent !== 'Result').map(t => t.nextElementSibling.textContent)"
+    """The end dialog's facts, which every seat shares (the headline says the result from each)."""
+    script = "dts => dts.map(t => t.nextElementSibling.textContent)"
     return list(page.locator("#end-facts dt").evaluate_all(script))
 
 

@@ -98,24 +98,33 @@ class Narrator:
 
 def ending(record: GameRecord, names: Sequence[str]) -> str:
     """How the game ended, in one sentence."""
-    counts = f"after {_count(record.cards, 'card')} and {_count(record.tricks, 'trick')}"
     if record.status is Status.FINISHED:
         assert record.winner is not None
         total = sum(record.holdings)
-        return f"{names[record.winner]} wins with all {total} cards, {counts}."
+        return f"{names[record.winner]} wins with all {total} cards, {_counts(record)}."
+    return f"{why_stopped(record)} {award_phrase(record, names)}"
+
+
+def why_stopped(record: GameRecord) -> str:
+    """Why a game that nobody won outright stopped, naming no one: ``"Stopped by the card limit
+    after 20 cards and 3 tricks."``; "" for a game won with every card."""
+    if record.status is Status.FINISHED:
+        return ""
     if record.status is Status.LOOP:
         assert record.repeat_of is not None
         seen_cards, seen_tricks = record.repeat_of
         when = "at the start" if seen_cards == 0 else f"after card {seen_cards:,} (trick {seen_tricks:,})"
-        text = f"Loop {counts}: this position was already seen {when}, so the game can never end."
-    else:
-        limit = {
-            Reason.CARD_LIMIT: "the card limit",
-            Reason.TRICK_LIMIT: "the trick limit",
-            Reason.TIME_LIMIT: "the time limit",
-        }.get(record.reason, "request")
-        text = f"Stopped by {limit} {counts}."
-    return f"{text} {award_phrase(record, names)}"
+        return f"Loop {_counts(record)}: this position was already seen {when}, so the game can never end."
+    limit = {
+        Reason.CARD_LIMIT: "the card limit",
+        Reason.TRICK_LIMIT: "the trick limit",
+        Reason.TIME_LIMIT: "the time limit",
+    }.get(record.reason, "request")
+    return f"Stopped by {limit} {_counts(record)}."
+
+
+def _counts(record: GameRecord) -> str:
+    return f"after {_count(record.cards, 'card')} and {_count(record.tricks, 'trick')}"
 
 
 def _count(n: int, noun: str) -> str:

@@ -31,9 +31,8 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
     assert page.inner_text("#seats").count("(computer)") == 1
     play_my_cards_until_the_end(page)
     assert page.inner_text("#end-facts").startswith(f"Cards turned\n{SHORT_CARDS}")
-    assert "wins with all 52 cards" in page.inner_text("#end-sentence")
-    result = page.locator("#end-facts dt:text-is('Result') + dd").inner_text()
-    assert re.fullmatch(r"(You win|\w+ wins), holding all 52 cards\.", result), result  # the server's
+    headline = page.inner_text("#end-title")
+    assert re.fullmatch(r"You (won: you|lost: \w+) took all 52 cards\.", headline), headline  # the server's
     hands = page.locator("#end-deal .hand")
     assert hands.count() == 2  # one line per hand, each card unbroken
     assert [hand.locator(".deal-card").count() for hand in hands.all()] == [26, 26]
@@ -71,8 +70,8 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     assert reloaded
     # The same facts, but the result is said from each seat.
     assert shared_facts(host) == shared_facts(guest)
-    assert host.inner_text("#end-facts dt:text-is('Result') + dd") == "Bea wins, holding all 52 cards."
-    assert guest.inner_text("#end-facts dt:text-is('Result') + dd") == "You win, holding all 52 cards."
+    assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
+    assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
     host_context.close()
     guest_context.close()
 
@@ -87,7 +86,11 @@ def test_pause_and_resume(server: str, page: Any) -> None:
     frozen = page.inner_text("#counts")
     page.wait_for_timeout(1200)
     assert page.inner_text("#counts") == frozen
-    page.click("#pause")
+    # One Resume, in the Turn button's place.
+    assert page.locator("#table button:visible", has_text="Resume").count() == 1
+    banner, resume = page.locator("#paused-banner").bounding_box(), page.locator("#resume-big").bounding_box()
+    assert banner is not None and resume is not None and banner["width"] <= resume["width"] + 1
+    page.click("#resume-big")
     page.wait_for_function(f"document.querySelector('#counts').innerText !== {frozen!r}")
 
 
@@ -123,7 +126,7 @@ def test_lesson_three_from_start_to_finish(server: str, page: Any) -> None:
     assert notes[0] == "The queen is a pay card: B must now turn two cards."
     assert "Only the latest pay card counts" in notes[6]
     assert "B takes the 10 cards of the pile" in page.inner_text("#log")
-    assert "B wins with all 11 cards" in page.inner_text("#end-sentence")
+    assert page.inner_text("#end-title") == "B won, with all 11 cards."
 
 
 def test_a_famous_game_is_watched_with_a_chart_of_both_stacks(server: str, page: Any) -> None:

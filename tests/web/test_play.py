@@ -129,10 +129,10 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
         page.keyboard.press("Space")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
 
-    for control in ("#pause", "#auto", "#sound"):
+    for control, back in (("#pause", "#resume-big"), ("#auto", "#auto"), ("#sound", "#sound")):
         page.wait_for_selector("#turn:enabled")
         page.click(control)  # Pause, Watch both players, Sound on ...
-        page.click(control)  # ... and back: Resume, Stop watching, Sound off
+        page.click(back)  # ... and back: Resume, Stop watching, Sound off
         space_turns_a_card()
     page.click("#again")  # New game: alone at the table, it starts once this game is given up
     page.click("#abandon-yes")

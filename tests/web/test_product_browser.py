@@ -294,7 +294,7 @@ def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
         assert most >= 4
 
 
-@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, PHONE])
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}])
 def test_the_hero_cards_start_at_the_text_s_margin(server: str, browser: Any, size: dict[str, int]) -> None:
     with opened(browser, size) as page:
         page.goto(server)
@@ -824,17 +824,79 @@ def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_swe
             "document.querySelector('#pile'), {childList: true})"
         )
         page.keyboard.press("Space")
-        # The last card paid lands; the line under the pile says who takes the pile, while the
-        # stacks, the prompt and Turn wait for the pile to go to its winner.
+        # The last card paid lands; the line under the pile says who takes the pile, and the
+        # stacks and the prompt say the same moment, while Turn waits for the pile to go.
         held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
         assert held["told"] == "Queen paid: you take 3 cards."
-        assert (held["turn"], held["stacks"]) == ("disabled", ["25", "25"])
-        assert "owes" in held["prompt"]
+        assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
+        assert "owes" not in held["prompt"]
         # Space while the pile goes: the card is turned once it has gone, never onto it.
         page.keyboard.press("Space")
         shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
         assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
         assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+
+
+ONE_MOMENT = """() => {
+  const text = (selector) => (document.querySelector(selector) || {}).innerText || '';
+  const line = text('#pile-count');
+  const inPile = /(\\d+) cards? in the pile/.exec(line);
+  const stacks = [...document.querySelectorAll('#seats .stack-count')].map((n) => parseInt(n.innerText));
+  const owing = /owes? (\\d+)/.exec(text('#prompt'));
+  const marks = document.querySelector('#seats .owed-words');
+  window.moments.push({
+    line, prompt: text('#prompt'), stacks,
+    total: stacks.reduce((a, b) => a + b, 0) + (inPile ? parseInt(inPile[1]) : 0),
+    owed: owing ? owing[1] : null, marks: marks ? parseInt(marks.innerText) + '' : null,
+    filled: document.querySelectorAll('#seats .mark.paid').length,
+    log: [...document.querySelectorAll('#log li')].slice(-1).map((li) => li.innerText)[0] || '',
+  });
+  if (!window.stopSampling) requestAnimationFrame(window.sample);
+}"""
+"""Read what the table says in one frame: the stacks and the pile (they add up to the deck), the
+prompt, the owed marks and the log's last line."""
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA",  # you win the trick
+        "-" * 11 + "JJJQQQQKKKKAAAA/J" + "-" * 25,  # the computer wins it
+    ],
+)
+def test_everything_the_table_says_is_of_one_moment_while_a_won_pile_goes(
+    server: str, browser: Any, deal: str
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, deal=deal, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
+        # Turn (and pay) until a trick is won.
+        won = "document.querySelector('#pile-count').innerText.includes('paid:')"
+        while not page.evaluate(won):
+            page.wait_for_selector("#turn:enabled")
+            cards = cards_turned(page)
+            page.keyboard.press("Space")
+            page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+            page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
+        # The trick's winner leads the next card: the table moves past the won pile.
+        page.wait_for_selector("#turn:enabled", timeout=10000)
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
+            " && parseInt(document.querySelector('#counts').innerText) >= 4"
+        )
+        page.wait_for_timeout(300)
+        moments = page.evaluate("window.stopSampling = true; window.moments")
+        assert any("paid:" in m["line"] for m in moments)
+        for moment in moments:
+            assert moment["total"] == 52, moment
+            assert moment["owed"] == moment["marks"], moment  # the prompt and the marks agree
+            if "paid:" in moment["line"]:
+                assert moment["owed"] is None and moment["filled"] == 0, moment
+                assert "paid" in moment["log"].lower() or "take" in moment["log"].lower(), moment
 
 
 def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(
@@ -1098,3 +1160,254 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         other.goto(link)  # anyone else with the link: the seat by its place
         other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
         assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"
+
+
+CONTRAST = """([a, b, edge]) => {
+  const lum = (el, prop) => {
+    const [r, g, bl] = getComputedStyle(el)[prop].match(/[\\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const x = lum(document.querySelector(a), edge ? 'borderTopColor' : 'backgroundColor');
+  const y = lum(document.querySelector(b), 'backgroundColor');
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+"""The contrast ratio between an element's background (or its edge) and another's background."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")  # every card is the computer's now
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        page.wait_for_timeout(300)  # a card on its way when the question came may still land
+        held = cards_turned(page)
+        # One question, one button of each name, and its answer clear against the question's box.
+        names = page.locator("#table button:visible").all_inner_texts()
+        assert len(names) == len(set(names)), names
+        assert page.evaluate(CONTRAST, ["#abandon-yes", "#abandon", True]) >= 3
+        page.wait_for_timeout(1500)  # five cards' time at this pace
+        assert cards_turned(page) == held
+        page.keyboard.press("Escape")
+        assert page.locator("#abandon").is_hidden()
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {held}")
+
+
+PILE_SEEN = """() => {
+  const cards = [...document.querySelectorAll('#pile .card:not(.sweeping)')];
+  const lefts = [...new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left)))];
+  lefts.sort((a, b) => a - b);
+  const line = document.querySelector('#pile-count').getBoundingClientRect();
+  return {
+    width: cards[0].getBoundingClientRect().width,
+    steps: lefts.slice(1).map((left, i) => left - lefts[i]),
+    outlined: cards.filter((c) => getComputedStyle(c).outlineStyle !== 'none')
+      .filter((c) => !c.classList.contains('challenge')).length,
+    line: [line.width, line.height, line.right], text: document.querySelector('#pile-count').innerText,
+  };
+}"""
+"""What the pile shows: how far apart its cards' corners are, which glow, and its line."""
+
+
+def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", pace="fast", seed=7)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_function(
+            "document.querySelectorAll('#pile .card:not(.sweeping)').length >= 5"
+            " && document.querySelector('#pile .card.pay:not(.challenge)')"
+            " && document.querySelector('#pile .challenge')",
+            timeout=60000,
+            polling=50,
+        )
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        seen = page.evaluate(PILE_SEEN)
+        assert seen["steps"] and min(seen["steps"]) >= seen["width"] / 4 - 1, seen  # every corner index whole
+        assert seen["outlined"] == 0, seen  # only the card being paid for glows
+        width, height, right = seen["line"]
+        assert height >= 12 and width > 60 and right <= PHONE["width"], seen
+        assert re.match(r"\d+ cards in the pile", seen["text"]), seen
+
+
+FELT_CONTRAST = """(selector) => {
+  const lum = (color) => {
+    const probe = document.createElement('i');
+    probe.style.color = color;
+    document.body.append(probe);
+    const rgb = getComputedStyle(probe).color.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    probe.remove();
+    const [r, g, b] = rgb.map((c) => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const node = document.querySelector(selector);
+  const x = lum(getComputedStyle(node).backgroundColor);
+  const y = lum(getComputedStyle(document.documentElement).getPropertyValue('--felt').trim());
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+"""The contrast between an element's background and the felt's colour."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        at_table(page)
+        counts = page.locator("#seats .seat .count")
+        assert counts.count() == 2 and all(counts.nth(i).is_visible() for i in range(2))
+        assert counts.all_inner_texts() == ["26 cards", "26 cards"]
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.goto(str(page.get_attribute("#end-replay", "href")))
+        page.wait_for_selector("#replay:not([hidden]) .seat")
+        assert page.evaluate(FELT_CONTRAST, "#replay-play") >= 3
+        # The one control of its colour, the table's main one's (Turn's).
+        background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
+        others = {page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")}
+        assert page.evaluate(background, "#replay-play") not in others
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_selector("#end[open] #end-replay:not([hidden])")
+        headline = page.inner_text("#end-title")
+        assert re.fullmatch(r"You (won: you|lost: Robin) took all 52 cards\.", headline), headline
+        said = page.inner_text("#end-sentence") + page.inner_text("#end-facts")
+        assert "52" not in said and "win" not in said, said
+        heights = {
+            round(box["height"])
+            for box in (page.locator(f"#end-{c}").bounding_box() for c in ("again", "replay", "close"))
+            if box
+        }
+        assert len(heights) == 1, heights
+        page.goto(f"{server}/#famous")
+        first = page.locator("#famous-list li").first
+        watch, replay = (
+            first.locator("button", has_text="Watch").bounding_box(),
+            first.locator("a", has_text="Replay").bounding_box(),
+        )
+        assert watch is not None and replay is not None
+        assert (watch["y"], watch["height"]) == (replay["y"], replay["height"])
+
+
+WHOLE_LINES = """() => {
+  const log = document.querySelector('#log');
+  const box = log.getBoundingClientRect();
+  const top = box.top + log.clientTop, bottom = top + log.clientHeight;
+  return [...log.children].filter((li) => getComputedStyle(li).clipPath === 'none')
+    .map((li) => li.getBoundingClientRect())
+    .filter((r) => r.bottom > top + 1 && r.top < bottom - 1)
+    .map((r) => [Math.round(r.top - top), Math.round(bottom - r.bottom)]);
+}"""
+"""Where each log line seen in the log's box lies: its distance from the box's top and bottom."""
+
+
+def test_the_short_log_shows_whole_lines_only(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast", players="3")
+        page.click("#watch-game")
+        at_table(page)
+        seen = []
+        for _ in range(12):
+            page.wait_for_timeout(350)
+            seen.append(page.evaluate(WHOLE_LINES))
+        assert any(len(lines) > 1 for lines in seen)
+        for lines in seen:
+            assert lines and lines[0][0] >= -1, lines  # the first line seen begins in the box
+            assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+
+
+HC_COLOURS = """cards => cards.map((card) => {
+  const colour = (selector) => {
+    const node = card.querySelector(selector);
+    return node && getComputedStyle(node).display !== 'none' ? getComputedStyle(node).color : null;
+  };
+  const face = card.querySelector('.face');
+  return [colour('.hc-index'), colour('.hc-pip'), face && getComputedStyle(face).display];
+})"""
+"""Each card's index colour, its suit sign's colour, and whether its printed face shows."""
+
+
+def test_a_high_contrast_card_shows_its_suit_in_one_colour(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page)
+        page.check("#opt-contrast")
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        colours = []
+        for _ in range(40):
+            page.click("#replay-next")
+            colours += page.locator("#replay-pile .card").evaluate_all(HC_COLOURS)
+        assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
+        for index, pip, face in colours:
+            assert index is not None and index == pip and face == "none", (index, pip, face)
+
+
+HERO_MARGINS = """(() => {
+  const boxes = [...document.querySelectorAll('.hero-card')].map((c) => c.getBoundingClientRect());
+  return [Math.min(...boxes.map((b) => b.left)), innerWidth - Math.max(...boxes.map((b) => b.right))];
+})()"""
+AS_RGB = """(colour) => {
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color;
+  probe.remove();
+  return rgb;
+}"""
+
+
+def test_the_small_things_look_of_a_piece(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        page.wait_for_selector(".hero-card")
+        # The hero's fan is centred on a phone.
+        fan = page.evaluate(HERO_MARGINS)
+        assert abs(fan[0] - fan[1]) <= 12, fan
+        # The rules table's "Settings" stays on one line with its marker.
+        page.goto(f"{server}/#rules")
+        summary = page.locator("#preset-table summary").first
+        box = summary.bounding_box()
+        assert box is not None and box["height"] < 30, box
+        # A recent game's link is in the page's colours, and its replay opens without a keyboard frame.
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        page.goto(server)
+        link = page.locator("#recent-list a").first
+        link.wait_for()
+        ink = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--secondary-ink').trim()"
+        )
+        assert link.evaluate("a => getComputedStyle(a).color") == page.evaluate(AS_RGB, ink)
+        link.click()
+        page.wait_for_selector("#replay:not([hidden]) .seat")
+        assert page.evaluate("document.activeElement.id") != "scrub"

@@ -313,8 +313,8 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
         host.wait_for_timeout(40)
     # The same facts, but the result is said from each seat.
     assert shared_facts(host) == shared_facts(guest)
-    assert host.inner_text("#end-facts dt:text-is('Result') + dd") == "Bea wins, holding all 52 cards."
-    assert guest.inner_text("#end-facts dt:text-is('Result') + dd") == "You win, holding all 52 cards."
+    assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
+    assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
     assert host.inner_text("#end-facts").startswith("Cards turned\n40")
     # Both pages opened the same table's socket, over TLS, under the prefix.
     assert set(sockets) == {f"wss://127.0.0.1:{proxy.port}/cards/ws/{table_id}"}

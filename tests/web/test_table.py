@@ -4,6 +4,7 @@ tests/web/test_browser.py for what a person sees in Chromium."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -472,3 +473,26 @@ def test_a_friend_s_ask_for_a_new_game_is_answered_yes_or_no_in_the_words_of_its
         assert "Bea wants to keep playing: no new game." in logged(a)
         assert b.until("state", lambda s: s["new_game_asked"] == [])["new_game_answers"] == []
         assert "You want to keep playing: no new game." in logged(b)
+
+
+def test_a_question_put_to_the_person_holds_the_computer_without_a_word(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        joined = create(me, mode="computer", pace="instant")
+        table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
+        me.send({"type": "hold", "on": True})
+        me.send({"type": "watch", "on": True})  # every card is the computer's now
+        me.until("state", lambda s: s["seats"][s["you"]]["automatic"])
+        time.sleep(0.3)
+        assert table.game.cards == 0 and not table.game.over
+        assert not table.paused and all("aused" not in text for text in logged(me))
+        me.send({"type": "hold", "on": False})
+        me.until("state", lambda s: s["cards"] > 0)
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        a, b, table_id = _friends(client, ws_a, ws_b, pace="instant")
+        table = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
+        a.send({"type": "hold", "on": True})  # at a friend table the others play on
+        b.send({"type": "watch", "on": True})
+        a.send({"type": "watch", "on": True})
+        a.until("state", lambda s: s["cards"] > 0)
+        assert table.held_until == 0.0

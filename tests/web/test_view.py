@@ -445,3 +445,22 @@ def test_a_taken_trick_is_told_from_each_seat_until_the_next_card() -> None:
     assert personal(table, None)["taken"] == "Jack paid: Ann takes 2 cards."
     table.step()
     assert personal(table, 0)["taken"] == ""
+
+
+def test_the_headline_says_who_won_once_from_each_seat() -> None:
+    table = _played(Mode.COMPUTER, "Q-/-J")
+    record = table.game.record
+    assert record is not None and record.winner == 1
+    assert personal(table, 0)["headline"] == "You lost: Ann 2 took all 4 cards."
+    assert personal(table, 1)["headline"] == "You won: you took all 4 cards."
+    assert personal(table, None)["headline"] == "Ann 2 won, with all 4 cards."
+    assert shared_view(table)["over"]["why"] == ""  # won outright: nothing more to say
+    rules = rules_named("standard:max-cards=10")
+    stopped = Table(
+        "stopabcdef", Mode.COMPUTER, rules, [Seat("Ann", True), Seat("Bea", False)], random_deal(rules, 3)
+    )
+    assert personal(stopped, 0)["headline"] == ""
+    while not stopped.game.over:
+        stopped.step()
+    assert shared_view(stopped)["over"]["why"] == "Stopped by the card limit after 10 cards and 1 trick."
+    assert personal(stopped, 0)["headline"] == "No one won."

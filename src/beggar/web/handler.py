@@ -35,6 +35,7 @@ from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
 from beggar.web.protocol import (
     Create,
+    Hold,
     Join,
     KeepPlaying,
     Leave,
@@ -333,6 +334,8 @@ def handle(
         table.set_pace(seat, message.pace)
     elif isinstance(message, SetPaused):
         table.set_paused(message.paused, seat, hidden=message.hidden)
+    elif isinstance(message, Hold):
+        table.hold(message.on)
     elif isinstance(message, SetAutomatic):
         table.set_automatic(seat, message.on)
     elif isinstance(message, NewGame):

@@ -25,6 +25,9 @@
  *   won, or why it stopped and what that awards, and with three players or more when this person
  *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
  *   game is played
+ * @property {string} headline - once the game is over, who won, said once from this person's seat
+ *   ("You lost: Robin took all 52 cards."), with three players or more when this person went out;
+ *   "" while the game is played
  * @property {string} ending - once the game is over, `over.sentence` told to this person ("You win
  *   with all 52 cards, after 40 cards and 9 tricks."); "" while the game is played
  * @property {string} taken - while the pile a trick left is still empty, who took it and how many
@@ -152,6 +155,8 @@
  * @property {number} first - the seat that led
  * @property {RepeatOf | null} repeat_of - where a loop's position was seen first
  * @property {string} sentence - the ending, by name
+ * @property {string} why - why a game nobody won outright stopped, naming no one ("Stopped by the
+ *   card limit after 20 cards and 3 tricks."); "" for a game won with every card
  * @property {string} deal - the deal, now that it may be seen
  * @property {string[][]} deal_hands - each hand's cards, top first
  * @property {string | null} replay - the replay's id, once the game is stored

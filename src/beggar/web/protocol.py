@@ -81,6 +81,13 @@ class SetPaused:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """A question is put to the person (a new game? leave?): the computer waits for the answer."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
 class SetAutomatic:
     """ "Watch both players": the sender's cards are turned for them."""
 
@@ -127,6 +134,7 @@ Message = (
     | Turn
     | SetPace
     | SetPaused
+    | Hold
     | SetAutomatic
     | NewGame
     | KeepPlaying
@@ -179,6 +187,8 @@ def parse_message(text: str | bytes) -> Message:
         message = SetPaused(True, hidden=fields.boolean("hidden", default=False))
     elif kind == "resume":
         message = SetPaused(False)
+    elif kind == "hold":
+        message = Hold(fields.boolean("on"))
     elif kind == "watch":
         message = SetAutomatic(fields.boolean("on"))
     elif kind == "new-game":
@@ -201,7 +211,7 @@ def parse_message(text: str | bytes) -> Message:
         message = Ping()
     else:
         raise ProtocolError(
-            "unknown message type: use create, join, turn, pace, pause, resume, watch, "
+            "unknown message type: use create, join, turn, pace, pause, resume, hold, watch, "
             "new-game, keep-playing, play-for, rename, leave or ping"
         )
     fields.finish(kind)

@@ -67,6 +67,8 @@ LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""
 RESUME_SLICE = 500
 """Cards a restored table replays between pauses (about 5 ms of the server's time)."""
+HOLD_MAX = 60.0
+"""The longest a question put to a person holds the computer's cards (a page gone quiet lets go)."""
 ABSENT_GRACE = 20.0
 """Seconds a friend who lost the connection has to come back before the others are offered to let
 the computer play for them, or a new game without them. A friend who pressed Leave has no grace:
@@ -175,6 +177,9 @@ class Table:
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
+    held_until: float = 0.0
+    """Until when (monotonic) the computer's cards wait for a question put to the person; see
+    :meth:`hold`. Not a pause: nothing is said, and nothing of it is saved."""
     log: list[dict[str, Any]] = field(default_factory=list)
     """The latest lines of the game log: ``{"seq", "text", "note"}``, oldest first, and
     ``"named": [[start, end, seat], ...]`` where the text names seats (see :func:`mention`)."""
@@ -230,6 +235,7 @@ class Table:
         self.last_card = None
         self.last_take = None
         self.went_out = []
+        self.held_until = 0.0
         self.new_game_asked.clear()
         self.replay = None
         leads = f"{mention(self.game.to_play)} leads."
@@ -610,9 +616,24 @@ class Table:
             self.say("Resumed." if who is None else f"{mention(who)} resumes the game.")
         self.changed()
 
+    def hold(self, on: bool) -> None:
+        """A question is put to the person against the computer (a new game? leave?): the
+        computer's cards wait, without a word, until it is answered or :data:`HOLD_MAX` passes.
+        At a friend table the others play on: nobody holds them."""
+        if self.mode is not Mode.COMPUTER:
+            return
+        self.held_until = time.monotonic() + HOLD_MAX if on else 0.0
+        if on:
+            with contextlib.suppress(RuntimeError):  # no event loop: no driver to wake
+                asyncio.get_running_loop().call_later(HOLD_MAX + 0.05, self.wake.set)
+        else:
+            self.wake.set()  # the driver thinks again
+
     def waiting_for_machine(self) -> bool:
-        """True when the next card is turned automatically (not paused, not over)."""
+        """True when the next card is turned automatically (not paused, held or over)."""
         if self.game.over or self.paused or self.closed or self.waiting_for():
+            return False
+        if time.monotonic() < self.held_until:
             return False
         if self.mode is Mode.LESSON:
             return self.seats[self.game.to_play].automatic

@@ -23,7 +23,7 @@ import beggar.web.table
 from beggar.cards import Card
 from beggar.engine import Outcome, Reason, Status
 from beggar.lessons import LESSONS
-from beggar.narrate import award_phrase, ending
+from beggar.narrate import award_phrase, ending, why_stopped
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.never_ending import FoundDeal, published_cycle
@@ -128,6 +128,7 @@ def shared_view(table: Table) -> dict[str, Any]:
         view["over"] = {
             **record.to_dict(),
             "sentence": ending(record, names),
+            "why": why_stopped(record),
             "deal": table.deal.format(),
             "deal_hands": [[card.label for card in hand] for hand in table.deal.hands],
             "replay": table.replay,
@@ -154,6 +155,7 @@ def personal(
         "prompt": prompt(table, seat),
         "notice": notice(table, seat),
         "result": result(table, seat),
+        "headline": headline(table, seat),
         "ending": ending_told(table, seat),
         "taken": taken(table, seat),
         "new_game_answers": new_game_answers(table, seat),
@@ -335,6 +337,44 @@ def result(table: Table, seat: int | None) -> str:
     return told
 
 
+def headline(table: Table, seat: int | None) -> str:
+    """Who won, said once from this person's seat, as the end dialog's headline: ``"You lost:
+    Robin took all 52 cards."``, ``"You won, with more cards (30 to 22)."``, ``"Bea won, with
+    all 52 cards."`` (to a spectator); with three players or more, when this person went out.
+    "" while the game is played."""
+    record = table.game.record
+    if record is None:
+        return ""
+    you = addressed(table, seat)
+    names = table.names
+    winner = record.winner if record.outcome is Outcome.WIN else None
+    held = " to ".join(str(n) for n in record.holdings)
+    if winner is None and record.outcome is Outcome.DRAW:
+        text = award_phrase(record, names)  # "A draw: the most cards are held equally (26 to 26)."
+    elif winner is None:
+        text = "No one won."
+    elif record.status is Status.FINISHED:
+        total = sum(record.holdings)
+        if you is None:
+            text = f"{names[winner]} won, with all {total} cards."
+        elif winner == you:
+            text = f"You won: you took all {total} cards."
+        else:
+            text = f"You lost: {names[winner]} took all {total} cards."
+    elif you is None:
+        text = f"{names[winner]} won, with more cards ({held})."
+    elif winner == you:
+        text = f"You won, with more cards ({held})."
+    else:
+        text = f"You lost: {names[winner]} has more cards ({held})."
+    players = len(table.seats)
+    if you is not None and players > 2:
+        for index, (out, cards) in enumerate(table.went_out):
+            if out == you:
+                text += f" You went out after {cards:,} cards ({ordinal(players - index)})."
+    return text
+
+
 def ending_told(table: Table, seat: int | None) -> str:
     """The game's ending (``over.sentence``) told to this person: ``"You win with all 52 cards,
     after 40 cards and 9 tricks."`` where it names their own seat; "" while the game is played."""
@@ -434,6 +474,7 @@ __all__ = [
     "card_json",
     "face",
     "famous_json",
+    "headline",
     "notice",
     "ordinal",
     "personal",

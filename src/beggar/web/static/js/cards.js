@@ -32,7 +32,10 @@ export function cardElement(card, { mini = false } = {}) {
     // The large index of the high-contrast cards (a setting; hidden otherwise).
     const index = el("span", "hc-index", `${card.rank}${SUITS[card.suit]}`);
     index.setAttribute("aria-hidden", "true");
-    node.append(index);
+    // With the setting, a large suit sign in the suit's own colour stands for the printed face.
+    const pip = el("span", "hc-pip", SUITS[card.suit]);
+    pip.setAttribute("aria-hidden", "true");
+    node.append(index, pip);
     const face = el("img", "face");
     face.src = siteUrl(`static/cards/${card.suit}${card.rank === "10" ? "10" : card.rank}.svg`).href;
     face.alt = "";
@@ -59,11 +62,13 @@ export function backElement() {
   return node;
 }
 
-/** Spread `nodes` (cards already in `pile`) across the pile, overlapping as much as they must.
- * The card's width is measured, not read from the style sheet: there it is a clamp() that grows
- * with the window. A high-contrast card's large index is measured too: each card shows its index
- * whole beside the next one, room allowing. */
-export function fan(pile, nodes) {
+/** Spread `nodes` (cards already in `pile`, oldest first) across the pile, overlapping as much as
+ * they must. The card's width is measured, not read from the style sheet: there it is a clamp()
+ * that grows with the window. Each card shows its corner index whole beside the next one (a
+ * high-contrast card's large index is measured too, room allowing); where the pile is too narrow
+ * for all of them, the older cards lie squared under the oldest one shown. The top `keep` cards
+ * are always spread (the card being paid for and those paid on it). */
+export function fan(pile, nodes, keep = 1) {
   if (!nodes.length) return;
   const width = pile.clientWidth || 300;
   const cardWidth = nodes[0].offsetWidth || 84;
@@ -72,14 +77,19 @@ export function fan(pile, nodes) {
     const label = node.querySelector(".hc-index");
     return label ? label.offsetWidth + 2 : 0; // 0 while the setting is off (the index hidden)
   }));
+  // The least a card may show of itself: its printed corner index (a quarter of its width).
+  const least = Math.max(cardWidth * 0.25, 12);
+  const fit = Math.max(1, Math.floor((width - cardWidth) / least) + 1);
+  const spread = nodes.slice(-Math.min(nodes.length, Math.max(fit, keep)));
   const wanted = Math.max(cardWidth * 0.4, index);
-  const step = nodes.length > 1 ? Math.min(wanted, (width - cardWidth) / (nodes.length - 1)) : 0;
-  if (nodes.length > 1 && index > step) {
+  const step = spread.length > 1 ? Math.min(wanted, (width - cardWidth) / (spread.length - 1)) : 0;
+  if (spread.length > 1 && index > step) {
     // No room for the whole index: a smaller one (its padding and edge, 12px, stay).
     pile.style.setProperty("--hc-scale", String(Math.max(0.3, (step - 14) / (index - 14))));
   }
-  const start = (width - cardWidth - step * (nodes.length - 1)) / 2;
+  const start = (width - cardWidth - step * (spread.length - 1)) / 2;
+  const under = nodes.length - spread.length;
   nodes.forEach((node, i) => {
-    node.style.left = `${start + i * step}px`;
+    node.style.left = `${start + Math.max(0, i - under) * step}px`;
   });
 }

@@ -36,9 +36,10 @@ export class ReplayView {
     });
   }
 
-  /** The focus goes to the slider, from which the keyboard moves through the game. */
+  /** The focus goes to the replay, from which the next Tab reaches the slider (a slider focused
+   * at once would wear its keyboard frame before anyone used the keyboard). */
   focus() {
-    this.$("scrub").focus();
+    this.root.focus({ preventScroll: true });
   }
 
   /** Cards a second while playing; a change takes effect at once. */
@@ -139,7 +140,7 @@ export class ReplayView {
       pile.append(node);
       return node;
     });
-    fan(pile, nodes);
+    fan(pile, nodes, challengeAt >= 0 ? nodes.length - challengeAt : 1);
 
     // Numbers as the position line writes them: "trick 1,007".
     const text = (frame[7] || "Before the first card.").replace(/\d{4,}/g, (digits) => Number(digits).toLocaleString("en"));

@@ -97,7 +97,6 @@ export class TableView {
     this.sweepNow = null;
     this.holdUntil = 0;
     this.holdTimer = null;
-    this.heldFrom = null;
     this.turnQueued = false;
     this.renaming = false;
     this.clock = { left: null, at: 0, running: false };
@@ -145,18 +144,26 @@ export class TableView {
     $("again").addEventListener("click", (event) => {
       const s = this.state;
       if (s && s.mode === "computer" && s.cards > 0 && s.over === null) {
-        $("abandon").hidden = false;
-        $("abandon-no").focus({ preventScroll: true }); // in view: just above the control pressed
+        this.ask("abandon");
         return;
       }
       this.send({ type: "new-game" });
       this.refocus(event);
     });
     control("abandon-yes", () => {
-      $("abandon").hidden = true;
+      $("abandon").hidden = true; // the new game lets the computer go on
       this.send({ type: "new-game" });
     });
-    control("abandon-no", () => { $("abandon").hidden = true; });
+    control("abandon-no", () => this.answered("abandon"));
+    // Escape answers a question as its second button does: "Keep playing".
+    for (const id of ["abandon", "leave-ask"]) {
+      $(id).addEventListener("keydown", (event) => {
+        if (event.key !== "Escape") return;
+        event.preventDefault();
+        this.answered(id);
+        this.focus();
+      });
+    }
     control("play-again", () => this.send({ type: "new-game" }));
     // Another person asks for a new game: agree, or keep playing (which ends the ask).
     control("new-game-yes", () => this.send({ type: "new-game" }));
@@ -172,7 +179,9 @@ export class TableView {
       $("log-more").setAttribute("aria-expanded", String(open));
       $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
       $("log").classList.toggle("short", !open);
+      this.scrollLog();
     });
+    window.addEventListener("resize", () => this.scrollLog());
     // The offers about a friend who is away: the computer plays for them, or a new game without them.
     $("offers").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-seat]");
@@ -198,8 +207,7 @@ export class TableView {
         $("leave-words").textContent = s.mode === "computer"
           ? "Leave this game? It ends when you leave."
           : "Leave the table? The others may go on without you.";
-        $("leave-ask").hidden = false;
-        $("leave-no").focus({ preventScroll: true }); // in view: just above the control pressed
+        this.ask("leave-ask");
         return;
       }
       leave();
@@ -208,12 +216,31 @@ export class TableView {
       $("leave-ask").hidden = true;
       leave();
     });
-    control("leave-no", () => { $("leave-ask").hidden = true; });
+    control("leave-no", () => this.answered("leave-ask"));
     $("pace").addEventListener("change", () => {
       this.send({ type: "pace", pace: $("pace").value });
       this.refocus(null);
     });
     $("copy-link").addEventListener("click", () => copy($("share-link"), $("copy-link")));
+  }
+
+  /**
+   * Put the question `id` (a new game? leave?) to this person. Against the computer, the server
+   * holds the computer's cards until it is answered: nothing on the table changes meanwhile.
+   */
+  ask(id) {
+    const $ = this.$;
+    $(id).hidden = false;
+    $(id).querySelector("button.secondary").focus({ preventScroll: true }); // in view: above the control pressed
+    if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: true });
+  }
+
+  /** The question `id` is answered (or put away): the computer plays on. */
+  answered(id) {
+    const $ = this.$;
+    if ($(id).hidden) return;
+    $(id).hidden = true;
+    if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: false });
   }
 
   /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
@@ -324,34 +351,34 @@ export class TableView {
     $("rename").hidden = !unnamed || asking;
     if (newGame) $("abandon").hidden = true;
     if (newGame || s.over) $("leave-ask").hidden = true;
-    // A won pile is shown landing and going to its winner before the rest of the table moves on:
-    // until then the seats, the prompt and Turn keep the last state's (Turn held still), and the
-    // line under the pile says who took it; the log is written at once.
-    const shownFrom = this.holdTimer ? this.heldFrom : previous;
+    // A won pile is shown landing and going to its winner. Everything said about the table (the
+    // seats and their counts, the owed marks, the prompt, the line under the pile, the log) is
+    // this state's at once, so that they never disagree; only the won cards are still seen on
+    // their way, and Turn waits until they have gone (a key pressed meanwhile turns then), so
+    // that the next card never lands beside them.
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
     if (newGame) this.turnQueued = false;
     this.drawPile(s, previous, newGame);
-    this.drawLog(s, previous && newGame); // the log tells at once what happened
+    this.drawLog(s, previous && newGame);
     this.drawLessonNote(s);
+    this.drawRest(s, previous, newGame);
     const wait = this.holdUntil - performance.now();
     if (wait > 0) {
-      $("turn").disabled = true;
-      $("pile-count").textContent = s.taken;
-      this.heldFrom = shownFrom;
+      const turn = $("turn");
+      const ready = !turn.disabled;
+      turn.disabled = true;
       this.holdTimer = setTimeout(() => {
         this.holdTimer = null;
         // The won pile has gone to its winner by now, even where a busy page has not finished
         // drawing its slide: the next card never lands beside it.
         $("pile").querySelectorAll(".card.sweeping").forEach((node) => node.remove());
-        this.drawRest(s, shownFrom, newGame);
+        turn.disabled = !ready;
         const queued = this.turnQueued;
         this.turnQueued = false;
-        if (queued && this.canTurn()) $("turn").click();
+        if (queued && this.canTurn()) turn.click();
       }, wait);
-      return;
     }
-    this.drawRest(s, shownFrom, newGame);
   }
 
   /** The table but its pile, for state `s` (see render). */
@@ -382,6 +409,7 @@ export class TableView {
     again.textContent = asked ? "Waiting for the others…" : lesson || s.mode === "famous" ? "Start again" : "Play again";
     again.disabled = asked;
     $("pause").textContent = s.paused ? "Resume" : "Pause";
+    $("pause").classList.toggle("standby", pausedNow && player); // Resume is the big button then
     $("pause").disabled = !player || over || waiting;
     $("auto").setAttribute("aria-pressed", String(auto));
     const watchWords = s.mode === "friends" ? "Play my cards for me"
@@ -579,13 +607,18 @@ export class TableView {
       pile.append(node);
       return node;
     });
-    fan(pile, nodes);
+    fan(pile, nodes, challenge >= 0 ? nodes.length - challenge : 1);
     const newest = pile.querySelector(".card:not(.sweeping):last-child");
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
-    $("pile-count").textContent = s.pile.length
-      ? `${plural(s.pile.length, "card")} in the pile; top: ${cardName(s.pile[s.pile.length - 1])}.`
-      : s.taken;
+    // "13 cards in the pile; top: queen of spades, pays 2." (where the pile is narrow, a phone
+    // shows "13 cards in the pile." and the top card says the rest).
+    if (s.pile.length) {
+      const top = el("span", "pile-top", `; top: ${cardName(s.pile[s.pile.length - 1])}`);
+      $("pile-count").replaceChildren(`${plural(s.pile.length, "card")} in the pile`, top, ".");
+    } else {
+      $("pile-count").textContent = s.taken;
+    }
   }
 
   /** An empty pile keeps the pile's size (nothing below it moves) and says who turns next. */
@@ -613,23 +646,33 @@ export class TableView {
     );
   }
 
-  /** A won pile (its `cards`, already marked as sweeping) slides from where it lies to the
-   * winner's stack, shrinking and fading on the way. */
+  /** A won pile (its `cards`, already marked as sweeping) gathers onto its top card and slides
+   * as one stack to the winner's stack, shrinking on the way. The cards stay opaque until they
+   * arrive: faded cards over each other would show through one another. */
   sweep(cards, seat) {
     const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
     const live = cards.filter((node) => node.isConnected);
-    if (!to) {
+    if (!to || !live.length) {
       live.forEach((node) => node.remove());
       return;
     }
     const target = to.getBoundingClientRect();
+    const top = live[live.length - 1].getBoundingClientRect();
     for (const node of live) {
       const box = node.getBoundingClientRect();
+      const gx = top.left - box.left;
+      const gy = top.top - box.top;
       const dx = target.left + target.width / 2 - (box.left + box.width / 2);
       const dy = target.top + target.height / 2 - (box.top + box.height / 2);
+      const there = `translate(${dx}px, ${dy}px) scale(.4)`;
       const motion = node.animate(
-        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
+        [
+          { transform: "none", opacity: 1 },
+          { transform: `translate(${gx}px, ${gy}px)`, opacity: 1, offset: 0.3 },
+          { transform: there, opacity: 1, offset: 0.9 },
+          { transform: there, opacity: 0 },
+        ],
+        { duration: SWEEP_MS, easing: "ease-in-out", fill: "forwards" },
       );
       motion.onfinish = () => node.remove();
       setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
@@ -657,11 +700,24 @@ export class TableView {
     });
     while (log.children.length > 200) log.firstChild.remove();
     this.lastSeq = fresh[fresh.length - 1].seq;
-    log.scrollTop = log.scrollHeight;
+    this.scrollLog();
     // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
     const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
     if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
     $("narration").textContent = told.join(" ");
+  }
+
+  /** The log shows its latest lines. The short log shows whole lines only: a line cut at its top
+   * (a long one, wrapped) is left blank rather than shown from the middle of a sentence. */
+  scrollLog() {
+    const log = this.$("log");
+    log.scrollTop = log.scrollHeight;
+    log.querySelectorAll(":scope > .cut").forEach((item) => item.classList.remove("cut"));
+    if (!log.classList.contains("short") || this.root.hidden) return;
+    const top = log.getBoundingClientRect().top + log.clientTop;
+    let item = log.lastElementChild;
+    while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
+    if (item && item !== log.lastElementChild) item.classList.add("cut"); // the last line shows, cut or not
   }
 
   /** A lesson's sentence for the card turned last, in a place of its own under the board. */
@@ -742,8 +798,12 @@ export class EndDialog {
     if (this.shownEnd === key) return;
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
     this.shownEnd = key;
-    $("end-title").textContent = s.prompt;
-    $("end-sentence").textContent = s.lesson && s.lesson.outro ? `${s.ending} ${s.lesson.outro}` : s.ending;
+    // Who won is said once, in the headline, from this person's seat; below it only what it does
+    // not say: why a game nobody won outright stopped, a lesson's last words, the counts.
+    $("end-title").textContent = s.headline;
+    const sentence = [s.over.why, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
+    $("end-sentence").textContent = sentence;
+    $("end-sentence").hidden = !sentence;
     const next = s.lesson && s.lesson.next;
     $("end-next").hidden = !next;
     if (next) $("end-next").dataset.lesson = String(next);
@@ -752,8 +812,9 @@ export class EndDialog {
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
     fact("Cards turned", String(s.over.cards));
     fact("Tricks", String(s.over.tricks));
-    fact("Result", s.result);
-    fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
+    if (s.over.status !== "finished") {
+      fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
+    }
     const deal = $("end-deal");
     deal.replaceChildren();
     s.over.deal_hands.forEach((hand, h) => {
