@@ -196,7 +196,8 @@ def test_the_notice_names_play_again_once_the_game_is_over(client: TestClient) -
         b.until("state", lambda s: s["over"] is not None, limit=20000)
         a.send({"type": "new-game"})
         state = b.until("state", lambda s: bool(s["notice"]))
-        assert state["notice"] == "Ann asks for a new game: press Play again to agree."
+        assert state["notice"] == "Ann asks for a new game: press Play again or No."
+        assert state["new_game_answers"] == ["Play again", "No"]
 
 
 @pytest.mark.parametrize(
