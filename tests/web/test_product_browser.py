@@ -1411,3 +1411,23 @@ def test_the_small_things_look_of_a_piece(server: str, browser: Any) -> None:
         link.click()
         page.wait_for_selector("#replay:not([hidden]) .seat")
         assert page.evaluate("document.activeElement.id") != "scrub"
+
+
+LANDING_BUDGET = 100_000
+"""Bytes the home page may cost a first visit: the page, its styles, scripts, options and pictures."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_the_home_page_costs_a_first_visit_under_100_kb(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server, wait_until="networkidle")
+        page.wait_for_function("document.querySelectorAll('.hero-card').length === 4")
+        page.wait_for_function("[...document.querySelectorAll('.hero-card')].every((img) => img.complete)")
+        sent = page.evaluate(
+            """() => ['navigation', 'resource'].flatMap((kind) => performance.getEntriesByType(kind))
+                .map((entry) => [entry.name, entry.transferSize])"""
+        )
+    assert all(size > 0 for _, size in sent), sent  # none came from a cache: this is a first visit
+    assert sum(size for _, size in sent) < LANDING_BUDGET, sorted(sent, key=lambda item: -item[1])
