@@ -670,11 +670,20 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         guest.goto(link)
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
         host.wait_for_selector("#turn:enabled")
-        board, turn = host.locator("#seats").bounding_box(), host.locator("#turn").bounding_box()
+        host.keyboard.press("Space")
+        guest.wait_for_selector("#turn:enabled")
+        guest.keyboard.press("Space")
+        host.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        host.wait_for_selector("#turn:enabled")
+        places = _board_places(host)
         guest.close()
         host.wait_for_selector("#offers:not([hidden])")
-        assert host.locator("#seats").bounding_box() == board
-        assert host.locator("#turn").bounding_box() == turn
+        host.wait_for_timeout(200)
+        assert _board_places(host) == places
+        # The offers and the notice lie in the page's flow under the controls: whole, in view,
+        # over nothing (what follows them moves down instead).
+        for news in ("#offers", "#notice"):
+            assert _in_view_over_nothing(host, news) == [], news
 
 
 @pytest.mark.parametrize("number", [1, 2, 3])
@@ -1033,6 +1042,37 @@ def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: 
 QUESTION_STAYS = ("#turn", "#pause", "#again", "#counts", "#log")
 """What a question about a new game or leaving must not move."""
 
+BOARD_STAYS = ("#seats", "#pile", "#turn", "#table .controls", "#pause", "#again")
+"""What news of the others (a friend away, a friend's ask) must not move."""
+
+
+def _board_places(page: Any) -> dict[str, Any]:
+    return {selector: page.locator(selector).bounding_box() for selector in BOARD_STAYS}
+
+
+def _in_view_over_nothing(page: Any, selector: str) -> list[str]:
+    """What is wrong with where `selector` lies: out of the viewport, or over another element."""
+    return page.evaluate(
+        """selector => {
+          const news = document.querySelector(selector), box = news.getBoundingClientRect();
+          const wrong = [];
+          if (box.top < 0 || box.bottom > innerHeight || box.left < 0 || box.right > innerWidth)
+            wrong.push(`out of view: ${JSON.stringify(box)}`);
+          const others = document.querySelectorAll(
+            '#table > *:not(.asks-anchor), #table .controls, #table .actions, #table .log-head > *');
+          for (const other of others) {
+            if (other.contains(news) || news.contains(other) || !other.getClientRects().length) continue;
+            const o = other.getBoundingClientRect();
+            if (o.width === 0 || o.height === 0) continue;
+            const overlap = Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
+              && Math.min(box.right, o.right) - Math.max(box.left, o.left) > 0.5;
+            if (overlap) wrong.push(`over ${other.id || other.className || other.tagName}`);
+          }
+          return wrong;
+        }""",
+        selector,
+    )
+
 
 def _places(page: Any) -> dict[str, Any]:
     return {selector: page.locator(selector).bounding_box() for selector in QUESTION_STAYS}
@@ -1072,11 +1112,12 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
         guest.wait_for_selector("#again:enabled")
         host.wait_for_selector("#again:enabled")
-        places = _places(host)
+        places = _board_places(host)
         guest.click("#again")
         host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
         assert host.locator("#notice").is_visible()
-        assert _places(host) == places
+        assert _board_places(host) == places  # the counts and the log may move down, nothing above
+        assert _in_view_over_nothing(host, "#notice") == []
 
 
 def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
