@@ -119,7 +119,7 @@ def test_a_friend_who_leaves_on_purpose_is_said_to_have_left(client: TestClient)
         state = a.until("state", lambda s: s["seats"][1]["away"] == "left")
         # No grace for a friend who chose to go: the offers to go on without her come at once.
         assert state["seats"][1]["absent"]
-        assert state["notice"] == "Bea left the table: go on without them, or wait for them to come back."
+        assert state["notice"] == "Bea left the table: go on without them."
         assert "Bea left the table." in logged(a)
         # An absent seat's consent is not asked for: a new game starts at once.
         games = state["games_played"]

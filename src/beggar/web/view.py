@@ -408,6 +408,8 @@ def notice(table: Table, seat: int | None) -> str:
             who = "you" if player else "the players"
             back = f"if they are not back in {grace} {who} may go on without them"
             parts.append(f"{each.name} lost the connection; {back}.")
+        elif player and each.left:
+            parts.append(f"{gone}: go on without them.")  # they said they go: nobody to wait for
         elif player:
             parts.append(f"{gone}: go on without them, or wait for them to come back.")
         else:
