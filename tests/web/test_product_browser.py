@@ -1137,6 +1137,24 @@ def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, b
         assert "Ann sits down." in spectator.inner_text("#log")
 
 
+def test_someone_watching_a_friend_table_stops_watching_instead_of_leaving(server: str, browser: Any) -> None:
+    tablet = {"width": 768, "height": 1024}
+    with opened(browser) as host, opened(browser) as guest, opened(browser, tablet) as spectator:
+        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        spectator.goto(link)
+        spectator.wait_for_selector("#watching:not([hidden])")
+        at_table(spectator)
+        spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
+        assert "Leave table" not in spectator.inner_text("#table")
+        assert host.inner_text("#leave") == "Leave table"
+        spectator.click("#leave")
+        spectator.wait_for_selector("#home:not([hidden])")
+
+
 def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
         link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)

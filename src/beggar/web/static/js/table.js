@@ -435,6 +435,8 @@ export class TableView {
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
     $("pause").hidden = !player || over;
+    // Someone watching a friend table has no seat to leave: they stop watching (and go home).
+    $("leave").textContent = $("watching").hidden ? "Leave table" : "Stop watching";
     $("over-line").hidden = !over;
     if (over) {
       $("over-sentence").textContent = s.ending;
