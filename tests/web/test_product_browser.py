@@ -632,6 +632,22 @@ def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_ba
         assert page.locator("#paused-banner").is_hidden()
 
 
+def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#pile').innerText.startsWith('Pile empty')")
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        page.wait_for_function("document.querySelector('#pile').innerText === 'Pile empty — paused'")
+        assert "turn" not in page.inner_text("#pile")
+        page.click("#resume-big")
+        page.wait_for_selector("#paused-banner", state="hidden")
+        page.wait_for_function("document.querySelector('#pile').innerText !== 'Pile empty — paused'")
+
+
 def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
     server: str, browser: Any
 ) -> None:

@@ -60,12 +60,13 @@ function famousCycle(s) {
 
 /**
  * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn", "Pile empty —
- * waiting for Player 2".
+ * waiting for Player 2", "Pile empty — paused".
  * @param {import("../../messages.js").TableState} s
  */
 function emptyPileWords(s, player) {
   if (s.waiting_for.length === 1) return `Pile empty — waiting for ${s.waiting_for[0]}`;
   if (s.waiting_for.length) return "Pile empty — waiting for the others";
+  if (s.paused && !s.over) return "Pile empty — paused"; // as the prompt says: nobody turns now
   const next = s.over || s.to_play === null || s.to_play === undefined ? null : s.to_play;
   if (next === null || !s.seats[next]) return "Pile empty";
   if (player && next === s.you && SEATED_MODES.includes(s.mode)) return "Pile empty — your turn";
