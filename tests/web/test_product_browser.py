@@ -1153,6 +1153,42 @@ def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, b
         assert "Ann sits down." in spectator.inner_text("#log")
 
 
+def _slack(page: Any, selector: str) -> float:
+    """How much wider the button is than its shown words."""
+    return page.evaluate(
+        """selector => {
+          const button = document.querySelector(selector), range = document.createRange();
+          const shown = [...button.querySelectorAll('span')].find(span => !span.classList.contains('off'));
+          range.selectNodeContents(shown || button);
+          return button.getBoundingClientRect().width - range.getBoundingClientRect().width;
+        }""",
+        selector,
+    )
+
+
+def test_the_new_game_button_is_as_snug_as_its_neighbours_before_and_after_asking(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_selector("#again:enabled")
+        places = _board_places(host)
+        assert abs(_slack(host, "#again") - _slack(host, "#pause")) < 1
+        host.click("#again")
+        host.wait_for_selector("#again:disabled")
+        host.wait_for_function("document.querySelector('#notice').innerText.includes('Waiting for Bea')")
+        assert abs(_slack(host, "#again") - _slack(host, "#pause")) < 1
+        assert _board_places(host) == places
+        guest.click("#new-game-no")
+        host.wait_for_selector("#again:enabled")
+        assert abs(_slack(host, "#again") - _slack(host, "#pause")) < 1
+        assert _board_places(host) == places
+
+
 def test_someone_watching_a_friend_table_stops_watching_instead_of_leaving(server: str, browser: Any) -> None:
     tablet = {"width": 768, "height": 1024}
     with opened(browser) as host, opened(browser) as guest, opened(browser, tablet) as spectator:

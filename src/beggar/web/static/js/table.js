@@ -421,11 +421,10 @@ export class TableView {
     this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
-    // At a friend table it says whether a new game is asked; it keeps one width, so that a
-    // friend asking for a new game moves nothing beside it.
-    const labels = lesson || s.mode === "famous" ? ["Start again"]
-      : s.mode === "friends" ? ["New game", "New game asked"] : ["New game"];
-    sayOneOf(newGame_, labels, asked ? labels[1] : labels[0]);
+    // Its words stay the same once a new game is asked (it is greyed, and the notice says who
+    // must still agree): a longer label kept in reserve would make it wider than its neighbours.
+    const label = lesson || s.mode === "famous" ? "Start again" : "New game";
+    sayOneOf(newGame_, [label], label);
     // The answers to another's ask, in the server's words (the notice names them the same way).
     const [yes, no] = s.new_game_answers;
     $("new-game-ask").hidden = !yes;
