@@ -1454,6 +1454,24 @@ def test_the_short_log_shows_whole_lines_only(server: str, browser: Any) -> None
             assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
 
 
+def test_the_short_log_is_filled_with_its_last_whole_lines(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast", players="4")
+        page.click("#watch-game")
+        at_table(page)
+        page.wait_for_selector("#log li")
+        line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).lineHeight)")
+        seen = []
+        for _ in range(16):
+            page.wait_for_timeout(300)
+            seen.append(page.evaluate(WHOLE_LINES))
+        assert any(len(lines) > 1 for lines in seen)
+        for lines in seen:
+            # No blank line's room above the first line seen, and that line begins in the box.
+            assert lines and -1 <= lines[0][0] < line - 2, (line, lines)
+
+
 HC_COLOURS = """cards => cards.map((card) => {
   const colour = (selector) => {
     const node = card.querySelector(selector);

@@ -709,17 +709,32 @@ export class TableView {
     $("narration").textContent = told.join(" ");
   }
 
-  /** The log shows its latest lines. The short log shows whole lines only: a line cut at its top
-   * (a long one, wrapped) is left blank rather than shown from the middle of a sentence. */
+  /** The log shows its latest lines. The short log shows whole lines only, and fills its box: a
+   * line cut at its top (a long one, wrapped) shows its beginning in the room left, as many whole
+   * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank. */
   scrollLog() {
     const log = this.$("log");
+    log.querySelectorAll(":scope > .cut, :scope > .clamped").forEach((item) => {
+      item.classList.remove("cut", "clamped");
+      item.style.removeProperty("--lines");
+    });
     log.scrollTop = log.scrollHeight;
-    log.querySelectorAll(":scope > .cut").forEach((item) => item.classList.remove("cut"));
     if (!log.classList.contains("short") || this.root.hidden) return;
     const top = log.getBoundingClientRect().top + log.clientTop;
     let item = log.lastElementChild;
     while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
-    if (item && item !== log.lastElementChild) item.classList.add("cut"); // the last line shows, cut or not
+    if (!item || item === log.lastElementChild) return; // the last line shows, cut or not
+    const next = item.nextElementSibling.getBoundingClientRect().top;
+    const lines = Math.floor((next - top + 0.5) / parseFloat(getComputedStyle(item).lineHeight));
+    if (lines < 1) {
+      item.classList.add("cut");
+      return;
+    }
+    item.style.setProperty("--lines", String(lines));
+    item.classList.add("clamped");
+    log.scrollTop = log.scrollHeight;
+    const above = item.previousElementSibling;
+    if (above && above.getBoundingClientRect().bottom > top + 0.5) above.classList.add("cut");
   }
 
   /** A lesson's sentence for the card turned last, in a place of its own under the board. */
