@@ -1157,9 +1157,14 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
         assert page.inner_text("#replay-title") == "Replay: You · Robin"
         assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
+        page.click("#replay-end")  # the sentences, told from this person's seat as the table told them
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 40 ')")
+        told = page.inner_text("#replay-rules") + " " + page.inner_text("#replay-text")
+        assert "Player 1" not in told and "You " in told
         other.goto(link)  # anyone else with the link: the seat by its place
         other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
         assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"
+        assert "You " not in other.inner_text("#replay-rules")
 
 
 CONTRAST = """([a, b, edge]) => {

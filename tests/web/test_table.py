@@ -346,6 +346,28 @@ def test_a_finished_game_replays_card_for_card_from_its_link(client: TestClient)
     assert client.get("/api/replay/nothere").status_code == 404
 
 
+def test_a_replay_asked_for_from_a_seat_is_told_to_that_seat_as_the_table_told_it(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", seed=SHORT_SEED, pace="instant", rules="standard")
+        me.send({"type": "watch", "on": True})
+        over = me.until("state", lambda s: s["over"] is not None and s["over"]["replay"])
+        sentences = logged(me)[1:]
+    link = f"/api/replay/{over['over']['replay']}"
+    mine = client.get(link, params={"you": over["you"]}).json()
+    assert mine["names"] == ["You", "Robin"] and mine["title"] == "You · Robin"
+    assert [frame[7] for frame in mine["frames"][1:]] == sentences  # "You take the 11 cards..."
+    assert mine["over"]["sentence"] == over["ending"]
+    told = " ".join([mine["over"]["sentence"], *(frame[7] for frame in mine["frames"])])
+    assert "Player 1" not in told and "You " in told
+    anyone = client.get(link).json()  # the same link for anyone else: every seat by name
+    assert anyone["names"] == ["Player 1", "Robin"]
+    assert anyone["over"]["sentence"].startswith(("Player 1", "Robin"))
+    assert any("Player 1 " in frame[7] for frame in anyone["frames"])
+    assert client.get(link, params={"you": "2"}).status_code == 400
+    assert client.get(link, params={"you": "me"}).status_code == 400
+
+
 def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> None:
     replay = client.get("/api/replay/famous-3").json()
     assert replay["over"]["cards"] == ALL_GAMES[3].cards

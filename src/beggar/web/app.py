@@ -42,7 +42,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id, place_name
+from beggar.web.table import Mode, Pace, new_table_id
 from beggar.web.view import famous_json
 
 STATIC = Path(__file__).parent / "static"
@@ -162,15 +162,23 @@ async def replay_data(request: Request) -> Response:
         return damaged
     except ArchiveError:
         return JSONResponse({"error": "This replay does not exist."}, status_code=404)
+    # The game's own player (``?you=<seat>``) gets it told from their seat, as their table told it;
+    # only a seat a person played in can be asked for, and anyone else gets every seat by name.
+    you = None
+    asked = request.query_params.get("you")
+    if asked is not None:
+        try:
+            you = parse_whole(asked, 0, len(saved.names) - 1, "a seat")
+        except ValueError:
+            return JSONResponse({"error": "There is no such seat in this game."}, status_code=400)
+        if saved.mode not in (Mode.COMPUTER, Mode.FRIENDS):
+            you = None  # watched, famous or a lesson: nobody's own seat, told by names
     try:
-        data = replay_saved(saved.game, saved.names)
+        data = replay_saved(saved.game, saved.names, you)
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
-    data["title"] = " · ".join(saved.names)
-    # Which seats go by a name (a person's own, or a computer's), not by their place: the page of
-    # the person who played one that does not calls it "You", as the table did.
-    data["named"] = [name != place_name(seat) for seat, name in enumerate(saved.names)]
+    data["title"] = " · ".join(data["names"])
     data["finished"] = saved.finished
     return JSONResponse(data)
 

@@ -16,7 +16,7 @@ import hmac
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +84,25 @@ def mention(seat: int, shown: str | None = None) -> str:
     that seat as "you". The narrator names seats this way too, so it stays the same for everyone.
     (The marks are control characters, which no name can hold.)"""
     return f"\x1e{seat}\x1f" if shown is None else f"\x1e{seat}\x1d{shown}\x1f"
+
+
+def name_mentions(text: str, names: Sequence[str]) -> tuple[str, list[list[int]]]:
+    """``text`` with each :func:`mention` replaced by the seat's name in ``names`` (or the name it
+    carries), and where each name stands: ``[start, end, seat]``."""
+    parts: list[str] = []
+    named: list[list[int]] = []
+    length = at = 0
+    for found in _MENTION.finditer(text):
+        seat = int(found[1])
+        name = names[seat] if found[2] is None else found[2]
+        before = text[at : found.start()]
+        parts += [before, name]
+        length += len(before)
+        named.append([length, length + len(name), seat])
+        length += len(name)
+        at = found.end()
+    parts.append(text[at:])
+    return "".join(parts), named
 
 
 def spoken_list(names: list[str]) -> str:
@@ -655,20 +674,7 @@ class Table:
 
     def name_seats(self, text: str) -> tuple[str, list[list[int]]]:
         """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
-        parts: list[str] = []
-        named: list[list[int]] = []
-        length = at = 0
-        for found in _MENTION.finditer(text):
-            seat = int(found[1])
-            name = self.seats[seat].name if found[2] is None else found[2]
-            before = text[at : found.start()]
-            parts += [before, name]
-            length += len(before)
-            named.append([length, length + len(name), seat])
-            length += len(name)
-            at = found.end()
-        parts.append(text[at:])
-        return "".join(parts), named
+        return name_mentions(text, [seat.name for seat in self.seats])
 
     def changed(self) -> None:
         """Something changed: wake the driver and tell every listener."""
