@@ -52,7 +52,7 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         open_settings(guest, name="Bea")
         guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         guest.close()
         host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
         assert "Bea lost the connection; if they are not back in 1 s you may go on" in host.inner_text(
@@ -668,7 +668,7 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         host.wait_for_selector("#turn:enabled")
         board, turn = host.locator("#seats").bounding_box(), host.locator("#turn").bounding_box()
         guest.close()
@@ -701,7 +701,7 @@ def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, br
         guest.goto(link)
         guest.wait_for_selector("#name-ask:not([hidden])")
         guest.wait_for_timeout(800)
-        assert "waiting for a friend" in host.inner_text("#seats")  # nobody sat down yet
+        assert "waiting to join" in host.inner_text("#seats")  # nobody sat down yet
         assert guest.locator("#turn").is_hidden()
         guest.fill("#sit-name", "Bea")
         guest.click("#sit-name-save")
@@ -932,8 +932,9 @@ def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_fol
 def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
     with opened(browser) as host:
         friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
-        assert host.inner_text("#prompt") == "Waiting for Player 2 to join."
-        assert host.inner_text("#pile") == "Pile empty — waiting for Player 2"
+        assert host.inner_text("#prompt") == "Waiting for a friend to join."
+        assert host.inner_text("#pile") == "Pile empty — waiting for a friend"
+        assert host.inner_text(".seat[data-seat='1'] .name") == "A friend (waiting to join)"
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800
     with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
@@ -1018,7 +1019,8 @@ def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: 
         assert "Player 1" not in page.inner_text("#table")
     with opened(browser) as host, opened(browser) as guest:
         link = friend_table(host, server, players="2", seed=SHORT_SEED)
-        assert host.inner_text("#table-title") == "Friend table: You and Player 2"
+        assert host.inner_text("#table-title") == "Friend table: You and a friend"
+        assert "Player 2" not in host.inner_text("#table")
         assert host.inner_text(".seat.you .name") == "You"
         assert "Player 1" not in host.inner_text("#table")
         guest.goto(server)
@@ -1069,7 +1071,7 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         guest.wait_for_selector("#again:enabled")
         host.wait_for_selector("#again:enabled")
         places = _places(host)
@@ -1085,7 +1087,7 @@ def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, b
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         spectator.goto(link)  # a browser that knows no name
         spectator.wait_for_selector("#watching:not([hidden])")
         at_table(spectator)
@@ -1128,7 +1130,7 @@ def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: st
         page.click("#play-friend")
         at_table(page)
         assert page.locator("#seats .seat").count() == 4
-        assert page.inner_text("#prompt") == "Waiting for Player 2 and Player 3 to join."
+        assert page.inner_text("#prompt") == "Waiting for a friend and a second friend to join."
 
 
 def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser: Any) -> None:

@@ -187,10 +187,11 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
         a = Socket(ws_a)
         joined = create(a, mode="friends", name="Ann", rules="friend-table:players=3", humans=2, pace="fast")
         assert a.state is not None
-        assert a.state["waiting_for"] == ["Player 2"]
-        assert a.state["prompt"] == "Waiting for Player 2 to join."
+        assert a.state["waiting_for"] == ["a friend"]  # a seat nobody took is not called by its place
+        assert a.state["prompt"] == "Waiting for a friend to join."
+        assert a.state["seats"][1]["name"] == "a friend" and not a.state["seats"][1]["named"]
         a.send({"type": "turn"})
-        assert "waiting for player 2 to join" in a.error()
+        assert "waiting for a friend to join" in a.error()
         table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
         assert not table.waiting_for_machine()  # the computer seat waits too
         with client.websocket_connect("/ws") as ws_b:
@@ -198,7 +199,7 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
             b.send({"type": "join", "table": joined["table"]})
             b.until("joined")
             ready = a.until("state", lambda s: s["waiting_for"] == [])
-            assert ready["prompt"] != "Waiting for Player 2 to join."
+            assert ready["prompt"] != "Waiting for a friend to join."
             assert any(text.startswith("Everyone is here.") for text in logged(a))
             # Who leads is said once: when everyone is here, not before at the new game too.
             b.until("state")
@@ -472,7 +473,7 @@ def test_nobody_is_to_play_while_a_friend_table_waits_for_its_people(client: Tes
     with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
         a, b = Socket(ws_a), Socket(ws_b)
         table = create(a, mode="friends", name="Ann", players=4, humans=2, seed=SHORT_SEED)["table"]
-        assert a.state is not None and a.state["waiting_for"] == ["Player 2"]
+        assert a.state is not None and a.state["waiting_for"] == ["a friend"]
         assert a.state["to_play"] is None
         b.send({"type": "join", "table": table, "name": "Bea"})
         ready = a.until("state", lambda s: not s["waiting_for"])

@@ -110,6 +110,12 @@ def spoken_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+FRIENDS_WAITING = ["a friend"] + [
+    f"a {nth} friend" for nth in ("second", "third", "fourth", "fifth", "sixth", "seventh")
+]
+"""The seats still waiting for a friend who gave no name, in order (a table seats at most 8)."""
+
+
 def place_name(seat: int) -> str:
     """What a person's seat is called until they give a name: ``"Player 2"``."""
     return f"Player {seat + 1}"
@@ -431,7 +437,19 @@ class Table:
         """At a friend table: the names of seats still waiting for their person."""
         if self.mode is not Mode.FRIENDS:
             return []
-        return [seat.name for seat in self.seats if seat.human and not seat.taken]
+        return [self.shown_name(i) for i, seat in enumerate(self.seats) if seat.human and not seat.taken]
+
+    def shown_name(self, index: int) -> str:
+        """A seat's name as the table shows it: a friend's seat that nobody took yet and that has
+        no name is "a friend" ("a second friend"...), not its place, which means nothing to anyone
+        before they sit down."""
+        seat = self.seats[index]
+        if self.mode is not Mode.FRIENDS or seat.taken or seat.named(index):
+            return seat.name
+        waiting = [
+            i for i, each in enumerate(self.seats) if each.human and not each.taken and not each.named(i)
+        ]
+        return FRIENDS_WAITING[waiting.index(index)]
 
     def free_seat(self) -> int | None:
         """The seat a person opening this table's link would take: a friend table's first seat for

@@ -58,7 +58,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     seats = []
     for index, seat in enumerate(table.seats):
         entry: dict[str, Any] = {
-            "name": seat.name,
+            "name": table.shown_name(index),
             "named": seat.named(index),
             "human": seat.human,
             "taken": seat.taken,

@@ -60,7 +60,7 @@ function famousCycle(s) {
 
 /**
  * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn", "Pile empty —
- * waiting for Player 2".
+ * waiting for a friend".
  * @param {import("../../messages.js").TableState} s
  */
 function emptyPileWords(s, player) {
@@ -517,12 +517,12 @@ export class TableView {
       let tag = "";
       if (index === s.you && seated) tag = shown === "You" ? "" : "(you)";
       else if (!seat.human && seated) tag = "(computer)";
-      else if (!seat.taken && s.mode === "friends") tag = "(waiting for a friend)";
+      else if (!seat.taken && s.mode === "friends") tag = "(waiting to join)";
       else if (seat.stand_in) tag = "(computer playing)";
       else if (seat.away === "left") tag = "(left)";
       else if (seat.away === "lost") tag = "(connection lost)";
       else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const name = el("div", "name", shown);
+      const name = el("div", seat.taken || seat.named ? "name" : "name waiting", shown);
       if (tag) name.append(" ", el("span", "tag", tag));
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
