@@ -1438,3 +1438,20 @@ def test_the_home_page_costs_a_first_visit_under_100_kb(
         )
     assert all(size > 0 for _, size in sent), sent  # none came from a cache: this is a first visit
     assert sum(size for _, size in sent) < LANDING_BUDGET, sorted(sent, key=lambda item: -item[1])
+
+
+def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is_before_sitting(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser, PHONE, color_scheme="dark") as guest:
+        link = friend_table(host, server, name="Ann", players="3", humans="2", seed=SHORT_SEED)
+        guest.goto(link)
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.wait_for_function("document.querySelector('#table-title').innerText === \"Ann's table\"")
+        assert guest.inner_text("#rules-line") == (
+            "Ann invites you to a game of Beggar-My-Neighbour: Ann, you and Robin (computer)."
+        )
+        for hidden in ("#seats", "#more", "#log", ".log-head"):  # nothing to show before sitting
+            assert guest.locator(hidden).is_hidden(), hidden
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        guest.wait_for_selector("#seats .seat")
+        assert guest.locator("#log").is_visible() and guest.locator("#more").is_visible()

@@ -239,10 +239,14 @@ class App {
       this.connection.close();
       let open = true;
       let seat = "free";
+      let invite = null;
       try {
         const answer = await fetch(siteUrl(`t/${tableId}`), { method: "HEAD", cache: "no-store" });
         open = answer.ok;
         seat = answer.headers.get("Beggar-Seat") || seat;
+        // Whose table it is and who sits where, in the server's words, for the name question.
+        const words = answer.headers.get("Beggar-Invite");
+        if (words) invite = JSON.parse(decodeURIComponent(words));
       } catch {
         // the server unreachable: the socket will say so
       }
@@ -258,7 +262,7 @@ class App {
       }
       this.table.askName((given) => {
         if (this.me === me) this.connection.open({ ...message, name: given }, tableId);
-      });
+      }, invite);
       return;
     }
     this.showPage("table");

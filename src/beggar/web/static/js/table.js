@@ -243,12 +243,15 @@ export class TableView {
     if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: false });
   }
 
-  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
-  askName(sit) {
+  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins.
+   * `invite` (from the server: `{title, invite}`, or null) says whose table it is and its seats;
+   * the board, the controls and the log, which have nothing to show yet, are put away meanwhile. */
+  askName(sit, invite = null) {
     this.sitWith = sit;
     const $ = this.$;
-    $("table-title").textContent = "Friend table";
-    $("rules-line").textContent = "";
+    $("table-title").textContent = invite ? invite.title : "Friend table";
+    $("rules-line").textContent = invite ? invite.invite : "";
+    this.root.classList.add("asking-name");
     $("name-ask").hidden = false;
     for (const id of ["turn", "pause", "auto", "again", "share", "paused-banner", "offers", "notice", "abandon"]) $(id).hidden = true;
     $("prompt").textContent = "Say your name to sit down at the table.";
@@ -325,6 +328,7 @@ export class TableView {
    */
   render(s) {
     const $ = this.$;
+    this.root.classList.remove("asking-name");
     const previous = this.state && this.state.table === s.table ? this.state : null;
     const newGame = !previous || s.games_played !== previous.games_played || s.reshuffles !== previous.reshuffles;
     // The rules come with a table's first message only.
