@@ -1440,7 +1440,7 @@ def test_the_home_page_costs_a_first_visit_under_100_kb(
     assert sum(size for _, size in sent) < LANDING_BUDGET, sorted(sent, key=lambda item: -item[1])
 
 
-def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is_before_sitting(server: str, browser: Any) -> None:
+def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser, PHONE, color_scheme="dark") as guest:
         link = friend_table(host, server, name="Ann", players="3", humans="2", seed=SHORT_SEED)
         guest.goto(link)
