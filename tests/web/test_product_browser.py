@@ -177,6 +177,8 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         )
         assert "a standard deck of 52 cards, 2 players" in page.inner_text("#rules-line")
         assert "J1" not in page.inner_text("#rules-line")
+        page.wait_for_function("document.querySelector('#log').innerText.includes('New game: ')")
+        assert "New game: the deal of the replay, No limits." in page.inner_text("#log")
 
 
 def test_the_words_fit_the_table(server: str, browser: Any) -> None:

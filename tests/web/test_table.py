@@ -369,6 +369,18 @@ def test_a_replay_asked_for_from_a_seat_is_told_to_that_seat_as_the_table_told_i
     assert client.get(link, params={"you": "me"}).status_code == 400
 
 
+def test_a_replayed_deal_played_again_says_so_in_its_first_line(client: TestClient) -> None:
+    deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", deal=deal, replayed=True, pace="slow")
+        assert logged(me)[0].startswith("New game: the deal of the replay, Practice table.")
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", replayed=True, pace="slow")  # a drawn deal is no replay's
+        assert logged(me)[0].startswith("New game: Practice table.")
+
+
 def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> None:
     replay = client.get("/api/replay/famous-3").json()
     assert replay["over"]["cards"] == ALL_GAMES[3].cards

@@ -199,6 +199,8 @@ class Table:
     """The network address that created the table (live tables are counted per address)."""
     chosen: bool = False
     """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
+    replayed: bool = False
+    """The first deal is a replay's, played again from it: its first line says so."""
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
@@ -275,7 +277,10 @@ class Table:
             told = f" The table's creator chose the deal: {picked}." if picked else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
-            self.say(f"New game: {table_rules_title(self.rules)}.{told} {leads}".rstrip(), intro)
+            what = table_rules_title(self.rules)
+            if self.replayed and self.games_played == 0:
+                what = f"the deal of the replay, {what}"
+            self.say(f"New game: {what}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:

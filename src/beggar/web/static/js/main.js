@@ -49,7 +49,9 @@ class App {
       next: (lesson) => this.create("lesson", { lesson }),
       close: () => this.table.focus(),
     });
-    this.replay = new ReplayView($("replay"), { playDeal: (deal, rules, players) => this.playDeal(deal, rules, players) });
+    this.replay = new ReplayView($("replay"), {
+      playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
+    });
     this.recent = new RecentList($("home"));
     this.errorTimer = null;
   }
@@ -217,9 +219,9 @@ class App {
     this.connection.open({ type: "create", mode, ...base, ...extra }, tableId);
   }
 
-  /** A game against the computer on a given deal (from a replay or a famous game). */
-  playDeal(deal, rules, players) {
-    this.create("computer", { deal, rules, players, pace: this.home.pace || "normal" }, true);
+  /** A game against the computer on a given deal (from a replay, `replayed`, or a famous game). */
+  playDeal(deal, rules, players, replayed = false) {
+    this.create("computer", { deal, rules, players, pace: this.home.pace || "normal", replayed }, true);
   }
 
   async join(tableId) {
