@@ -1457,3 +1457,13 @@ def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is(server: str, br
         guest.click("#sit-name-save")
         guest.wait_for_selector("#seats .seat")
         assert guest.locator("#log").is_visible() and guest.locator("#more").is_visible()
+
+
+def test_a_lesson_s_sentence_follows_the_dark_theme(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, color_scheme="dark") as page:
+        page.goto(server)
+        page.click("text=Lessons")
+        page.locator("#lessons button").first.click()
+        page.wait_for_selector("#lesson-note:not([hidden])")
+        rgb = page.locator("#lesson-note").evaluate("el => getComputedStyle(el).backgroundColor")
+        assert max(int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]) < 80, rgb
