@@ -48,7 +48,7 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     guest.wait_for_selector("#table:not([hidden])")
     guest.fill("#sit-name", "Bea")  # asked before sitting down
     guest.click("#sit-name-save")
-    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
     reloaded = False
     deadline = time.monotonic() + 90
     while not (

@@ -200,7 +200,7 @@ def test_the_friend_table_waits_for_the_friend(server: str, browser: Any) -> Non
         host.goto(server)
         open_settings(host, name="Ann")
         host.click("#play-friend")
-        waiting = "document.querySelector('#prompt').innerText === 'Waiting for Player 2 to join.'"
+        waiting = "document.querySelector('#prompt').innerText === 'Waiting for a friend to join.'"
         host.wait_for_function(waiting)
         assert host.locator("#turn").is_disabled()
         assert host.locator("#share").is_visible()

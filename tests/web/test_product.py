@@ -260,3 +260,4 @@ def test_a_deal_is_checked_as_a_new_table_would_check_it(client: TestClient) -> 
     assert check(deal="K-K", mode="friends", players="3") != ""
     assert check(deal="Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA") == ""
     assert check(deal="") == check(deal="K-K", rules="no-such-rules") == ""
+    assert check(deal="AKQ/J--") == "The deal has 6 cards; a standard deck has 52."  # no deck said twice

@@ -52,7 +52,7 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         open_settings(guest, name="Bea")
         guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         guest.close()
         host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
         assert "Bea lost the connection; if they are not back in 1 s you may go on" in host.inner_text(
@@ -177,6 +177,8 @@ def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: s
         )
         assert "a standard deck of 52 cards, 2 players" in page.inner_text("#rules-line")
         assert "J1" not in page.inner_text("#rules-line")
+        page.wait_for_function("document.querySelector('#log').innerText.includes('New game: ')")
+        assert "New game: the deal of the replay, No limits." in page.inner_text("#log")
 
 
 def test_the_words_fit_the_table(server: str, browser: Any) -> None:
@@ -684,7 +686,7 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         host.wait_for_selector("#turn:enabled")
         host.keyboard.press("Space")
         guest.wait_for_selector("#turn:enabled")
@@ -726,7 +728,7 @@ def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, br
         guest.goto(link)
         guest.wait_for_selector("#name-ask:not([hidden])")
         guest.wait_for_timeout(800)
-        assert "waiting for a friend" in host.inner_text("#seats")  # nobody sat down yet
+        assert "waiting to join" in host.inner_text("#seats")  # nobody sat down yet
         assert guest.locator("#turn").is_hidden()
         guest.fill("#sit-name", "Bea")
         guest.click("#sit-name-save")
@@ -957,8 +959,9 @@ def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_fol
 def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
     with opened(browser) as host:
         friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
-        assert host.inner_text("#prompt") == "Waiting for Player 2 to join."
-        assert host.inner_text("#pile") == "Pile empty — waiting for Player 2"
+        assert host.inner_text("#prompt") == "Waiting for a friend to join."
+        assert host.inner_text("#pile") == "Pile empty — waiting for a friend"
+        assert host.inner_text(".seat[data-seat='1'] .name") == "A friend (waiting to join)"
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800
     with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
@@ -1043,7 +1046,8 @@ def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: 
         assert "Player 1" not in page.inner_text("#table")
     with opened(browser) as host, opened(browser) as guest:
         link = friend_table(host, server, players="2", seed=SHORT_SEED)
-        assert host.inner_text("#table-title") == "Friend table: You and Player 2"
+        assert host.inner_text("#table-title") == "Friend table: You and a friend"
+        assert "Player 2" not in host.inner_text("#table")
         assert host.inner_text(".seat.you .name") == "You"
         assert "Player 1" not in host.inner_text("#table")
         guest.goto(server)
@@ -1125,7 +1129,7 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         guest.wait_for_selector("#again:enabled")
         host.wait_for_selector("#again:enabled")
         places = _board_places(host)
@@ -1142,7 +1146,7 @@ def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, b
         guest.goto(server)
         open_settings(guest, name="Bea")
         guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
         spectator.goto(link)  # a browser that knows no name
         spectator.wait_for_selector("#watching:not([hidden])")
         at_table(spectator)
@@ -1239,7 +1243,7 @@ def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: st
         page.click("#play-friend")
         at_table(page)
         assert page.locator("#seats .seat").count() == 4
-        assert page.inner_text("#prompt") == "Waiting for Player 2 and Player 3 to join."
+        assert page.inner_text("#prompt") == "Waiting for a friend and a second friend to join."
 
 
 def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser: Any) -> None:
@@ -1268,9 +1272,14 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
         assert page.inner_text("#replay-title") == "Replay: You · Robin"
         assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
+        page.click("#replay-end")  # the sentences, told from this person's seat as the table told them
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 40 ')")
+        told = page.inner_text("#replay-rules") + " " + page.inner_text("#replay-text")
+        assert "Player 1" not in told and "You " in told
         other.goto(link)  # anyone else with the link: the seat by its place
         other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
         assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"
+        assert "You " not in other.inner_text("#replay-rules")
 
 
 CONTRAST = """([a, b, edge]) => {
@@ -1560,3 +1569,30 @@ def test_the_home_page_costs_a_first_visit_under_100_kb(
         )
     assert all(size > 0 for _, size in sent), sent  # none came from a cache: this is a first visit
     assert sum(size for _, size in sent) < LANDING_BUDGET, sorted(sent, key=lambda item: -item[1])
+
+
+def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser, PHONE, color_scheme="dark") as guest:
+        link = friend_table(host, server, name="Ann", players="3", humans="2", seed=SHORT_SEED)
+        guest.goto(link)
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        guest.wait_for_function("document.querySelector('#table-title').innerText === \"Ann's table\"")
+        assert guest.inner_text("#rules-line") == (
+            "Ann invites you to a game of Beggar-My-Neighbour: Ann, you and Robin (computer)."
+        )
+        for hidden in ("#seats", "#more", "#log", ".log-head"):  # nothing to show before sitting
+            assert guest.locator(hidden).is_hidden(), hidden
+        guest.fill("#sit-name", "Bea")
+        guest.click("#sit-name-save")
+        guest.wait_for_selector("#seats .seat")
+        assert guest.locator("#log").is_visible() and guest.locator("#more").is_visible()
+
+
+def test_a_lesson_s_sentence_follows_the_dark_theme(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, color_scheme="dark") as page:
+        page.goto(server)
+        page.click("text=Lessons")
+        page.locator("#lessons button").first.click()
+        page.wait_for_selector("#lesson-note:not([hidden])")
+        rgb = page.locator("#lesson-note").evaluate("el => getComputedStyle(el).backgroundColor")
+        assert max(int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]) < 80, rgb

@@ -303,7 +303,7 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
     guest.keyboard.press("Enter")
     guest.wait_for_function("document.activeElement.id === 'main'")
     assert guest.evaluate("location.href") == link
-    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
+    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
     deadline = time.monotonic() + 90
     while not all(each.locator("#end").evaluate("el => el.open") for each in pages):
         assert time.monotonic() < deadline, "the friends' game did not end"

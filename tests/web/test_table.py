@@ -187,10 +187,11 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
         a = Socket(ws_a)
         joined = create(a, mode="friends", name="Ann", rules="friend-table:players=3", humans=2, pace="fast")
         assert a.state is not None
-        assert a.state["waiting_for"] == ["Player 2"]
-        assert a.state["prompt"] == "Waiting for Player 2 to join."
+        assert a.state["waiting_for"] == ["a friend"]  # a seat nobody took is not called by its place
+        assert a.state["prompt"] == "Waiting for a friend to join."
+        assert a.state["seats"][1]["name"] == "a friend" and not a.state["seats"][1]["named"]
         a.send({"type": "turn"})
-        assert "waiting for player 2 to join" in a.error()
+        assert "waiting for a friend to join" in a.error()
         table = client.app.state.lobby.tables[joined["table"]]  # type: ignore[attr-defined]
         assert not table.waiting_for_machine()  # the computer seat waits too
         with client.websocket_connect("/ws") as ws_b:
@@ -198,7 +199,7 @@ def test_a_friend_table_waits_until_every_person_is_seated(client: TestClient) -
             b.send({"type": "join", "table": joined["table"]})
             b.until("joined")
             ready = a.until("state", lambda s: s["waiting_for"] == [])
-            assert ready["prompt"] != "Waiting for Player 2 to join."
+            assert ready["prompt"] != "Waiting for a friend to join."
             assert any(text.startswith("Everyone is here.") for text in logged(a))
             # Who leads is said once: when everyone is here, not before at the new game too.
             b.until("state")
@@ -346,6 +347,40 @@ def test_a_finished_game_replays_card_for_card_from_its_link(client: TestClient)
     assert client.get("/api/replay/nothere").status_code == 404
 
 
+def test_a_replay_asked_for_from_a_seat_is_told_to_that_seat_as_the_table_told_it(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", seed=SHORT_SEED, pace="instant", rules="standard")
+        me.send({"type": "watch", "on": True})
+        over = me.until("state", lambda s: s["over"] is not None and s["over"]["replay"])
+        sentences = logged(me)[1:]
+    link = f"/api/replay/{over['over']['replay']}"
+    mine = client.get(link, params={"you": over["you"]}).json()
+    assert mine["names"] == ["You", "Robin"] and mine["title"] == "You · Robin"
+    assert [frame[7] for frame in mine["frames"][1:]] == sentences  # "You take the 11 cards..."
+    assert mine["over"]["sentence"] == over["ending"]
+    told = " ".join([mine["over"]["sentence"], *(frame[7] for frame in mine["frames"])])
+    assert "Player 1" not in told and "You " in told
+    anyone = client.get(link).json()  # the same link for anyone else: every seat by name
+    assert anyone["names"] == ["Player 1", "Robin"]
+    assert anyone["over"]["sentence"].startswith(("Player 1", "Robin"))
+    assert any("Player 1 " in frame[7] for frame in anyone["frames"])
+    assert client.get(link, params={"you": "2"}).status_code == 400
+    assert client.get(link, params={"you": "me"}).status_code == 400
+
+
+def test_a_replayed_deal_played_again_says_so_in_its_first_line(client: TestClient) -> None:
+    deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", deal=deal, replayed=True, pace="slow")
+        assert logged(me)[0].startswith("New game: the deal of the replay, Practice table.")
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", replayed=True, pace="slow")  # a drawn deal is no replay's
+        assert logged(me)[0].startswith("New game: Practice table.")
+
+
 def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> None:
     replay = client.get("/api/replay/famous-3").json()
     assert replay["over"]["cards"] == ALL_GAMES[3].cards
@@ -450,7 +485,7 @@ def test_nobody_is_to_play_while_a_friend_table_waits_for_its_people(client: Tes
     with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
         a, b = Socket(ws_a), Socket(ws_b)
         table = create(a, mode="friends", name="Ann", players=4, humans=2, seed=SHORT_SEED)["table"]
-        assert a.state is not None and a.state["waiting_for"] == ["Player 2"]
+        assert a.state is not None and a.state["waiting_for"] == ["a friend"]
         assert a.state["to_play"] is None
         b.send({"type": "join", "table": table, "name": "Bea"})
         ready = a.until("state", lambda s: not s["waiting_for"])

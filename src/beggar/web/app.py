@@ -18,7 +18,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import orjson
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -42,8 +44,8 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id, place_name
-from beggar.web.view import famous_json
+from beggar.web.table import Mode, Pace, new_table_id
+from beggar.web.view import famous_json, invitation
 
 STATIC = Path(__file__).parent / "static"
 # Some systems' MIME tables lack these; module scripts and SVG faces need the right types.
@@ -53,6 +55,8 @@ log = logging.getLogger(__name__)
 
 
 SEAT_HEADER = "Beggar-Seat"
+INVITE_HEADER = "Beggar-Invite"
+"""A free seat's invitation (:func:`beggar.web.view.invitation`), as percent-encoded JSON."""
 """The header of a table's page (``/t/<id>``) that says whether someone new opening it would sit
 down: ``free`` (a seat waits for a person: the page asks their name first) or ``taken`` (every
 seat is held: they watch, and are asked nothing). The server decides who sits, so the page asks
@@ -81,7 +85,12 @@ async def index(request: Request) -> Response:
     table = lobby.tables.get(table_id)
     if table is None:
         return page(request, 200 if table_id in lobby.restoring else 404)
-    return page(request, headers={SEAT_HEADER: "taken" if table.free_seat() is None else "free"})
+    headers = {SEAT_HEADER: "taken" if table.free_seat() is None else "free"}
+    if table.free_seat() is not None:
+        # Whose table it is and its seats, for the name question (a header: the page's HEAD asks
+        # for it by the table's own address, which a proxy sends to the process that holds it).
+        headers[INVITE_HEADER] = quote(orjson.dumps(invitation(table)).decode())
+    return page(request, headers=headers)
 
 
 async def replay_page(request: Request) -> Response:
@@ -162,15 +171,23 @@ async def replay_data(request: Request) -> Response:
         return damaged
     except ArchiveError:
         return JSONResponse({"error": "This replay does not exist."}, status_code=404)
+    # The game's own player (``?you=<seat>``) gets it told from their seat, as their table told it;
+    # only a seat a person played in can be asked for, and anyone else gets every seat by name.
+    you = None
+    asked = request.query_params.get("you")
+    if asked is not None:
+        try:
+            you = parse_whole(asked, 0, len(saved.names) - 1, "a seat")
+        except ValueError:
+            return JSONResponse({"error": "There is no such seat in this game."}, status_code=400)
+        if saved.mode not in (Mode.COMPUTER, Mode.FRIENDS):
+            you = None  # watched, famous or a lesson: nobody's own seat, told by names
     try:
-        data = replay_saved(saved.game, saved.names)
+        data = replay_saved(saved.game, saved.names, you)
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
-    data["title"] = " · ".join(saved.names)
-    # Which seats go by a name (a person's own, or a computer's), not by their place: the page of
-    # the person who played one that does not calls it "You", as the table did.
-    data["named"] = [name != place_name(seat) for seat, name in enumerate(saved.names)]
+    data["title"] = " · ".join(data["names"])
     data["finished"] = saved.finished
     return JSONResponse(data)
 

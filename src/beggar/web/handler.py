@@ -449,6 +449,7 @@ def _create(
         on_game_over=archiver(archive),
         owner=connection.address,
         table_id=connection.route,
+        replayed=message.replayed,
     )
     seat = 0 if seats[0].human else None
     token = None

@@ -73,6 +73,7 @@ class Lobby:
         on_game_over: Callable[[Table], None] | None = None,
         owner: str = "",
         table_id: str | None = None,
+        replayed: bool = False,
     ) -> Table:
         """Open a table; ``table_id`` is the id it must have (when several processes share the
         tables, the id that routes to this one), else a fresh one is drawn."""
@@ -112,6 +113,7 @@ class Lobby:
             on_game_over=on_game_over,
             owner=owner,
             chosen=chosen,
+            replayed=chosen and replayed,
         )
         self.tables[table.id] = table
         self._drivers[table.id] = asyncio.get_running_loop().create_task(drive(table, self.budget))

@@ -75,7 +75,8 @@
  * One seat of the table.
  *
  * @typedef {Object} SeatState
- * @property {string} name
+ * @property {string} name - "a friend" ("a second friend"...) for a friend's seat nobody took yet
+ *   that has no name
  * @property {boolean} named - a person's own name, or a computer's; false while a person's seat is
  *   called by its place ("Player 2") because they gave none
  * @property {boolean} human - a person's seat (not the computer's)

@@ -54,6 +54,8 @@ class Create:
     famous: int | None = None
     found: str | None = None
     """A never-ending deal found here, by its key (``found-…``), for a famous-games table."""
+    replayed: bool = False
+    """The deal is a replay's ("Play this deal"): the new game says so."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,7 @@ def parse_message(text: str | bytes) -> Message:
             lesson=fields.integer("lesson", 1, 99),
             famous=fields.integer("famous", 0, 999),
             found=fields.text("found", 32) or None,
+            replayed=fields.boolean("replayed", default=False),
         )
     elif kind == "join":
         table = fields.text("table", 16)

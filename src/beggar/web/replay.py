@@ -7,6 +7,9 @@ table just after card ``i`` (frame 0: before the first card):
 (``{"rank", "suit", "label", "pays"}``), what the next player then owes, who turns next, how many
 cards the pile holds (it is always the last ``pile`` cards turned), every stack's size, the trick
 number if that card won a pile (else 0), and the narrator's sentence.
+
+A game's own player may ask for it told from their seat (``you``), as their table told it: that
+seat is "you" in every sentence, and "You" by name where its person gave none.
 """
 
 from __future__ import annotations
@@ -21,18 +24,33 @@ from beggar.rules import STANDARD, Rules
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundDeal, cycle_json, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
-from beggar.web.view import card_json
+from beggar.web.table import mention, name_mentions, place_name
+from beggar.web.view import card_json, told_to
 
 
 def replay(
-    game: Game, names: list[str], *, turned: int | None = None, stopped: str | None = None
+    game: Game,
+    names: list[str],
+    *,
+    turned: int | None = None,
+    stopped: str | None = None,
+    you: int | None = None,
 ) -> dict[str, Any]:
-    """Play ``game`` from its start to its end (or ``turned`` cards and ``stopped``) as frames."""
-    narrator = Narrator(game.rules, names)
+    """Play ``game`` from its start to its end (or ``turned`` cards and ``stopped``) as frames,
+    told to the person at seat ``you`` (None: to everyone, by name)."""
+    if you is not None and names[you] == place_name(you):
+        names = [*names[:you], "You", *names[you + 1 :]]  # as the table called a person without a name
+
+    def told(text: str) -> str:
+        line, named = name_mentions(text, names)
+        return str(told_to({"seq": 0, "text": line, "note": "", "named": named}, you)["text"])
+
+    mentions = [mention(seat) for seat in range(len(names))]
+    narrator = Narrator(game.rules, mentions)
     frames: list[list[Any]] = [[None, None, 0, game.to_play, 0, list(game.hand_sizes), 0, "", None]]
     while not game.over and (turned is None or game.cards < turned):
         events = game.step()
-        text = narrator.tell(events)
+        text = told(narrator.tell(events))
         card = events[0].card  # type: ignore[union-attr]  # a step always starts with CardTurned
         seat = events[0].player  # type: ignore[union-attr]
         taken = next((e.trick for e in events if isinstance(e, PileTaken)), 0)
@@ -51,19 +69,19 @@ def replay(
         )
     if stopped is not None and not game.over:
         events = game.stop(Reason(stopped))
-        frames[-1][7] = (frames[-1][7] + " " + narrator.tell(events)).strip()
+        frames[-1][7] = (frames[-1][7] + " " + told(narrator.tell(events))).strip()
     record = game.record
     return {
         "names": names,
         "rules": rules_entry(game.rules),
         "deal": game.deal.format(),
         "frames": frames,
-        "over": None if record is None else {**record.to_dict(), "sentence": ending(record, names)},
+        "over": None if record is None else {**record.to_dict(), "sentence": told(ending(record, mentions))},
     }
 
 
-def replay_saved(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Replay a game stored with :meth:`Game.to_dict`."""
+def replay_saved(data: dict[str, Any], names: list[str], you: int | None = None) -> dict[str, Any]:
+    """Replay a game stored with :meth:`Game.to_dict`, told to the person at seat ``you``."""
     try:
         rules = Rules.from_dict(data["rules"])
         deal = parse_deal(str(data["deal"]), rules.deck, complete=False)
@@ -71,7 +89,7 @@ def replay_saved(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
         turned = int(data["turned"])
     except (KeyError, TypeError, ValueError) as exc:
         raise GameError(f"bad saved game: {exc}") from None
-    return replay(game, names, turned=turned, stopped=data.get("stopped"))
+    return replay(game, names, turned=turned, stopped=data.get("stopped"), you=you)
 
 
 def replay_famous(published: PublishedGame) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import hmac
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,9 +86,34 @@ def mention(seat: int, shown: str | None = None) -> str:
     return f"\x1e{seat}\x1f" if shown is None else f"\x1e{seat}\x1d{shown}\x1f"
 
 
+def name_mentions(text: str, names: Sequence[str]) -> tuple[str, list[list[int]]]:
+    """``text`` with each :func:`mention` replaced by the seat's name in ``names`` (or the name it
+    carries), and where each name stands: ``[start, end, seat]``."""
+    parts: list[str] = []
+    named: list[list[int]] = []
+    length = at = 0
+    for found in _MENTION.finditer(text):
+        seat = int(found[1])
+        name = names[seat] if found[2] is None else found[2]
+        before = text[at : found.start()]
+        parts += [before, name]
+        length += len(before)
+        named.append([length, length + len(name), seat])
+        length += len(name)
+        at = found.end()
+    parts.append(text[at:])
+    return "".join(parts), named
+
+
 def spoken_list(names: list[str]) -> str:
     """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+FRIENDS_WAITING = ["a friend"] + [
+    f"a {nth} friend" for nth in ("second", "third", "fourth", "fifth", "sixth", "seventh")
+]
+"""The seats still waiting for a friend who gave no name, in order (a table seats at most 8)."""
 
 
 def place_name(seat: int) -> str:
@@ -174,6 +199,8 @@ class Table:
     """The network address that created the table (live tables are counted per address)."""
     chosen: bool = False
     """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
+    replayed: bool = False
+    """The first deal is a replay's, played again from it: its first line says so."""
     game: Game = field(init=False)
     narrator: Narrator = field(init=False)
     paused: bool = False
@@ -250,7 +277,10 @@ class Table:
             told = f" The table's creator chose the deal: {picked}." if picked else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
-            self.say(f"New game: {table_rules_title(self.rules)}.{told} {leads}".rstrip(), intro)
+            what = table_rules_title(self.rules)
+            if self.replayed and self.games_played == 0:
+                what = f"the deal of the replay, {what}"
+            self.say(f"New game: {what}.{told} {leads}".rstrip(), intro)
         self.changed()
 
     def chosen_deal(self) -> str | None:
@@ -412,7 +442,19 @@ class Table:
         """At a friend table: the names of seats still waiting for their person."""
         if self.mode is not Mode.FRIENDS:
             return []
-        return [seat.name for seat in self.seats if seat.human and not seat.taken]
+        return [self.shown_name(i) for i, seat in enumerate(self.seats) if seat.human and not seat.taken]
+
+    def shown_name(self, index: int) -> str:
+        """A seat's name as the table shows it: a friend's seat that nobody took yet and that has
+        no name is "a friend" ("a second friend"...), not its place, which means nothing to anyone
+        before they sit down."""
+        seat = self.seats[index]
+        if self.mode is not Mode.FRIENDS or seat.taken or seat.named(index):
+            return seat.name
+        waiting = [
+            i for i, each in enumerate(self.seats) if each.human and not each.taken and not each.named(i)
+        ]
+        return FRIENDS_WAITING[waiting.index(index)]
 
     def free_seat(self) -> int | None:
         """The seat a person opening this table's link would take: a friend table's first seat for
@@ -655,20 +697,7 @@ class Table:
 
     def name_seats(self, text: str) -> tuple[str, list[list[int]]]:
         """``text`` with each :func:`mention` replaced by the name, and where each name stands."""
-        parts: list[str] = []
-        named: list[list[int]] = []
-        length = at = 0
-        for found in _MENTION.finditer(text):
-            seat = int(found[1])
-            name = self.seats[seat].name if found[2] is None else found[2]
-            before = text[at : found.start()]
-            parts += [before, name]
-            length += len(before)
-            named.append([length, length + len(name), seat])
-            length += len(name)
-            at = found.end()
-        parts.append(text[at:])
-        return "".join(parts), named
+        return name_mentions(text, [seat.name for seat in self.seats])
 
     def changed(self) -> None:
         """Something changed: wake the driver and tell every listener."""

@@ -58,7 +58,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     seats = []
     for index, seat in enumerate(table.seats):
         entry: dict[str, Any] = {
-            "name": seat.name,
+            "name": table.shown_name(index),
             "named": seat.named(index),
             "human": seat.human,
             "taken": seat.taken,
@@ -444,6 +444,25 @@ def new_game_answers(table: Table, seat: int | None) -> list[str]:
     return list(AGREE_AT_END if table.game.over else AGREE)
 
 
+def invitation(table: Table) -> dict[str, str]:
+    """What a person who opened a friend table's link is told before they sit down: whose table it
+    is and who sits where, the seat they would take being "you": ``{"title": "Ann's table",
+    "invite": "Ann invites you to a game of Beggar-My-Neighbour: Ann, you and Robin (computer)."}``.
+    """
+    free = table.free_seat()
+    hosts = [seat.name for i, seat in enumerate(table.seats) if seat.human and seat.taken and seat.named(i)]
+    host = hosts[0] if hosts else None
+    seats = [
+        "you" if index == free else table.shown_name(index) + ("" if seat.human else " (computer)")
+        for index, seat in enumerate(table.seats)
+    ]
+    who = host or "A friend"
+    return {
+        "title": f"{host}'s table" if host else "A friend's table",
+        "invite": f"{who} invites you to a game of Beggar-My-Neighbour: {spoken_list(seats)}.",
+    }
+
+
 def card_json(card: Card, rules: Rules) -> dict[str, Any]:
     """A face-up card as the browser draws it; ``pays`` is what it asks for under these rules."""
     return {
@@ -477,6 +496,7 @@ __all__ = [
     "face",
     "famous_json",
     "headline",
+    "invitation",
     "notice",
     "ordinal",
     "personal",

@@ -49,7 +49,9 @@ class App {
       next: (lesson) => this.create("lesson", { lesson }),
       close: () => this.table.focus(),
     });
-    this.replay = new ReplayView($("replay"), { playDeal: (deal, rules, players) => this.playDeal(deal, rules, players) });
+    this.replay = new ReplayView($("replay"), {
+      playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
+    });
     this.recent = new RecentList($("home"));
     this.errorTimer = null;
   }
@@ -217,9 +219,9 @@ class App {
     this.connection.open({ type: "create", mode, ...base, ...extra }, tableId);
   }
 
-  /** A game against the computer on a given deal (from a replay or a famous game). */
-  playDeal(deal, rules, players) {
-    this.create("computer", { deal, rules, players, pace: this.home.pace || "normal" }, true);
+  /** A game against the computer on a given deal (from a replay, `replayed`, or a famous game). */
+  playDeal(deal, rules, players, replayed = false) {
+    this.create("computer", { deal, rules, players, pace: this.home.pace || "normal", replayed }, true);
   }
 
   async join(tableId) {
@@ -239,10 +241,14 @@ class App {
       this.connection.close();
       let open = true;
       let seat = "free";
+      let invite = null;
       try {
         const answer = await fetch(siteUrl(`t/${tableId}`), { method: "HEAD", cache: "no-store" });
         open = answer.ok;
         seat = answer.headers.get("Beggar-Seat") || seat;
+        // Whose table it is and who sits where, in the server's words, for the name question.
+        const words = answer.headers.get("Beggar-Invite");
+        if (words) invite = JSON.parse(decodeURIComponent(words));
       } catch {
         // the server unreachable: the socket will say so
       }
@@ -258,7 +264,7 @@ class App {
       }
       this.table.askName((given) => {
         if (this.me === me) this.connection.open({ ...message, name: given }, tableId);
-      });
+      }, invite);
       return;
     }
     this.showPage("table");

@@ -55,7 +55,12 @@ export class ReplayView {
   async load(id) {
     this.stop();
     this.data = null;
-    const response = await fetch(siteUrl(`api/replay/${encodeURIComponent(id)}`));
+    // A game this browser played (it kept the seat) is told from that seat, as the table told it:
+    // the server says "you" in its sentences, and "You" where its person gave no name.
+    const mine = recentGames().find((game) => game.replay === id);
+    const url = siteUrl(`api/replay/${encodeURIComponent(id)}`);
+    if (mine && Number.isInteger(mine.seat)) url.searchParams.set("you", String(mine.seat));
+    const response = await fetch(url);
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || "This replay does not exist.");
     this.data = data;
@@ -73,12 +78,8 @@ export class ReplayView {
     });
     const last = data.frames.length - 1;
     if (this.trickFrames[this.trickFrames.length - 1] !== last) this.trickFrames.push(last);
-    // A game this browser played (it kept the seat) calls that seat "You" where its person gave no
-    // name, as the table did; the server says which seats go by a name.
-    const mine = recentGames().find((game) => game.replay === id);
-    const seat = mine && Number.isInteger(mine.seat) ? mine.seat : null;
-    this.names = data.names.map((name, index) => (index === seat && data.named && !data.named[index] ? "You" : name));
-    const title = this.names.some((name, index) => name !== data.names[index]) ? this.names.join(" · ") : data.title;
+    this.names = data.names;
+    const title = data.title;
     document.title = `Replay: ${title} — Beggar-My-Neighbour`;
     const $ = this.$;
     $("replay-title").textContent = `Replay: ${title}`;

@@ -60,7 +60,7 @@ function famousCycle(s) {
 
 /**
  * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn", "Pile empty —
- * waiting for Player 2", "Pile empty — paused".
+ * waiting for a friend", "Pile empty — paused".
  * @param {import("../../messages.js").TableState} s
  */
 function emptyPileWords(s, player) {
@@ -244,12 +244,15 @@ export class TableView {
     if (this.state && this.state.mode === "computer") this.send({ type: "hold", on: false });
   }
 
-  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins. */
-  askName(sit) {
+  /** Before joining a table by its link, ask this person's name; `sit(name)` then joins.
+   * `invite` (from the server: `{title, invite}`, or null) says whose table it is and its seats;
+   * the board, the controls and the log, which have nothing to show yet, are put away meanwhile. */
+  askName(sit, invite = null) {
     this.sitWith = sit;
     const $ = this.$;
-    $("table-title").textContent = "Friend table";
-    $("rules-line").textContent = "";
+    $("table-title").textContent = invite ? invite.title : "Friend table";
+    $("rules-line").textContent = invite ? invite.invite : "";
+    this.root.classList.add("asking-name");
     $("name-ask").hidden = false;
     for (const id of ["turn", "pause", "auto", "again", "share", "paused-banner", "offers", "notice", "abandon"]) $(id).hidden = true;
     $("prompt").textContent = "Say your name to sit down at the table.";
@@ -326,6 +329,7 @@ export class TableView {
    */
   render(s) {
     const $ = this.$;
+    this.root.classList.remove("asking-name");
     const previous = this.state && this.state.table === s.table ? this.state : null;
     const newGame = !previous || s.games_played !== previous.games_played || s.reshuffles !== previous.reshuffles;
     // The rules come with a table's first message only.
@@ -519,12 +523,12 @@ export class TableView {
       let tag = "";
       if (index === s.you && seated) tag = shown === "You" ? "" : "(you)";
       else if (!seat.human && seated) tag = "(computer)";
-      else if (!seat.taken && s.mode === "friends") tag = "(waiting for a friend)";
+      else if (!seat.taken && s.mode === "friends") tag = "(waiting to join)";
       else if (seat.stand_in) tag = "(computer playing)";
       else if (seat.away === "left") tag = "(left)";
       else if (seat.away === "lost") tag = "(connection lost)";
       else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const name = el("div", "name", shown);
+      const name = el("div", seat.taken || seat.named ? "name" : "name waiting", shown);
       if (tag) name.append(" ", el("span", "tag", tag));
       const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
       stack.append(backElement());
