@@ -234,7 +234,7 @@ def check_deal(
     if not any_cards:
         _check_counts(flat, deck, rules)
     if complete and not any_cards and deal.size != deck.size:
-        raise DealError(f"the deal has {deal.size} cards, but the {deck.describe()} has {deck.size}")
+        raise DealError(f"the deal has {deal.size} cards; a {deck.name} deck has {deck.size}")
 
 
 def _check_hands(deal: Deal) -> None:
