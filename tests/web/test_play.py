@@ -150,13 +150,18 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
 # -- 4. a new game needs both players ------------------------------------------------------------
 
 
-def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
-    host, guest = friends
-    while cards_turned(host) < 3:
+def _turn_until(host: Any, guest: Any, cards: int) -> None:
+    """Both friends turn whenever it is their turn, until ``cards`` cards are turned."""
+    while cards_turned(host) < cards:
         for each in (host, guest):
             if each.locator("#turn").is_enabled():
                 each.click("#turn")
         host.wait_for_timeout(60)
+
+
+def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
+    host, guest = friends
+    _turn_until(host, guest, 3)
     host.click("#again")
     guest.wait_for_selector("#notice:not([hidden])")
     # The notice names the two answers by the words their buttons say.
@@ -175,11 +180,7 @@ def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
 
 def test_a_friend_may_say_no_to_a_new_game(friends: tuple[Any, Any]) -> None:
     host, guest = friends
-    while cards_turned(host) < 3:
-        for each in (host, guest):
-            if each.locator("#turn").is_enabled():
-                each.click("#turn")
-        host.wait_for_timeout(60)
+    _turn_until(host, guest, 3)
     host.click("#again")
     guest.wait_for_selector("#new-game-no:visible")
     before = cards_turned(guest)

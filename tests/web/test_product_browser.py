@@ -200,14 +200,19 @@ def test_the_words_fit_the_table(server: str, browser: Any) -> None:
         assert table_id not in page.title()
 
 
+def _finish_lesson_one(page: Any, server: str) -> None:
+    """Start the first lesson, let it play itself at instant pace, and wait for its end."""
+    page.goto(f"{server}/#lessons")
+    page.click("text=Start lesson 1")
+    page.wait_for_selector("#table:not([hidden])")
+    page.click("#auto")
+    page.select_option("#pace", "instant")
+    page.wait_for_selector("#end[open]")
+
+
 def test_a_lesson_ends_with_its_closing_sentence_and_the_next_lesson(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(f"{server}/#lessons")
-        page.click("text=Start lesson 1")
-        page.wait_for_selector("#table:not([hidden])")
-        page.click("#auto")
-        page.select_option("#pace", "instant")
-        page.wait_for_selector("#end[open]")
+        _finish_lesson_one(page, server)
         assert page.inner_text("#end-again") == "Start again"
         assert LESSONS[0].outro in page.inner_text("#end-sentence")
         page.click("#end-next")
@@ -778,12 +783,7 @@ def test_a_chart_in_dark_mode_is_dark_and_its_text_the_legend_s_size(
 
 def test_a_lesson_of_one_trick_draws_no_chart(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(f"{server}/#lessons")
-        page.click("text=Start lesson 1")
-        page.wait_for_selector("#table:not([hidden])")
-        page.click("#auto")
-        page.select_option("#pace", "instant")
-        page.wait_for_selector("#end[open]")
+        _finish_lesson_one(page, server)
         assert page.inner_text("#end-facts dt:text-is('Tricks') + dd") == "1"
         assert page.locator("#end-chart-box").is_hidden()
         page.click("#end-close")
