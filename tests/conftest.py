@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from beggar.web.settings import ServerSettings
-from helpers import CHROMIUM, CHROMIUM_ARGS, opened, serving
+from helpers import CHROMIUM, launch_chromium, opened, serving
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +22,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("Debian's chromium is not installed")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        instance = launch_chromium(playwright)
         yield instance
         instance.close()
 

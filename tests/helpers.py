@@ -111,9 +111,42 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+QUIET_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+"""Chromium features the tests turn off. Every new context opens a window whose address bar
+preloads its two suggestion pop-ups, each a page of its own: about a third of all the work Chromium
+does in these tests, for an address bar no test uses."""
 TIMEOUT_MS = 20_000
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's Chromium, with :data:`QUIET_FEATURES` off beside the features Playwright turns off.
+
+    Chromium obeys only the last ``--disable-features`` switch, so the one given here must repeat
+    Playwright's list, whatever its version: a first, brief launch reads it from the browser.
+    """
+    probe = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--enable-automation"])
+    try:
+        session = probe.new_browser_cdp_session()
+        arguments = session.send("Browser.getBrowserCommandLine")["arguments"]
+    finally:
+        probe.close()
+    arguments = [*CHROMIUM_ARGS, disable_features(arguments)]
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=arguments)
+
+
+def disable_features(arguments: list[str]) -> str:
+    """The ``--disable-features`` switch that keeps off what ``arguments`` (a browser's command
+    line) keeps off, and :data:`QUIET_FEATURES` too.
+
+    >>> disable_features(["--headless", "--disable-features=A,B", "--disable-features=PaintHolding"])
+    '--disable-features=PaintHolding,WebUIOmniboxPopup,WebUIOmniboxAimPopup'
+    """
+    switch = "--disable-features="
+    given = [argument[len(switch) :] for argument in arguments if argument.startswith(switch)]
+    features = [name for name in (given[-1] if given else "").split(",") if name]
+    return switch + ",".join(dict.fromkeys([*features, *QUIET_FEATURES]))
 
 
 def free_port() -> int:

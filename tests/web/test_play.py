@@ -13,6 +13,7 @@ import pytest
 from helpers import (
     CHROMIUM_ARGS,
     PHONE,
+    QUIET_FEATURES,
     SHORT_CARDS,
     SHORT_SEED,
     SHORT_TRICKS,
@@ -29,6 +30,15 @@ pytestmark = pytest.mark.browser
 
 YOU = re.compile(r"\byou\b|\byour\b", re.IGNORECASE)
 assert CHROMIUM_ARGS and TIMEOUT_MS
+
+
+def test_the_test_browser_opens_no_address_bar_pages(browser: Any, server: str) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        session = page.context.browser.new_browser_cdp_session()
+        urls = [target["url"] for target in session.send("Target.getTargets")["targetInfos"]]
+    assert QUIET_FEATURES and server + "/" in urls
+    assert not [url for url in urls if url.startswith("chrome://")], urls
 
 
 @pytest.fixture
