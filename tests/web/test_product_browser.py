@@ -76,13 +76,30 @@ def test_play_again_after_watching_gives_the_cards_back(server: str, browser: An
         page.click("#auto")
         page.wait_for_selector("#end[open]")
         page.click("#end-close")
-        assert page.locator("#auto").is_visible()  # the watch control stays at the end
+        assert page.locator("#auto").is_hidden()  # nothing is left to turn: Play again gives the cards back
         page.click("#play-again")
         page.wait_for_selector("#turn:not([hidden])")
         page.wait_for_timeout(1500)
         assert page.locator("#auto").get_attribute("aria-pressed") == "false"
         assert not page.locator("#end").evaluate("el => el.open")
         assert cards_turned(page) <= 1  # at most the computer's lead: the rest waits for the person
+
+
+@pytest.mark.parametrize("how", ["play-computer", "watch-game"])
+def test_a_finished_watched_game_offers_no_stop_watching(server: str, browser: Any, how: str) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click(f"#{how}")
+        at_table(page)
+        if how == "play-computer":
+            page.click("#auto")  # "Watch both players"
+            page.wait_for_function("document.querySelector('#auto').innerText === 'Stop watching'")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-close")
+        page.wait_for_selector("#play-again:visible")
+        shown = page.locator("#table button:visible").all_inner_texts()
+        assert "Stop watching" not in shown and "Play again" in shown, shown
 
 
 @pytest.mark.parametrize("players", ["4", "8"])
