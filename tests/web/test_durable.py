@@ -304,6 +304,42 @@ def test_games_against_the_computer_and_lessons_survive_a_restart(server: Server
     assert computer["table"] not in [row[0] for row in saved_rows(server.db)]
 
 
+def test_a_watched_game_waits_for_its_watcher_and_survives_a_restart(server: Server) -> None:
+    """Like a game against the computer: the page reloaded (its socket gone), then the server
+    restarted, the watcher's token brings back the same game, paused where it was."""
+
+    async def before() -> tuple[dict[str, Any], int]:
+        me = await Player.connect(server.url, {})
+        await me.send(type="create", mode="watch", rules="standard", deal=DEAL.format(), pace="fast")
+        joined = await me.until("joined")
+        seen = await me.until("state", lambda s: s["cards"] >= 5)
+        await me.ws.close()  # the page is reloaded or closed: the game waits, paused
+        return joined, int(seen["cards"])
+
+    joined, cards = run_async(before())
+    table = joined["table"]
+    deadline = time.monotonic() + 10
+    while not any(row[0] == table and json.loads(row[1])["paused"] for row in saved_rows(server.db)):
+        assert time.monotonic() < deadline, "the watched game was not kept, paused"
+        time.sleep(0.1)
+    assert server.page(f"/t/{table}") == 200
+    assert server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
+    server.start()
+    assert server.page(f"/t/{table}") == 200
+
+    async def after() -> None:
+        me = await Player.connect(server.url, {})
+        assert (await me.join(table, joined["token"]))["seat"] == 0
+        assert me.state["mode"] == "watch" and me.state["paused"] and me.state["cards"] >= cards
+        # Leaving ends it, as it ends a game against the computer.
+        await me.send(type="leave")
+        await me.until("left")
+        await me.ws.close()
+
+    run_async(after())
+    assert server.page(f"/t/{table}") == 404
+
+
 def test_a_bad_database_file_is_one_plain_line(tmp_path: Path) -> None:
     bad = tmp_path / "not-a-database.sqlite3"
     bad.write_bytes(b"this is not SQLite" * 100)

@@ -48,7 +48,8 @@ def test_a_connection_that_creates_again_leaves_the_table_it_made(client: TestCl
         for _ in range(30):
             create(me, mode="watch", deal=NEVER_ENDING.deal, pace="slow", rules="standard")
         assert len(lobby.tables) == 1
-    assert not lobby.tables
+    # A watched game waits for its watcher (a reload comes back to it), paused: it costs nothing.
+    assert len(lobby.tables) == 1 and all(table.paused for table in lobby.tables.values())
 
 
 def test_live_tables_are_bounded_per_address(client: TestClient) -> None:
@@ -135,8 +136,9 @@ def test_a_spectator_leaving_does_not_close_the_table(client: TestClient, mode: 
         owner.send({"type": "ping"})
         owner.until("pong")
         assert joined["table"] in lobby.tables
-    # The owner's going closes it; a game against the computer waits for its player's return.
-    assert (joined["table"] in lobby.tables) == (mode == "computer")
+    # The owner's going closes it; a game against the computer or a watched one waits for its
+    # person's return.
+    assert (joined["table"] in lobby.tables) == (mode in ("computer", "watch"))
 
 
 # -- 3 and 4. binary frames and deep JSON get an answer, not a traceback ------------------------------

@@ -42,6 +42,43 @@ def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: 
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
 
 
+def test_a_watched_game_has_its_own_address_a_reload_and_back_come_back_to(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#watch-game")
+        at_table(page)
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        cards, address, title = cards_turned(page), page.url, page.inner_text("#table-title")
+        assert title.startswith("Watching")
+        page.reload()
+        at_table(page)
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and page.inner_text("#table-title") == title
+        page.go_back()
+        page.wait_for_selector("#current-game:not([hidden])")
+        assert page.inner_text("#current-link") == f"Back to your game: {title}"
+        page.go_forward()
+        at_table(page)
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address
+        # Watched to its end, it is among the recent games like any other.
+        page.locator("#pace").select_option("instant")
+        page.wait_for_function("document.querySelector('#pace').value === 'instant'")
+        # Left by Back, it waited paused; Resume lets it play to its end.
+        page.wait_for_function(
+            "document.querySelector('#end').open || !document.querySelector('#paused-banner').hidden"
+        )
+        if page.locator("#resume-big").is_visible():
+            page.click("#resume-big")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-close")
+        page.click("#leave")
+        page.wait_for_selector("#recent:not([hidden])")
+        assert title in page.inner_text("#recent-list")
+
+
 def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -76,13 +113,30 @@ def test_play_again_after_watching_gives_the_cards_back(server: str, browser: An
         page.click("#auto")
         page.wait_for_selector("#end[open]")
         page.click("#end-close")
-        assert page.locator("#auto").is_visible()  # the watch control stays at the end
+        assert page.locator("#auto").is_hidden()  # nothing is left to turn: Play again gives the cards back
         page.click("#play-again")
         page.wait_for_selector("#turn:not([hidden])")
         page.wait_for_timeout(1500)
         assert page.locator("#auto").get_attribute("aria-pressed") == "false"
         assert not page.locator("#end").evaluate("el => el.open")
         assert cards_turned(page) <= 1  # at most the computer's lead: the rest waits for the person
+
+
+@pytest.mark.parametrize("how", ["play-computer", "watch-game"])
+def test_a_finished_watched_game_offers_no_stop_watching(server: str, browser: Any, how: str) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click(f"#{how}")
+        at_table(page)
+        if how == "play-computer":
+            page.click("#auto")  # "Watch both players"
+            page.wait_for_function("document.querySelector('#auto').innerText === 'Stop watching'")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-close")
+        page.wait_for_selector("#play-again:visible")
+        shown = page.locator("#table button:visible").all_inner_texts()
+        assert "Stop watching" not in shown and "Play again" in shown, shown
 
 
 @pytest.mark.parametrize("players", ["4", "8"])

@@ -531,3 +531,25 @@ def test_a_question_put_to_the_person_holds_the_computer_without_a_word(client: 
         a.send({"type": "watch", "on": True})
         a.until("state", lambda s: s["cards"] > 0)
         assert table.held_until == 0.0
+
+
+def test_a_watched_game_waits_paused_for_its_watcher_s_token_and_ends_when_they_leave(
+    client: TestClient,
+) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as ws:
+        joined = create(Socket(ws), mode="watch", pace="slow")
+    table_id, token = joined["table"], joined["token"]
+    assert joined["seat"] == 0 and token and joined["link"] == f"/t/{table_id}"
+    table = lobby.tables[table_id]  # the page went away (a reload): the game waits for it, paused
+    assert table.paused and not table.closed
+    assert client.head(f"/t/{table_id}").status_code == 200
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "join", "table": table_id, "token": token})
+        assert me.until("joined")["seat"] == 0
+        assert me.until("state")["mode"] == "watch"
+        me.send({"type": "leave"})
+        me.until("left")
+    assert table_id not in lobby.tables
+    assert client.head(f"/t/{table_id}").status_code == 404

@@ -61,6 +61,10 @@ UPDATE_INTERVAL = 0.05
 SPECTATOR_INTERVAL = 0.25
 """Seconds between two states for a spectator of a fast or instant table."""
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
+KEPT_MODES = frozenset({Mode.COMPUTER, Mode.WATCH})
+"""Tables one person has to themselves that outlive a reload (a game against the computer, a
+watched game): they wait for that person's token, paused if they were playing themselves, and end
+when the person presses Leave or starts another such game."""
 
 
 class Connection:
@@ -322,8 +326,8 @@ def handle(
     seat = connection.seat
     if isinstance(message, Leave):
         disconnect(lobby, connection, on_purpose=True)
-        if table.mode is Mode.COMPUTER and seat is not None:
-            lobby.close(table.id)  # leaving a game against the computer ends it
+        if table.mode in KEPT_MODES and seat is not None:
+            lobby.close(table.id)  # leaving a game against the computer (or a watched one) ends it
         connection.send({"type": "left"})
         return
     if seat is None:
@@ -435,7 +439,7 @@ def _create(
         rules = rules_named("standard")
         deal = famous.deal
     seats = _seats(mode, rules, message)
-    bound = mode in (Mode.WATCH, Mode.LESSON, Mode.FAMOUS)  # a computer game outlives a reload
+    bound = mode in (Mode.LESSON, Mode.FAMOUS)  # the kept modes and friend tables outlive a reload
     table = lobby.open(
         mode,
         rules,
@@ -459,7 +463,7 @@ def _create(
         if mode is Mode.LESSON:
             table.take_seat(1, token, announce=False)
     _seat(connection, table, seat, token)
-    if mode is Mode.COMPUTER:
+    if mode in KEPT_MODES:
         _close_abandoned_computer_games(lobby, table)
 
 
@@ -539,23 +543,24 @@ def disconnect(lobby: Lobby, connection: Connection, *, on_purpose: bool = False
 def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None:
     """Close a table bound to its players once a player left it and no player is connected.
 
-    A game against the computer stays for its player's return (a reload, a lost line); one that
-    was playing itself pauses meanwhile.
+    A game against the computer or a watched game stays for its person's return (a reload, a lost
+    line); one that was playing itself pauses meanwhile.
     """
     if table is None or not seated or any(seat.connections > 0 for seat in table.seats):
         return
     if table.bound_to_connection:
         lobby.close(table.id)
-    elif table.mode is Mode.COMPUTER and not table.game.over and any(s.automatic for s in table.seats):
+    elif table.mode in KEPT_MODES and not table.game.over and any(s.automatic for s in table.seats):
         table.set_paused(True)
 
 
 def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
-    """A new game against the computer from an address closes its earlier ones nobody is at."""
+    """A new game against the computer (or a watched one) from an address closes its earlier ones
+    nobody is at: the home page links back to one game only."""
     for table in list(lobby.tables.values()):
         if (
             table is not keep
-            and table.mode is Mode.COMPUTER
+            and table.mode in KEPT_MODES
             and table.owner == keep.owner
             and not any(seat.connections > 0 for seat in table.seats)
         ):
@@ -564,6 +569,7 @@ def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
 
 __all__ = [
     "COMPUTER_NAMES",
+    "KEPT_MODES",
     "SETTINGS",
     "SPECTATOR_INTERVAL",
     "UPDATE_INTERVAL",

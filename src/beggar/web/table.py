@@ -194,7 +194,7 @@ class Table:
     famous: PublishedGame | FoundDeal | None = None
     """A famous game: a published one, or a never-ending deal found here."""
     bound_to_connection: bool = False
-    """Close the table when its creator disconnects (a game against the computer)."""
+    """Close the table when its creator disconnects (a lesson, a famous game)."""
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
     chosen: bool = False

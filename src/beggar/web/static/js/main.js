@@ -11,6 +11,9 @@ import { HomeForm, fillFamous, fillLessons, fillRules, paceChoices } from "./hom
 
 const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
 const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
+/** Games one person has to themselves that the server keeps for them: they have their own address,
+ * a reload or Back and Forward come back to them, and the home page links back to one left by Back. */
+const KEPT_MODES = ["computer", "watch"];
 
 /** Whether this page paused `table` because its tab was hidden (kept over a reload); `paused`
  * sets it. */
@@ -78,13 +81,14 @@ class App {
     }
     const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
-      this.leave(false, this.me.mode !== "computer");
+      this.leave(false, !KEPT_MODES.includes(this.me.mode));
       this.openReplay(replay[1]);
       return;
     }
     const page = location.hash.replace("#", "") || "home";
-    // Back from a game against the computer keeps it (Forward returns to it); a friend table is left.
-    if (this.me.table && page !== "table") this.leave(false, this.me.mode !== "computer");
+    // Back from a game against the computer or a watched one keeps it (Forward returns to it); a
+    // friend table is left.
+    if (this.me.table && page !== "table") this.leave(false, !KEPT_MODES.includes(this.me.mode));
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
   }
 
@@ -123,7 +127,7 @@ class App {
       }
       // A game with seats has its own address: a reload or Back and Forward come back to it.
       const here = `t/${message.table}`;
-      if (["computer", "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
+      if ([...KEPT_MODES, "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
         history.pushState(null, "", siteUrl(here).href);
       }
       if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
@@ -275,8 +279,9 @@ class App {
   leave(goHome = true, onPurpose = true) {
     if (onPurpose) this.connection.send({ type: "leave" });
     const s = this.table.state;
-    // A game against the computer left by Back waits for its player: the home page links to it.
-    setCurrentGame(!onPurpose && s && s.mode === "computer" && !s.over ? { table: s.table, title: tableTitle(s) } : null);
+    // A game against the computer (or a watched one) left by Back waits for its person: the home
+    // page links to it.
+    setCurrentGame(!onPurpose && s && KEPT_MODES.includes(s.mode) && !s.over ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
     this.me = { table: null, seat: null, token: null, mode: null };
     this.table.reset();
@@ -301,12 +306,12 @@ class App {
       if (!this.end.open) this.table.key(event);
     });
     // A page being unloaded (a reload, a link to another address) is not a switch to another tab:
-    // it does not pause the game. A game against the computer it leaves is linked from the home page.
+    // it does not pause the game. A kept game it leaves is linked from the home page.
     let unloading = false;
     const unload = () => {
       unloading = true;
       const s = this.table.state;
-      if (this.me.table && s && s.mode === "computer" && this.table.player && !s.over) {
+      if (this.me.table && s && KEPT_MODES.includes(s.mode) && this.table.player && !s.over) {
         setCurrentGame({ table: s.table, title: tableTitle(s) });
       }
     };

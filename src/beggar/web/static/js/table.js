@@ -421,7 +421,8 @@ export class TableView {
       : s.seats.length > 2 ? "Watch all players" : "Watch both players";
     $("auto").textContent = auto ? (s.mode === "friends" ? "Turn my own cards" : "Stop watching")
       : (lesson ? "Play it for me" : watchWords);
-    $("auto").hidden = !player || s.mode === "watch" || s.mode === "famous";
+    // A finished game has no cards left to turn for anyone: "Play again" gives them back.
+    $("auto").hidden = !player || over || s.mode === "watch" || s.mode === "famous";
     this.drawOffers(s);
     const newGame_ = $("again");
     newGame_.hidden = !player || over; // at the end, "Play again" is the one main action
