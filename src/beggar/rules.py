@@ -220,6 +220,21 @@ class Rules:
         """A copy with some settings changed (checked like any new rules)."""
         return dataclasses.replace(self, **changes)
 
+    def player_counts(self) -> list[int]:
+        """How many players may play by these rules, the rest unchanged (a two-player rule: 2 only).
+
+        >>> rules_named("lose-when-empty").player_counts(), rules_named("standard").player_counts()[-1]
+        ([2], 8)
+        """
+        counts = []
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            try:
+                self.replace(players=players)
+            except RulesError:
+                continue
+            counts.append(players)
+        return counts
+
     # -- text --------------------------------------------------------------------------------
 
     def pay_spec(self) -> str:
@@ -383,7 +398,7 @@ PRESET_LIST: tuple[Preset, ...] = (
     ),
     _preset(
         "Suck the Well",
-        "The Caribbean way: four players, and the turn passes counter-clockwise.",
+        "The Caribbean way, usually played by four: the turn passes counter-clockwise.",
         name="counter-clockwise",
         players=4,
         direction=Direction.COUNTER_CLOCKWISE,

@@ -2,20 +2,48 @@
 
 from __future__ import annotations
 
+import pytest
+
 from beggar.research import houserules
 from beggar.rules import PRESETS
 
 
-def test_the_shipped_figures_are_measured_again_exactly() -> None:
+def test_every_preset_has_figures_for_each_number_of_players_it_allows() -> None:
     shipped = houserules.shipped()
     assert set(shipped) == set(PRESETS), "every preset has figures, and only presets"
-    assert houserules.measure_presets() == shipped, "run python -m beggar.research.houserules"
+    for name, rules in PRESETS.items():
+        assert sorted(shipped[name]) == rules.player_counts(), name
+        for players, figures in shipped[name].items():
+            assert (figures.rules, figures.players) == (name, players)
+            assert (figures.games, figures.seed) == (houserules.GAMES, houserules.SEED)
+    assert sorted(shipped["counter-clockwise"]) == [2, 3, 4, 5, 6, 7, 8]
+    assert sorted(shipped["lose-when-empty"]) == [2]
+
+
+# One test a table, so that the workers share them out; a game of three or more is played by the
+# general kernel (seconds a table), a game of two by the bit kernel (a fraction of a second).
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [
+        pytest.param(name, players, marks=[pytest.mark.slow] if players > 2 else [])
+        for name, players in houserules.measured_tables()
+    ],
+)
+def test_the_shipped_figures_are_measured_again_exactly(name: str, players: int) -> None:
+    measured = houserules.measure_table(name, players)
+    assert measured == houserules.shipped()[name][players], "run python -m beggar.research.houserules"
 
 
 def test_the_figures_say_what_a_player_would_expect() -> None:
     shipped = houserules.shipped()
-    assert shipped["double-penalty"].median_cards < shipped["standard"].median_cards
-    assert shipped["two-decks"].median_cards > 3 * shipped["standard"].median_cards
-    for figures in shipped.values():
-        assert figures.p90_cards >= figures.median_cards
-        assert 0 <= figures.stopped <= 1 and 0 <= figures.loops <= 1 and 0 < figures.leader_wins < 1
+    assert shipped["double-penalty"][2].median_cards < shipped["standard"][2].median_cards
+    assert shipped["two-decks"][2].median_cards > 3 * shipped["standard"][2].median_cards
+    for counts in shipped.values():
+        for players, figures in counts.items():
+            assert figures.p90_cards >= figures.median_cards
+            assert 0 <= figures.stopped <= 1 and 0 <= figures.loops <= 1 and 0 < figures.leader_wins < 1
+            # More players share the wins: the leader wins about one game in `players`.
+            assert abs(figures.leader_wins - 1 / players) < 0.06, (figures.rules, players)
+        # More players make a longer game.
+        lengths = [counts[players].median_cards for players in sorted(counts)]
+        assert lengths == sorted(lengths)

@@ -3,6 +3,7 @@ a new game that does not play itself out at once, and notices that name the butt
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -236,13 +237,32 @@ def test_every_preset_comes_with_what_the_kernel_measured(client: TestClient) ->
     presets = client.get("/api/options").json()["presets"]
     shipped = houserules.shipped()
     for preset in presets:
-        measured = preset["measured"]
-        figures = shipped[preset["name"]]
-        assert (measured["median_cards"], measured["p90_cards"]) == (figures.median_cards, figures.p90_cards)
-        assert measured["leader_wins"] == figures.leader_wins and measured["games"] == figures.games
-        assert set(measured["minutes"]) == {"slow", "normal", "fast"}  # no minutes at instant pace
+        # Figures for every number of players the preset seats, keyed as the Players field holds it.
+        assert set(preset["measured"]) == {str(n) for n in preset["player_counts"]}, preset["name"]
+        for players, measured in preset["measured"].items():
+            figures = shipped[preset["name"]][int(players)]
+            assert measured["players"] == int(players)
+            # Whole cards on the page: a median between two lengths (1,119.5) is rounded.
+            cards = (round(figures.median_cards), round(figures.p90_cards))
+            assert (measured["median_cards"], measured["p90_cards"]) == cards
+            assert measured["leader_wins"] == figures.leader_wins and measured["games"] == figures.games
+            assert set(measured["minutes"]) == {"slow", "normal", "fast"}  # no minutes at instant pace
     standard = next(p for p in presets if p["name"] == "standard")["measured"]
-    assert standard["minutes"] == {"slow": 6.5, "normal": 3.2, "fast": 1.0}
+    assert standard["2"]["minutes"] == {"slow": 6.5, "normal": 3.2, "fast": 1.0}
+    assert standard["4"]["median_cards"] > standard["2"]["median_cards"]
+    assert standard["4"]["leader_wins"] < standard["2"]["leader_wins"]
+    well = next(p for p in presets if p["name"] == "counter-clockwise")["measured"]
+    assert sorted(well, key=int) == ["2", "3", "4", "5", "6", "7", "8"]
+
+
+def test_a_description_never_states_a_number_of_players_the_table_may_change() -> None:
+    from beggar.rules import PRESET_LIST
+
+    numbers = "two|three|four|five|six|seven|eight|[2-8]"
+    for preset in PRESET_LIST:
+        if len(preset.rules.player_counts()) > 1:
+            stated = re.search(rf"\b({numbers}) players\b", preset.description, re.IGNORECASE)
+            assert stated is None, (preset.name, preset.description)
 
 
 def test_a_deal_is_checked_as_a_new_table_would_check_it(client: TestClient) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -571,20 +572,57 @@ def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browse
         page.goto(server)
         open_settings(page, rules="double-penalty", pace="slow")
         text = page.inner_text("#opt-rules-measured")
-        assert text.startswith("A typical game turns 78 cards (about 3 minutes at slow pace)"), text
+        assert text.startswith(
+            "With 2 players, a typical game turns 78 cards (about 3 minutes at slow pace)"
+        ), text
         assert "Whoever leads wins 50% of games (measured over 20,000 deals)." in text
         open_settings(page, rules="two-decks", pace="normal")
         assert page.inner_text("#opt-rules-measured").startswith(
-            "A typical game turns 779 cards (about 13 minutes"
+            "With 2 players, a typical game turns 779 cards (about 13 minutes"
         )
         page.goto(f"{server}/#rules")
         page.wait_for_selector("#preset-table table")
         assert page.locator("#preset-table th").nth(2).inner_text() == "A typical game"
         assert (
-            "195 cards (1 in 10: over 526); the leader wins 50%"
+            "2 players: 195 cards (1 in 10: over 526); the leader wins 50%"
             in page.locator("#preset-table tbody tr").first.inner_text()
         )
+        well = page.locator("#preset-table tbody tr", has_text="Suck the Well").inner_text()
+        assert "4 players: 316 cards" in well, well
         assert "20,000 random deals" in page.inner_text("#preset-table p")
+
+
+def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: str, browser: Any) -> None:
+    from beggar.research import houserules
+
+    shipped = houserules.shipped()
+
+    def shows(name: str, players: int) -> None:
+        figures = shipped[name][players]
+        text = f"With {players} players, a typical game turns {round(figures.median_cards):,} cards ("
+        page.wait_for_function(
+            "text => document.querySelector('#opt-rules-measured').textContent.startsWith(text)", arg=text
+        )
+        shown = page.locator("#opt-rules-measured").text_content() or ""
+        assert f"; 1 in 10 goes past {round(figures.p90_cards):,}." in shown, shown
+        assert f"Whoever leads wins {math.floor(figures.leader_wins * 100 + 0.5)}% of games" in shown, shown
+
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, rules="counter-clockwise", pace="normal")
+        assert page.locator("#opt-players").input_value() == "4"  # the preset's own number
+        shows("counter-clockwise", 4)
+        for players in (2, 8, 3):
+            open_settings(page, players=players)
+            shows("counter-clockwise", players)
+            # The description says nothing the number chosen would contradict.
+            assert "four players" not in page.inner_text("#opt-rules-about")
+        assert shipped["counter-clockwise"][2] != shipped["counter-clockwise"][4]
+        # The table's own rules follow the number chosen too (the computer's table, by default).
+        open_settings(page, rules="", players=4)
+        shows("practice-table", 4)
+        page.reload()  # the number kept in this browser comes back with its figures
+        shows("practice-table", 4)
 
 
 def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(server: str, browser: Any) -> None:

@@ -1,15 +1,19 @@
 """What each preset does to a game, measured by the kernel: length, stops, loops, who wins.
 
 The table shows these figures beside every preset, so a family choosing "Double penalty" or a
-teacher choosing the half deck sees what the choice means before the first card. They are
-computed once, by the kernel, over :data:`GAMES` random deals of each preset from seed
-:data:`SEED`, and shipped with the package (``house_rules.json``, written by
-``python -m beggar.research.houserules``); a test plays the same games again and checks every
+teacher choosing the half deck sees what the choice means before the first card. A game of four
+is not a game of two (it is longer, and the leader wins less often), so each preset is measured
+at every number of players it allows, and the table shows the figures for the number chosen.
+They are computed once, by the kernel, over :data:`GAMES` random deals of each preset and number
+of players from seed :data:`SEED`, and shipped with the package (``house_rules.json``, written
+by ``python -m beggar.research.houserules``); a test plays the same games again and checks every
 figure, so the shipped file can never drift from the rules.
 
 >>> figures = shipped()["standard"]
->>> figures.games, 150 < figures.median_cards < 250, figures.stopped
-(20000, True, 0.0)
+>>> figures[2].games, 150 < figures[2].median_cards < 250, figures[2].stopped, sorted(figures)[-1]
+(20000, True, 0.0, 8)
+>>> figures[4].median_cards > figures[2].median_cards and figures[4].leader_wins < figures[2].leader_wins
+True
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ class HouseRuleFigures:
     """
 
     rules: str
+    players: int
     games: int
     seed: int
     median_cards: float
@@ -60,6 +65,7 @@ def measure(rules: Rules, games: int = GAMES, seed: int = SEED) -> HouseRuleFigu
     summary = simulate(rules, games, seed)
     return HouseRuleFigures(
         rules=rules.name,
+        players=rules.players,
         games=summary.games,
         seed=seed,
         median_cards=summary.cards.median,
@@ -71,21 +77,43 @@ def measure(rules: Rules, games: int = GAMES, seed: int = SEED) -> HouseRuleFigu
     )
 
 
-def measure_presets(games: int = GAMES, seed: int = SEED) -> dict[str, HouseRuleFigures]:
-    """:func:`measure` for every preset of :data:`beggar.rules.PRESETS`, by name."""
-    return {name: measure(rules, games, seed) for name, rules in PRESETS.items()}
+def measured_tables() -> list[tuple[str, int]]:
+    """Every preset of :data:`beggar.rules.PRESETS` with every number of players it allows: the
+    tables that have figures."""
+    return [(name, players) for name, rules in PRESETS.items() for players in rules.player_counts()]
+
+
+def measure_table(name: str, players: int, games: int = GAMES, seed: int = SEED) -> HouseRuleFigures:
+    """:func:`measure` for the preset called ``name`` with ``players`` players."""
+    return measure(PRESETS[name].replace(players=players), games, seed)
+
+
+def measure_presets(games: int = GAMES, seed: int = SEED) -> dict[str, dict[int, HouseRuleFigures]]:
+    """:func:`measure_table` for every table of :func:`measured_tables`: by preset name, then by
+    number of players."""
+    figures: dict[str, dict[int, HouseRuleFigures]] = {}
+    for name, players in measured_tables():
+        figures.setdefault(name, {})[players] = measure_table(name, players, games, seed)
+    return figures
 
 
 @cache
-def shipped() -> dict[str, HouseRuleFigures]:
-    """The figures shipped with the package, by preset name."""
+def shipped() -> dict[str, dict[int, HouseRuleFigures]]:
+    """The figures shipped with the package, by preset name, then by number of players."""
     text = resources.files("beggar.research").joinpath(FILE).read_text(encoding="utf-8")
-    return {name: HouseRuleFigures(**row) for name, row in json.loads(text).items()}
+    return {
+        name: {int(players): HouseRuleFigures(**row) for players, row in counts.items()}
+        for name, counts in json.loads(text).items()
+    }
 
 
 def main() -> None:
-    """Measure every preset and write the JSON the package ships (to standard output)."""
-    figures = {name: row.to_dict() for name, row in measure_presets().items()}
+    """Measure every preset at every number of players and write the JSON the package ships (to
+    standard output); the measuring takes a few minutes of one processor."""
+    figures = {
+        name: {str(players): row.to_dict() for players, row in counts.items()}
+        for name, counts in measure_presets().items()
+    }
     json.dump(figures, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 

@@ -21,8 +21,6 @@ from collections.abc import Callable, Mapping
 from beggar.research import houserules
 from beggar.rules import (
     ALIASES,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     PRESET_BY_NAME,
     PRESET_LIST,
     STANDARD,
@@ -32,7 +30,6 @@ from beggar.rules import (
     PileOrder,
     RepeatCheck,
     Rules,
-    RulesError,
 )
 
 TITLES: dict[str, tuple[str, str]] = {
@@ -163,27 +160,11 @@ def rules_summary(rules: Rules) -> str:
     return ", ".join(SETTING_WORDS[key](rules) for key, show in shown.items() if show and key not in told)
 
 
-def player_counts(rules: Rules) -> list[int]:
-    """How many players a table with these rules may seat (a two-player rule: 2 only).
-
-    >>> from beggar.rules import rules_named
-    >>> player_counts(rules_named("lose-when-empty")), player_counts(rules_named("standard"))[-1]
-    ([2], 8)
-    """
-    counts = []
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        try:
-            rules.replace(players=players)
-        except RulesError:
-            continue
-        counts.append(players)
-    return counts
-
-
 def preset_entries(delays: Mapping[str, float] | None = None) -> list[dict[str, object]]:
     """Every preset for the home page: its key (what the browser sends), title, description,
     settings, the numbers of players it may seat, and what it does to a game as the kernel
-    measured it (:func:`measured`; ``delays``: each pace's seconds a card)."""
+    measured it at each of those numbers (:func:`measured`, by the number of players as text, as
+    the page's Players field holds it; ``delays``: each pace's seconds a card)."""
     figures = houserules.shipped()
     return [
         {
@@ -191,8 +172,11 @@ def preset_entries(delays: Mapping[str, float] | None = None) -> list[dict[str, 
             "title": preset.title,
             "description": preset.description,
             "settings": preset.rules.settings(),
-            "player_counts": player_counts(preset.rules),
-            "measured": measured(figures[preset.name], delays or {}) if preset.name in figures else None,
+            "player_counts": preset.rules.player_counts(),
+            "measured": {
+                str(players): measured(row, delays or {})
+                for players, row in figures.get(preset.name, {}).items()
+            },
         }
         for preset in PRESET_LIST
     ]
@@ -202,11 +186,12 @@ def measured(figures: houserules.HouseRuleFigures, delays: Mapping[str, float]) 
     """A preset's measured figures for the page, with the minutes a typical game lasts at each pace
     of ``delays`` (seconds a card; a person at the table turns about as fast).
 
-    >>> entry = measured(houserules.shipped()["standard"], {"normal": 1.0, "instant": 0.0})
-    >>> entry["median_cards"], entry["minutes"]
-    (195, {'normal': 3.2})
+    >>> entry = measured(houserules.shipped()["standard"][2], {"normal": 1.0, "instant": 0.0})
+    >>> entry["players"], entry["median_cards"], entry["minutes"]
+    (2, 195, {'normal': 3.2})
     """
     return {
+        "players": figures.players,
         "games": figures.games,
         "median_cards": round(figures.median_cards),
         "p90_cards": round(figures.p90_cards),

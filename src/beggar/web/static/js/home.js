@@ -7,8 +7,8 @@ const SETTINGS_KEY = "beggar-settings";
 
 const percent = (share) => `${Math.round(share * 100)}%`;
 
-/** What a preset does to a game, as the server measured it, in one or two sentences; `pace`
- * names the pace whose minutes are given (none at instant pace). */
+/** What a preset does to a game with some number of players, as the server measured it, in one
+ * or two sentences; `pace` names the pace whose minutes are given (none at instant pace). */
 export function measuredText(measured, pace) {
   if (!measured) return "";
   const minutes = measured.minutes[pace];
@@ -17,7 +17,7 @@ export function measuredText(measured, pace) {
   const ends = [];
   if (measured.stopped) ends.push(`${percent(measured.stopped)} stopped by a limit`);
   if (measured.loops) ends.push(`${percent(measured.loops)} end in a repeat`);
-  return `A typical game turns ${measured.median_cards.toLocaleString("en")} cards${time}; `
+  return `With ${measured.players} players, a typical game turns ${measured.median_cards.toLocaleString("en")} cards${time}; `
     + `1 in 10 goes past ${measured.p90_cards.toLocaleString("en")}. `
     + (ends.length ? `Of every 100 games, ${ends.join(" and ")}. ` : "")
     + `Whoever leads wins ${percent(measured.leader_wins)} of games `
@@ -28,7 +28,7 @@ export function measuredText(measured, pace) {
 function measuredShort(measured) {
   if (!measured) return "";
   const stops = measured.stopped ? `; ${percent(measured.stopped)} stopped` : "";
-  return `${measured.median_cards.toLocaleString("en")} cards (1 in 10: over `
+  return `${measured.players} players: ${measured.median_cards.toLocaleString("en")} cards (1 in 10: over `
     + `${measured.p90_cards.toLocaleString("en")})${stops}; the leader wins ${percent(measured.leader_wins)}`;
 }
 
@@ -109,17 +109,14 @@ export class HomeForm {
       // The play buttons say which rules they deal.
       $("play-computer").querySelector("small").textContent = preset ? preset.title : title(options.defaults.computer);
       $("play-friend").querySelector("small").textContent = preset ? preset.title : title(options.defaults.friends);
-      measured();
-    };
-    const measured = () => {
-      const preset = presets.find((p) => p.name === ($("opt-rules").value || options.defaults.computer));
-      $("opt-rules-measured").textContent = preset ? measuredText(preset.measured, $("opt-pace").value) : "";
+      this.showMeasured();
     };
     $("opt-rules").addEventListener("change", about);
-    $("opt-pace").addEventListener("change", measured);
+    $("opt-pace").addEventListener("change", () => this.showMeasured());
     $("opt-players").addEventListener("change", () => {
       this.wantedPlayers = $("opt-players").value;
       this.fitHumans();
+      this.showMeasured();
     });
     about();
     this.remember();
@@ -128,6 +125,15 @@ export class HomeForm {
   /** The preset the Rules field names (undefined for the table's own). */
   get preset() {
     return this.options.presets.find((p) => p.name === this.$("opt-rules").value);
+  }
+
+  /** What the chosen rules (the computer's table for the table's own) do to a game with the
+   * number of players chosen, as measured; the sentence names that number. */
+  showMeasured() {
+    const $ = this.$;
+    const preset = this.preset || this.options.presets.find((p) => p.name === this.options.defaults.computer);
+    const figures = preset && (preset.measured[$("opt-players").value] || preset.measured[preset.settings.players]);
+    $("opt-rules-measured").textContent = figures ? measuredText(figures, $("opt-pace").value) : "";
   }
 
   /** The numbers of players the chosen rules may seat: a rule for two players says so by the
@@ -179,6 +185,7 @@ export class HomeForm {
         const own = this.preset ? this.preset.settings.players : String(this.options.limits.players.min);
         if (id === "opt-players" && saved[id] !== own) this.wantedPlayers = saved[id];
         if (id === "opt-players") this.fitHumans();
+        if (id === "opt-players" || id === "opt-pace") this.showMeasured();
       }
     }
     const keep = () => {
@@ -317,10 +324,12 @@ export function fillFamous(root, options, actions) {
 /** The rules page (`root`): a table of every preset, with what it does to a game, measured. */
 export function fillRules(root, presets) {
   const table = el("table", "presets");
-  const games = presets.find((p) => p.measured);
+  const own = (preset) => preset.measured[preset.settings.players];
+  const games = presets.find(own);
   const note = el("p", "hint", games
     ? "A typical game: the median number of cards turned, found by playing "
-      + `${games.measured.games.toLocaleString("en")} random deals of each table.`
+      + `${own(games).games.toLocaleString("en")} random deals of each table with its own number of `
+      + "players (the home page gives the figures for any number)."
     : "");
   const head = table.createTHead().insertRow();
   for (const text of ["Table", "What it is", "A typical game", "Settings"]) head.append(el("th", "", text));
@@ -329,7 +338,7 @@ export function fillRules(root, presets) {
     const row = body.insertRow();
     row.insertCell().textContent = preset.title;
     row.insertCell().textContent = preset.description;
-    row.insertCell().textContent = measuredShort(preset.measured);
+    row.insertCell().textContent = own(preset) ? measuredShort(own(preset)) : "";
     const settings = el("details", "settings");
     settings.append(el("summary", "", "Settings"));
     const list = el("ul");
