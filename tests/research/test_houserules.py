@@ -9,6 +9,7 @@ from beggar.rules import PRESETS
 
 
 def test_every_preset_has_figures_for_each_number_of_players_it_allows() -> None:
+    assert set(houserules.measured_tables()) >= SAMPLE
     shipped = houserules.shipped()
     assert set(shipped) == set(PRESETS), "every preset has figures, and only presets"
     for name, rules in PRESETS.items():
@@ -20,12 +21,24 @@ def test_every_preset_has_figures_for_each_number_of_players_it_allows() -> None
     assert sorted(shipped["lose-when-empty"]) == [2]
 
 
-# One test a table, so that the workers share them out; a game of three or more is played by the
-# general kernel (seconds a table), a game of two by the bit kernel (a fraction of a second).
+SAMPLE = {("counter-clockwise", 4), ("standard", 3), ("half-deck", 8)}
+"""The tables of three or more players measured again in the full run (a preset at the number it
+suggests, the fewest and the most players); ``-m exhaustive`` measures every table again."""
+
+
+def _marks(name: str, players: int) -> list[pytest.MarkDecorator]:
+    # A game of two is played by the bit kernel (a fraction of a second a table); a game of three
+    # or more by the general kernel, seconds a table: 71 tables are minutes.
+    if players == 2:
+        return []
+    return [pytest.mark.slow] if (name, players) in SAMPLE else [pytest.mark.exhaustive]
+
+
+# One test a table, so that the workers share them out.
 @pytest.mark.parametrize(
     ("name", "players"),
     [
-        pytest.param(name, players, marks=[pytest.mark.slow] if players > 2 else [])
+        pytest.param(name, players, marks=_marks(name, players))
         for name, players in houserules.measured_tables()
     ],
 )
