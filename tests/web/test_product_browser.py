@@ -606,9 +606,18 @@ def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, brow
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
 
 
-def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_back(
-    server: str, browser: Any
-) -> None:
+def _switch_tab(page: Any, hidden: bool) -> None:
+    """Pretend the person switched to another tab (`hidden`) or came back to this one."""
+    page.evaluate(
+        """hidden => {
+          Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        hidden,
+    )
+
+
+def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_is_told_once(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
         open_settings(page, seed=SHORT_SEED, pace="fast")
@@ -623,20 +632,48 @@ def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_ba
         page.wait_for_timeout(600)
         assert page.locator("#paused-banner").is_hidden()
         assert "Paused" not in page.inner_text("#log")
-        page.evaluate(
-            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-            "document.dispatchEvent(new Event('visibilitychange'))"
-        )
+        _switch_tab(page, True)
         page.wait_for_selector("#paused-banner:not([hidden])")
         # Said once, and the board has not moved.
         why = "Paused because you switched to another tab."
         assert page.inner_text("#prompt") == why and why not in page.inner_text("#paused-banner")
         assert page.inner_text("#narration").count(why) == 1
         assert page.locator("#seats").bounding_box() == board
-        page.reload()
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("document.querySelector('#log').innerText.includes('Resumed.')")
-        assert page.locator("#paused-banner").is_hidden()
+
+
+def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_forward(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.click("#auto")  # the game plays itself
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        _switch_tab(page, True)
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        why = "Paused because you switched to another tab."
+        _switch_tab(page, False)
+
+        def back_and_forward() -> None:
+            page.go_back()
+            page.wait_for_selector("#home:not([hidden])")
+            page.go_forward()
+
+        for come_back in (page.reload, back_and_forward):
+            come_back()
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            cards = cards_turned(page)
+            page.wait_for_timeout(1500)  # normal pace: a card a second, were it playing
+            assert cards_turned(page) == cards, come_back
+            assert page.locator("#resume-big").is_visible()
+            assert page.inner_text("#prompt") == why  # true still: nobody has resumed it
+            assert "Resumed." not in page.inner_text("#log")
+        page.click("#resume-big")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
 
 
 def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
