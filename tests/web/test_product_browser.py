@@ -746,6 +746,43 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
             assert _in_view_over_nothing(host, news) == [], news
 
 
+def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_below_the_board(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        # Ann leads: she turns until it is Bea's turn.
+        for _ in range(30):
+            host.wait_for_selector(".seat.to-play")
+            if not host.locator(".seat.to-play.you").count():
+                break
+            host.wait_for_selector("#turn:enabled")
+            cards = cards_turned(host)
+            host.keyboard.press("Space")
+            host.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+        spectator.goto(link)
+        at_table(spectator)
+        places = _board_places(host)
+        guest.close()
+        for page in (host, spectator):  # a player and a spectator are told alike
+            page.wait_for_function(
+                "document.querySelector('#prompt').innerText.endsWith(' — Bea has lost the connection.')"
+            )
+        host.wait_for_selector("#offers:not([hidden])")
+        host.wait_for_timeout(200)
+        assert _board_places(host) == places
+        # Whole, over nothing, and clear of the window's foot.
+        for news in ("#offers", "#notice"):
+            assert _in_view_over_nothing(host, news) == [], news
+            bottom = host.evaluate(f"document.querySelector('{news}').getBoundingClientRect().bottom")
+            assert bottom <= 780, news
+
+
 @pytest.mark.parametrize("number", [1, 2, 3])
 def test_a_lesson_says_a_sentence_on_every_card(server: str, browser: Any, number: int) -> None:
     with opened(browser) as page:
