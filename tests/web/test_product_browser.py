@@ -1214,6 +1214,52 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         assert _in_view_over_nothing(host, "#notice") == []
 
 
+UNCOVERED = """question => {
+  const box = document.querySelector(question).getBoundingClientRect();
+  const wrong = [];
+  if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) wrong.push(`${question} not in view`);
+  for (const selector of ['.seat.you', '#prompt', '#turn']) {
+    const o = document.querySelector(selector).getBoundingClientRect();
+    if (o.top < 0 || o.bottom > innerHeight) wrong.push(`${selector} out of view`);
+    if (Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
+        && Math.min(box.right, o.right) - Math.max(box.left, o.left) > 0.5) wrong.push(`over ${selector}`);
+  }
+  return wrong;
+}"""
+"""What a question hides of what the person decides about: their seat, the prompt and Turn."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_nor_turn(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme) as host, opened(browser, PHONE) as guest:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = _board_places(host)
+        guest.click("#again")
+        host.wait_for_selector("#new-game-ask:not([hidden])")
+        assert host.evaluate(UNCOVERED, "#new-game-ask") == []
+        assert _board_places(host) == places
+        assert axe(host, impacts=None) == []
+    with opened(browser, PHONE, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        assert page.evaluate(UNCOVERED, "#abandon") == []
+        assert axe(page, impacts=None) == []
+
+
 def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
         link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
