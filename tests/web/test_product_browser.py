@@ -1260,6 +1260,34 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         assert axe(page, impacts=None) == []
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+@pytest.mark.parametrize("section", ["famous", "lessons", "rules"])
+def test_a_section_s_address_shows_it_under_the_site_header(
+    server: str, browser: Any, size: dict[str, int], section: str
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(f"{server}/#{section}")
+        page.wait_for_selector(f"#{section}:not([hidden]) h1")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
+        assert page.evaluate("scrollY") == 0
+        header = page.locator("header.bar").bounding_box()
+        assert header is not None and header["y"] >= 0, header
+        heading = page.locator(f"#{section} h1").bounding_box()
+        assert heading is not None and header["y"] + header["height"] <= heading["y"] < size["height"] / 2
+        # From the home page: by its address typed, and by the header's link.
+        for arrive in (
+            lambda: page.goto(f"{server}/#{section}"),
+            lambda: page.click(f"nav a[href='./#{section}']"),
+        ):
+            page.goto(server)
+            page.wait_for_selector("#home:not([hidden])")
+            arrive()
+            page.wait_for_selector(f"#{section}:not([hidden]) h1")
+            page.wait_for_timeout(300)
+            assert page.evaluate("scrollY") == 0
+
+
 def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
         link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
