@@ -1511,6 +1511,44 @@ def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(serve
         assert re.match(r"\d+ cards in the pile", seen["text"]), seen
 
 
+BADGE_SEEN = """() => {
+  const paid = document.querySelector('#pile .card.challenge:not(.sweeping)');
+  const next = paid && paid.nextElementSibling;
+  if (!next || next.classList.contains('sweeping')) return null;
+  const badge = paid.querySelector('.pays-badge').getBoundingClientRect();
+  const cards = paid.parentNode.querySelectorAll('.card:not(.sweeping)').length;
+  return {badge: badge.right + 2, next: next.getBoundingClientRect().left, cards};
+}"""
+"""Where the pay badge of the card being paid for ends (its ring too), and where the next card starts."""
+
+
+def test_on_a_phone_at_eight_seats_the_badge_of_the_card_being_paid_for_shows_whole(
+    server: str, browser: Any
+) -> None:
+    with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", pace="fast", seed=7)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        seen = []
+        while len(seen) < 2:  # a payment begun and one further on, with the pile crowded
+            page.wait_for_function(
+                f"(() => {{ const s = ({BADGE_SEEN})(); return s && s.cards >= {4 + len(seen)}; }})()",
+                timeout=60000,
+                polling=50,
+            )
+            page.click("#pause")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            page.wait_for_timeout(100)
+            found = page.evaluate(BADGE_SEEN)
+            if found:
+                seen.append(found)
+                assert found["badge"] <= found["next"] + 0.5, found
+            page.click("#resume-big")
+            page.wait_for_selector("#paused-banner", state="hidden")
+
+
 FELT_CONTRAST = """(selector) => {
   const lum = (color) => {
     const probe = document.createElement('i');
