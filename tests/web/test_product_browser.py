@@ -698,9 +698,18 @@ def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, brow
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
 
 
-def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_back(
-    server: str, browser: Any
-) -> None:
+def _switch_tab(page: Any, hidden: bool) -> None:
+    """Pretend the person switched to another tab (`hidden`) or came back to this one."""
+    page.evaluate(
+        """hidden => {
+          Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        hidden,
+    )
+
+
+def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_is_told_once(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
         open_settings(page, seed=SHORT_SEED, pace="fast")
@@ -715,20 +724,48 @@ def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_ends_when_it_is_ba
         page.wait_for_timeout(600)
         assert page.locator("#paused-banner").is_hidden()
         assert "Paused" not in page.inner_text("#log")
-        page.evaluate(
-            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-            "document.dispatchEvent(new Event('visibilitychange'))"
-        )
+        _switch_tab(page, True)
         page.wait_for_selector("#paused-banner:not([hidden])")
         # Said once, and the board has not moved.
         why = "Paused because you switched to another tab."
         assert page.inner_text("#prompt") == why and why not in page.inner_text("#paused-banner")
         assert page.inner_text("#narration").count(why) == 1
         assert page.locator("#seats").bounding_box() == board
-        page.reload()
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("document.querySelector('#log').innerText.includes('Resumed.')")
-        assert page.locator("#paused-banner").is_hidden()
+
+
+def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_forward(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.click("#auto")  # the game plays itself
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        _switch_tab(page, True)
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        why = "Paused because you switched to another tab."
+        _switch_tab(page, False)
+
+        def back_and_forward() -> None:
+            page.go_back()
+            page.wait_for_selector("#home:not([hidden])")
+            page.go_forward()
+
+        for come_back in (page.reload, back_and_forward):
+            come_back()
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            cards = cards_turned(page)
+            page.wait_for_timeout(1500)  # normal pace: a card a second, were it playing
+            assert cards_turned(page) == cards, come_back
+            assert page.locator("#resume-big").is_visible()
+            assert page.inner_text("#prompt") == why  # true still: nobody has resumed it
+            assert "Resumed." not in page.inner_text("#log")
+        page.click("#resume-big")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
 
 
 def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
@@ -799,6 +836,43 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
         # over nothing (what follows them moves down instead).
         for news in ("#offers", "#notice"):
             assert _in_view_over_nothing(host, news) == [], news
+
+
+def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_below_the_board(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
+    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        # Ann leads: she turns until it is Bea's turn.
+        for _ in range(30):
+            host.wait_for_selector(".seat.to-play")
+            if not host.locator(".seat.to-play.you").count():
+                break
+            host.wait_for_selector("#turn:enabled")
+            cards = cards_turned(host)
+            host.keyboard.press("Space")
+            host.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+        spectator.goto(link)
+        at_table(spectator)
+        places = _board_places(host)
+        guest.close()
+        for page in (host, spectator):  # a player and a spectator are told alike
+            page.wait_for_function(
+                "document.querySelector('#prompt').innerText.endsWith(' — Bea has lost the connection.')"
+            )
+        host.wait_for_selector("#offers:not([hidden])")
+        host.wait_for_timeout(200)
+        assert _board_places(host) == places
+        # Whole, over nothing, and clear of the window's foot.
+        for news in ("#offers", "#notice"):
+            assert _in_view_over_nothing(host, news) == [], news
+            bottom = host.evaluate(f"document.querySelector('{news}').getBoundingClientRect().bottom")
+            assert bottom <= 780, news
 
 
 @pytest.mark.parametrize("number", [1, 2, 3])
@@ -1232,6 +1306,80 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         assert _in_view_over_nothing(host, "#notice") == []
 
 
+UNCOVERED = """question => {
+  const box = document.querySelector(question).getBoundingClientRect();
+  const wrong = [];
+  if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) wrong.push(`${question} not in view`);
+  for (const selector of ['.seat.you', '#prompt', '#turn']) {
+    const o = document.querySelector(selector).getBoundingClientRect();
+    if (o.top < 0 || o.bottom > innerHeight) wrong.push(`${selector} out of view`);
+    if (Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
+        && Math.min(box.right, o.right) - Math.max(box.left, o.left) > 0.5) wrong.push(`over ${selector}`);
+  }
+  return wrong;
+}"""
+"""What a question hides of what the person decides about: their seat, the prompt and Turn."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_nor_turn(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme) as host, opened(browser, PHONE) as guest:
+        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = _board_places(host)
+        guest.click("#again")
+        host.wait_for_selector("#new-game-ask:not([hidden])")
+        assert host.evaluate(UNCOVERED, "#new-game-ask") == []
+        assert _board_places(host) == places
+        assert axe(host, impacts=None) == []
+    with opened(browser, PHONE, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        assert page.evaluate(UNCOVERED, "#abandon") == []
+        assert axe(page, impacts=None) == []
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+@pytest.mark.parametrize("section", ["famous", "lessons", "rules"])
+def test_a_section_s_address_shows_it_under_the_site_header(
+    server: str, browser: Any, size: dict[str, int], section: str
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(f"{server}/#{section}")
+        page.wait_for_selector(f"#{section}:not([hidden]) h1")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
+        assert page.evaluate("scrollY") == 0
+        header = page.locator("header.bar").bounding_box()
+        assert header is not None and header["y"] >= 0, header
+        heading = page.locator(f"#{section} h1").bounding_box()
+        assert heading is not None and header["y"] + header["height"] <= heading["y"] < size["height"] / 2
+        # From the home page: by its address typed, and by the header's link.
+        for arrive in (
+            lambda: page.goto(f"{server}/#{section}"),
+            lambda: page.click(f"nav a[href='./#{section}']"),
+        ):
+            page.goto(server)
+            page.wait_for_selector("#home:not([hidden])")
+            arrive()
+            page.wait_for_selector(f"#{section}:not([hidden]) h1")
+            page.wait_for_timeout(300)
+            assert page.evaluate("scrollY") == 0
+
+
 def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
         link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
@@ -1453,6 +1601,44 @@ def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(serve
         width, height, right = seen["line"]
         assert height >= 12 and width > 60 and right <= PHONE["width"], seen
         assert re.match(r"\d+ cards in the pile", seen["text"]), seen
+
+
+BADGE_SEEN = """() => {
+  const paid = document.querySelector('#pile .card.challenge:not(.sweeping)');
+  const next = paid && paid.nextElementSibling;
+  if (!next || next.classList.contains('sweeping')) return null;
+  const badge = paid.querySelector('.pays-badge').getBoundingClientRect();
+  const cards = paid.parentNode.querySelectorAll('.card:not(.sweeping)').length;
+  return {badge: badge.right + 2, next: next.getBoundingClientRect().left, cards};
+}"""
+"""Where the pay badge of the card being paid for ends (its ring too), and where the next card starts."""
+
+
+def test_on_a_phone_at_eight_seats_the_badge_of_the_card_being_paid_for_shows_whole(
+    server: str, browser: Any
+) -> None:
+    with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, players="8", pace="fast", seed=7)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        seen = []
+        while len(seen) < 2:  # a payment begun and one further on, with the pile crowded
+            page.wait_for_function(
+                f"(() => {{ const s = ({BADGE_SEEN})(); return s && s.cards >= {4 + len(seen)}; }})()",
+                timeout=60000,
+                polling=50,
+            )
+            page.click("#pause")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            page.wait_for_timeout(100)
+            found = page.evaluate(BADGE_SEEN)
+            if found:
+                seen.append(found)
+                assert found["badge"] <= found["next"] + 0.5, found
+            page.click("#resume-big")
+            page.wait_for_selector("#paused-banner", state="hidden")
 
 
 FELT_CONTRAST = """(selector) => {

@@ -464,3 +464,31 @@ def test_the_headline_says_who_won_once_from_each_seat() -> None:
         stopped.step()
     assert shared_view(stopped)["over"]["why"] == "Stopped by the card limit after 10 cards and 1 trick."
     assert personal(stopped, 0)["headline"] == "No one won."
+
+
+def test_the_prompt_says_why_the_player_to_play_does_not_turn_from_every_seat() -> None:
+    seats = [Seat("Ann", True), Seat("Bea", True)]
+    table = Table("friendsabc", Mode.FRIENDS, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    for index, token in enumerate(("ann-secret", "bea-secret")):
+        table.take_seat(index, token)
+        table.arrive(index)
+    while table.game.to_play != 1 or table.game.owed:
+        table.step()
+    assert personal(table, 0)["prompt"] == "Bea's turn."
+    table.depart(1)
+    for seat in (0, None):  # a player and a spectator alike
+        assert personal(table, seat)["prompt"] == "Bea's turn — Bea has lost the connection."
+    table.arrive(1)
+    table.depart(1, left=True)
+    assert personal(table, None)["prompt"] == "Bea's turn — Bea has left the table."
+    table.arrive(1)
+    while table.game.to_play != 1 or not table.game.owed:
+        table.step()
+    table.depart(1)
+    price = personal(table, 0)["prompt"].split(":")[0]
+    owes = f"{price}: Bea owes {table.game.owed}"
+    assert personal(table, 0)["prompt"] == f"{owes} — Bea has lost the connection."
+    table.arrive(1)
+    table.depart(1, left=True)
+    table.play_for(0, 1)  # the computer turns for Bea: nobody waits for her
+    assert personal(table, 0)["prompt"] == f"{owes}."

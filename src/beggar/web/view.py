@@ -276,10 +276,19 @@ def prompt(table: Table, seat: int | None) -> str:
     if game.owed and game.creditor is not None:
         price = next(card.noun for card in reversed(game.pile) if table.rules.pay_value(card))
         verb = "owe" if you else "owes"
-        return f"{price.capitalize()}: {subject} {verb} {game.owed}."
+        return f"{price.capitalize()}: {subject} {verb} {game.owed}{_absence(table, who)}."
     if you:
         return "Your turn: turn your top card."
-    return f"{names[who]}'s turn."
+    return f"{names[who]}'s turn{_absence(table, who)}."
+
+
+def _absence(table: Table, who: int) -> str:
+    """Why the player to play does not turn, when their person is away and nobody plays for them:
+    ``" — Bea has lost the connection"``; "" otherwise (the prompt's full stop follows)."""
+    each = table.seats[who]
+    if each.away_since is None or each.stand_in:
+        return ""
+    return f" — {table.names[who]} {'has left the table' if each.left else 'has lost the connection'}"
 
 
 def taken(table: Table, seat: int | None) -> str:

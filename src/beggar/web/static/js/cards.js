@@ -67,7 +67,8 @@ export function backElement() {
  * that grows with the window. Each card shows its corner index whole beside the next one (a
  * high-contrast card's large index is measured too, room allowing); where the pile is too narrow
  * for all of them, the older cards lie squared under the oldest one shown. The top `keep` cards
- * are always spread (the card being paid for and those paid on it). */
+ * are always spread (the card being paid for and those paid on it), and the card being paid for
+ * shows its pay badge whole beside the next one, the others giving up room for it. */
 export function fan(pile, nodes, keep = 1) {
   if (!nodes.length) return;
   const width = pile.clientWidth || 300;
@@ -79,17 +80,31 @@ export function fan(pile, nodes, keep = 1) {
   }));
   // The least a card may show of itself: its printed corner index (a quarter of its width).
   const least = Math.max(cardWidth * 0.25, 12);
-  const fit = Math.max(1, Math.floor((width - cardWidth) / least) + 1);
+  // What the card being paid for must show when a card lies on it: its badge, ring included.
+  const paid = keep > 1 ? nodes[nodes.length - keep] : null;
+  const badge = paid ? paid.querySelector(".pays-badge") : null;
+  const badgeRoom = badge ? badge.offsetLeft + badge.offsetWidth + 3 : 0;
+  const room = width - cardWidth;
+  const fit = Math.max(1, Math.floor((room - Math.max(0, badgeRoom - least)) / least) + 1);
   const spread = nodes.slice(-Math.min(nodes.length, Math.max(fit, keep)));
   const wanted = Math.max(cardWidth * 0.4, index);
-  const step = spread.length > 1 ? Math.min(wanted, (width - cardWidth) / (spread.length - 1)) : 0;
+  const gaps = spread.slice(1).map(() => (spread.length > 1 ? Math.min(wanted, room / (spread.length - 1)) : 0));
+  const at = spread.indexOf(paid);
+  if (at >= 0 && at < gaps.length && gaps[at] < badgeRoom) {
+    gaps[at] = Math.min(badgeRoom, room);
+    const rest = gaps.length > 1 ? Math.min(wanted, Math.max(0, room - gaps[at]) / (gaps.length - 1)) : 0;
+    gaps.forEach((_, i) => { if (i !== at) gaps[i] = rest; });
+  }
+  const step = gaps.length ? Math.min(...gaps) : 0;
   if (spread.length > 1 && index > step) {
     // No room for the whole index: a smaller one (its padding and edge, 12px, stay).
     pile.style.setProperty("--hc-scale", String(Math.max(0.3, (step - 14) / (index - 14))));
   }
-  const start = (width - cardWidth - step * (spread.length - 1)) / 2;
+  const start = (room - gaps.reduce((sum, gap) => sum + gap, 0)) / 2;
   const under = nodes.length - spread.length;
+  let left = start;
   nodes.forEach((node, i) => {
-    node.style.left = `${start + Math.max(0, i - under) * step}px`;
+    if (i > under) left += gaps[i - under - 1];
+    node.style.left = `${left}px`;
   });
 }

@@ -15,20 +15,6 @@ const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
  * a reload or Back and Forward come back to them, and the home page links back to one left by Back. */
 const KEPT_MODES = ["computer", "watch"];
 
-/** Whether this page paused `table` because its tab was hidden (kept over a reload); `paused`
- * sets it. */
-function hiddenPause(table, paused) {
-  const key = `beggar-hidden-pause-${table}`;
-  try {
-    if (paused === undefined) return sessionStorage.getItem(key) === "1";
-    if (paused) sessionStorage.setItem(key, "1");
-    else sessionStorage.removeItem(key);
-  } catch {
-    // Resuming by itself is a convenience.
-  }
-  return false;
-}
-
 /** The page's frame: it owns the connection, shows one page at a time, and wires the components
  * (each of which owns its root element) to the connection and to each other. */
 class App {
@@ -131,7 +117,6 @@ class App {
         history.pushState(null, "", siteUrl(here).href);
       }
       if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
-      this.rejoined = true;
       this.table.reset();
       this.end.reset();
       this.showPage("table");
@@ -151,14 +136,6 @@ class App {
           replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now(), seat: message.you,
         });
       }
-      // Back at a table this page paused when its tab was hidden, and visible again: play on.
-      if (this.rejoined) {
-        this.rejoined = false;
-        if (message.you !== null && message.paused && !message.over && !document.hidden && hiddenPause(message.table)) {
-          this.send({ type: "resume" });
-        }
-      }
-      if (!message.paused) hiddenPause(message.table, false);
       this.table.render(message);
       this.end.render(message, { points: this.table.chartPoints, player: this.table.player });
     } else if (message.type === "error") {
@@ -318,12 +295,13 @@ class App {
     window.addEventListener("beforeunload", unload);
     window.addEventListener("pagehide", unload);
     window.addEventListener("pageshow", () => { unloading = false; });
+    // A switch to another tab pauses a game that turns cards by itself; like any pause it holds
+    // until the person presses Resume, after a reload or Back and Forward too.
     document.addEventListener("visibilitychange", () => {
       const s = this.table.state;
       if (unloading || !document.hidden) return;
       if (s && AUTO_MODES.includes(s.mode) && this.table.player && !s.paused && !s.over) {
         this.send({ type: "pause", hidden: true });
-        hiddenPause(s.table, true);
       }
     });
     window.addEventListener("hashchange", () => this.route());
