@@ -64,16 +64,16 @@ def test_a_watched_game_has_its_own_address_a_reload_and_back_come_back_to(serve
         at_table(page)
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
         assert page.url == address
-        # Watched to its end, it is among the recent games like any other.
-        page.locator("#pace").select_option("instant")
-        page.wait_for_function("document.querySelector('#pace').value === 'instant'")
-        # Left by Back, it waited paused; Resume lets it play to its end.
+        # Left by Back, it waited paused (the state that says so shows the table is joined again);
+        # Resume lets it play to its end, and watched to its end it is among the recent games.
         page.wait_for_function(
             "document.querySelector('#end').open || !document.querySelector('#paused-banner').hidden"
         )
         if page.locator("#resume-big").is_visible():
+            page.locator("#pace").select_option("instant")
+            page.wait_for_function("document.querySelector('#pace').value === 'instant'")
             page.click("#resume-big")
-        page.wait_for_selector("#end[open]")
+        page.wait_for_selector("#end[open]", timeout=60_000)  # at the normal pace if Resume came first
         page.click("#end-close")
         page.click("#leave")
         page.wait_for_selector("#recent:not([hidden])")

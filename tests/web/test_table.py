@@ -553,3 +553,27 @@ def test_a_watched_game_waits_paused_for_its_watcher_s_token_and_ends_when_they_
         me.until("left")
     assert table_id not in lobby.tables
     assert client.head(f"/t/{table_id}").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("mode", "kept", "addressed", "solo"),
+    [
+        ("computer", True, True, True),
+        ("watch", True, True, True),
+        ("friends", False, True, False),
+        ("lesson", False, False, True),
+        ("famous", False, False, True),
+    ],
+)
+def test_the_server_tells_the_page_what_kind_of_table_it_is_at(
+    client: TestClient, mode: str, kept: bool, addressed: bool, solo: bool
+) -> None:
+    """The page keeps no list of modes: whether Back keeps a table, whether it has its own address
+    and whether a hidden tab pauses it come with the table."""
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        joined = create(me, mode=mode, famous=0, lesson=1, pace="slow", seed=SHORT_SEED)
+        state = me.seen[-1]
+        assert (joined["mode"], joined["kept"], joined["addressed"]) == (mode, kept, addressed)
+        assert (state["type"], state["mode"], state["kept"], state["solo"]) == ("state", mode, kept, solo)
+        assert Mode(mode).kept is kept and Mode(mode).addressed is addressed and Mode(mode).solo is solo

@@ -61,10 +61,6 @@ UPDATE_INTERVAL = 0.05
 SPECTATOR_INTERVAL = 0.25
 """Seconds between two states for a spectator of a fast or instant table."""
 COMPUTER_NAMES = ("Robin", "Sam", "Kit", "Max", "Jo", "Pat", "Lee", "Ash")
-KEPT_MODES = frozenset({Mode.COMPUTER, Mode.WATCH})
-"""Tables one person has to themselves that outlive a reload (a game against the computer, a
-watched game): they wait for that person's token, paused if they were playing themselves, and end
-when the person presses Leave or starts another such game."""
 
 
 class Connection:
@@ -326,7 +322,7 @@ def handle(
     seat = connection.seat
     if isinstance(message, Leave):
         disconnect(lobby, connection, on_purpose=True)
-        if table.mode in KEPT_MODES and seat is not None:
+        if table.mode.kept and seat is not None:
             lobby.close(table.id)  # leaving a game against the computer (or a watched one) ends it
         connection.send({"type": "left"})
         return
@@ -463,7 +459,7 @@ def _create(
         if mode is Mode.LESSON:
             table.take_seat(1, token, announce=False)
     _seat(connection, table, seat, token)
-    if mode in KEPT_MODES:
+    if mode.kept:
         _close_abandoned_computer_games(lobby, table)
 
 
@@ -476,6 +472,9 @@ def _seat(connection: Connection, table: Table, seat: int | None, token: str | N
             "table": table.id,
             "seat": seat,
             "token": token,
+            "mode": str(table.mode),
+            "kept": table.mode.kept,
+            "addressed": table.mode.addressed,
             "link": f"{connection.root}/t/{table.id}",
         }
     )
@@ -550,7 +549,7 @@ def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None
         return
     if table.bound_to_connection:
         lobby.close(table.id)
-    elif table.mode in KEPT_MODES and not table.game.over and any(s.automatic for s in table.seats):
+    elif table.mode.kept and not table.game.over and any(s.automatic for s in table.seats):
         table.set_paused(True)
 
 
@@ -560,7 +559,7 @@ def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
     for table in list(lobby.tables.values()):
         if (
             table is not keep
-            and table.mode in KEPT_MODES
+            and table.mode.kept
             and table.owner == keep.owner
             and not any(seat.connections > 0 for seat in table.seats)
         ):
@@ -569,7 +568,6 @@ def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
 
 __all__ = [
     "COMPUTER_NAMES",
-    "KEPT_MODES",
     "SETTINGS",
     "SPECTATOR_INTERVAL",
     "UPDATE_INTERVAL",

@@ -44,6 +44,10 @@
  *   since the epoch, server time); null if none is pending
  * @property {string} table - the table's id
  * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} mode
+ * @property {boolean} kept - one person's table that outlives a reload (a game against the
+ *   computer, a watched game): Back keeps it, and the home page links back to it
+ * @property {boolean} solo - one person's table whose cards may turn by themselves: a page hidden
+ *   from its person pauses it
  * @property {number} version - counts the table's changes
  * @property {number} at - when the table last changed (seconds since the epoch, server time)
  * @property {SeatState[]} seats
@@ -216,6 +220,10 @@
  * @property {number | null} seat - null for a spectator
  * @property {string | null} token - the secret that holds the seat (keep it to come back)
  * @property {string} link - the table's link
+ * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} mode
+ * @property {boolean} kept - as in a state
+ * @property {boolean} addressed - the table has its own address (`/t/<id>`) that a reload, Back
+ *   and Forward come back to: a kept table or a friend table
  */
 
 /**

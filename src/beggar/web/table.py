@@ -62,6 +62,29 @@ class Mode(enum.StrEnum):
     LESSON = "lesson"
     FAMOUS = "famous"
 
+    @property
+    def kept(self) -> bool:
+        """A table one person has to themselves that outlives a reload (a game against the
+        computer, a watched game): it waits for that person's token, paused if it was playing
+        itself, and ends when they press Leave or start another such game.
+
+        >>> [mode.value for mode in Mode if mode.kept]
+        ['computer', 'watch']
+        """
+        return self in (Mode.COMPUTER, Mode.WATCH)
+
+    @property
+    def addressed(self) -> bool:
+        """A table with its own address (``/t/<id>``) that a reload, Back and Forward come back to:
+        a kept table, or a friend table."""
+        return self.kept or self is Mode.FRIENDS
+
+    @property
+    def solo(self) -> bool:
+        """One person's table whose cards may turn by themselves (the computer's, or every seat's
+        when watching): a page hidden from its person pauses it."""
+        return self is not Mode.FRIENDS
+
 
 LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""

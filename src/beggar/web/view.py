@@ -78,6 +78,8 @@ def shared_view(table: Table) -> dict[str, Any]:
         "type": "state",
         "table": table.id,
         "mode": str(table.mode),
+        "kept": table.mode.kept,
+        "solo": table.mode.solo,
         "version": table.version,
         "at": table.changed_at,
         "seats": seats,

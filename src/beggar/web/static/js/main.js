@@ -10,17 +10,13 @@ import { Sound } from "./sound.js";
 import { HomeForm, fillFamous, fillLessons, fillRules, paceChoices } from "./home.js";
 
 const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
-const AUTO_MODES = ["computer", "watch", "famous", "lesson"];
-/** Games one person has to themselves that the server keeps for them: they have their own address,
- * a reload or Back and Forward come back to them, and the home page links back to one left by Back. */
-const KEPT_MODES = ["computer", "watch"];
 
 /** The page's frame: it owns the connection, shows one page at a time, and wires the components
  * (each of which owns its root element) to the connection and to each other. */
 class App {
   constructor() {
     this.options = null;
-    this.me = { table: null, seat: null, token: null, mode: null };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
     this.sound = new Sound();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.home = new HomeForm($("home"), { create: (mode) => this.create(mode) });
@@ -67,14 +63,14 @@ class App {
     }
     const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
-      this.leave(false, !KEPT_MODES.includes(this.me.mode));
+      this.leave(false, !this.me.kept);
       this.openReplay(replay[1]);
       return;
     }
     const page = location.hash.replace("#", "") || "home";
     // Back from a game against the computer or a watched one keeps it (Forward returns to it); a
     // friend table is left.
-    if (this.me.table && page !== "table") this.leave(false, !KEPT_MODES.includes(this.me.mode));
+    if (this.me.table && page !== "table") this.leave(false, !this.me.kept);
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
   }
 
@@ -107,13 +103,15 @@ class App {
     if (message.type === "joined") {
       this.me.table = message.table;
       this.me.seat = message.seat;
+      this.me.mode = message.mode;
+      this.me.kept = message.kept;
       if (message.token) {
         this.me.token = message.token;
         localStorage.setItem(`beggar-token-${message.table}`, message.token);
       }
       // A game with seats has its own address: a reload or Back and Forward come back to it.
       const here = `t/${message.table}`;
-      if ([...KEPT_MODES, "friends"].includes(this.me.mode) && message.seat !== null && App.here() !== here) {
+      if (message.addressed && message.seat !== null && App.here() !== here) {
         history.pushState(null, "", siteUrl(here).href);
       }
       if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
@@ -123,6 +121,7 @@ class App {
       this.table.focus();
     } else if (message.type === "state") {
       this.me.mode = message.mode;
+      this.me.kept = message.kept;
       if (message.mode === "friends" && App.here() !== `t/${message.table}`) {
         history.replaceState(null, "", siteUrl(`t/${message.table}`).href);
       }
@@ -149,14 +148,14 @@ class App {
       }
       this.showError(message.message);
     } else if (message.type === "left") {
-      this.me = { table: null, seat: null, token: null, mode: null };
+      this.me = { table: null, seat: null, token: null, mode: null, kept: false };
     }
   }
 
   closeTable() {
     setCurrentGame(null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
     this.end.close();
     const minutes = this.options ? this.options.limits.idle_minutes : null;
     const idle = minutes === null ? "for a while" : `for ${minutes} minute${minutes === 1 ? "" : "s"}`;
@@ -174,7 +173,7 @@ class App {
       this.connection.reopen({ type: "join", table: this.me.table, token: this.me.token });
     } else if (this.me.table) {
       this.showError("The connection to the table was lost; the game has ended.");
-      this.me = { table: null, seat: null, token: null, mode: null };
+      this.me = { table: null, seat: null, token: null, mode: null, kept: false };
       history.replaceState(null, "", siteUrl("#home").href);
       this.showPage("home");
     }
@@ -182,7 +181,7 @@ class App {
 
   /** A new table: the server first names it, so that its socket can go where the table will live. */
   async create(mode, extra = {}, own = false) {
-    const me = { table: null, seat: null, token: null, mode };
+    const me = { table: null, seat: null, token: null, mode, kept: false };
     this.me = me;
     const base = mode === "lesson" || mode === "famous" || own ? { pace: extra.pace || "normal" } : this.home.chosen(mode);
     const name = this.home.name;
@@ -207,7 +206,7 @@ class App {
 
   async join(tableId) {
     const token = localStorage.getItem(`beggar-token-${tableId}`);
-    const me = { table: tableId, seat: null, mode: "friends", token };
+    const me = { table: tableId, seat: null, mode: "friends", token, kept: false };
     this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
@@ -258,9 +257,9 @@ class App {
     const s = this.table.state;
     // A game against the computer (or a watched one) left by Back waits for its person: the home
     // page links to it.
-    setCurrentGame(!onPurpose && s && KEPT_MODES.includes(s.mode) && !s.over ? { table: s.table, title: tableTitle(s) } : null);
+    setCurrentGame(!onPurpose && s && s.kept && !s.over ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
     this.table.reset();
     this.end.close();
     if (goHome) {
@@ -288,7 +287,7 @@ class App {
     const unload = () => {
       unloading = true;
       const s = this.table.state;
-      if (this.me.table && s && KEPT_MODES.includes(s.mode) && this.table.player && !s.over) {
+      if (this.me.table && s && s.kept && this.table.player && !s.over) {
         setCurrentGame({ table: s.table, title: tableTitle(s) });
       }
     };
@@ -300,7 +299,7 @@ class App {
     document.addEventListener("visibilitychange", () => {
       const s = this.table.state;
       if (unloading || !document.hidden) return;
-      if (s && AUTO_MODES.includes(s.mode) && this.table.player && !s.paused && !s.over) {
+      if (s && s.solo && this.table.player && !s.paused && !s.over) {
         this.send({ type: "pause", hidden: true });
       }
     });
