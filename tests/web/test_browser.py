@@ -44,7 +44,7 @@ def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser
     host, guest = host_context.new_page(), guest_context.new_page()
     for each in (host, guest):
         each.set_default_timeout(TIMEOUT_MS)
-    guest.goto(friend_table(host, server, seed=SHORT_SEED, name="Ann"))
+    guest.goto(friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="instant"))
     guest.wait_for_selector("#table:not([hidden])")
     guest.fill("#sit-name", "Bea")  # asked before sitting down
     guest.click("#sit-name-save")

@@ -285,7 +285,7 @@ def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any)
         pages.append(page)
     host, guest = pages
     host.goto(proxy.url)
-    open_settings(host, seed=str(SHORT_SEED), name="Ann")
+    open_settings(host, seed=str(SHORT_SEED), name="Ann", pace="instant")  # no trick waits to be seen
     host.click("#play-friend")
     host.wait_for_function("document.querySelector('#share-link').value.includes('/cards/t/')")
     link = host.locator("#share-link").input_value()
