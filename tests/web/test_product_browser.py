@@ -1181,6 +1181,27 @@ def test_the_owed_marks_say_in_words_what_they_count(server: str, browser: Any, 
         assert page.locator(".seat.you .owed .mark.paid").count() == 1
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}])
+def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(f"{server}/r/famous-3")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 2")
+        page.locator("#scrub").evaluate("el => { el.value = '2'; el.dispatchEvent(new Event('input')); }")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 2 ')")
+        owed = page.locator("#replay-seats .owed")
+        assert owed.count() == 1
+        # The live table's words (see the test above): beside the marks, and said in full.
+        left = owed.locator(".mark:not(.paid)").count()
+        marks = owed.locator(".mark").count()
+        assert owed.inner_text() == f"{left} to pay" and owed.locator(".owed-words").is_visible()
+        name = owed.evaluate("el => el.closest('.seat').querySelector('.name').innerText")
+        more = "1 more card" if left == 1 else f"{left} more cards"
+        assert owed.get_attribute("aria-label") == f"{name} owes {more}; {marks - left} of {marks} paid"
+        assert owed.get_attribute("title") == owed.get_attribute("aria-label")
+
+
 def test_the_owed_words_fit_a_seat_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
         page.goto(server)

@@ -55,6 +55,23 @@ export function cardElement(card, { mini = false } = {}) {
   return node;
 }
 
+/** What a seat still owes on a pay card of `pays`: a mark for each card it asks for, filled as it
+ * is paid, and beside them, in words, what is left to pay (a new player cannot guess what the
+ * marks count). `owner` is who owes: "You" or a seat's name. The live table and the replay both
+ * draw it, so both say it alike. */
+export function owedMarks(pays, owed, owner) {
+  const node = el("div", "owed");
+  const paid = pays - owed;
+  const more = plural(owed, "more card");
+  const said = owner === "You" ? `You owe ${more}` : `${owner} owes ${more}`;
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", `${said}; ${paid} of ${pays} paid`);
+  node.title = node.getAttribute("aria-label");
+  for (let i = 0; i < pays; i += 1) node.append(el("span", i < paid ? "mark paid" : "mark"));
+  node.append(el("span", "owed-words", `${owed} to pay`));
+  return node;
+}
+
 /** A face-down card (a stack's back). */
 export function backElement() {
   const node = el("div", "back");

@@ -1,7 +1,7 @@
 // The replay viewer: the server sends every frame of a finished game; this only draws them.
 // Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
 import { el, plural, siteUrl, within } from "./dom.js";
-import { backElement, cardElement, fan } from "./cards.js";
+import { backElement, cardElement, fan, owedMarks } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 import { recentGames } from "./recent.js";
@@ -115,14 +115,7 @@ export class ReplayView {
       stack.append(backElement(), el("span", "stack-count", String(stacks[index])));
       const text = el("div", "seat-text");
       text.append(el("div", "name", name), el("div", "count", plural(stacks[index], "card")));
-      if (challenge && toPlay === index) {
-        const marks = el("div", "owed");
-        const paid = challenge.pays - owed;
-        marks.setAttribute("role", "img");
-        marks.setAttribute("aria-label", `has paid ${paid} of ${challenge.pays}`);
-        for (let m = 0; m < challenge.pays; m += 1) marks.append(el("span", m < paid ? "mark paid" : "mark"));
-        text.append(marks);
-      }
+      if (challenge && toPlay === index) text.append(owedMarks(challenge.pays, owed, name));
       const body = el("div", "seat-body");
       body.append(stack, text);
       node.append(body);

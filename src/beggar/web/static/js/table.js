@@ -1,7 +1,7 @@
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
 import { el, fillSelect, plural, reducedMotion, siteUrl, spokenList, within } from "./dom.js";
-import { backElement, cardElement, cardName, fan } from "./cards.js";
+import { backElement, cardElement, cardName, fan, owedMarks } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 
@@ -540,18 +540,7 @@ export class TableView {
       if (!(challenge && s.to_play === index && s.owed > 0)) {
         text.append(el("div", "owed-place")); // the marks' place: a seat does not grow when it owes
       } else {
-        // A mark for each card the pay card asks for, filled as it is paid; beside them, in words,
-        // what is left to pay (a new player cannot guess what the marks count).
-        const owes = el("div", "owed");
-        const paid = challenge.pays - s.owed;
-        const more = plural(s.owed, "more card");
-        const said = index === s.you && seated ? `You owe ${more}` : `${shown} owes ${more}`;
-        owes.setAttribute("role", "img");
-        owes.setAttribute("aria-label", `${said}; ${paid} of ${challenge.pays} paid`);
-        owes.title = owes.getAttribute("aria-label");
-        for (let i = 0; i < challenge.pays; i += 1) owes.append(el("span", i < paid ? "mark paid" : "mark"));
-        owes.append(el("span", "owed-words", `${s.owed} to pay`));
-        text.append(owes);
+        text.append(owedMarks(challenge.pays, s.owed, index === s.you && seated ? "You" : shown));
       }
       const body = el("div", "seat-body");
       body.append(stack, text);
