@@ -91,7 +91,7 @@ def test_a_friend_who_goes_is_named_and_after_a_grace_the_others_may_go_on(
         state = a.until("state", lambda s: s["seats"][1]["away"] == "lost")
         assert "Bea lost the connection." in logged(a)
         assert (
-            "Bea lost the connection; if they are not back in 0.3 s you may go on without them."
+            "Bea lost the connection; you may go on without them once they have been away 0.3 s."
             in state["notice"]
         )
         a.send({"type": "play-for", "seat": 1})

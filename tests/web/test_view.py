@@ -23,7 +23,7 @@ from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, Seat, Table
-from beggar.web.view import personal, shared_view
+from beggar.web.view import notice, personal, shared_view
 from helpers import SHORT_SEED, Socket, create
 
 # -- the log, told to each person ----------------------------------------------------------------
@@ -492,3 +492,28 @@ def test_the_prompt_says_why_the_player_to_play_does_not_turn_from_every_seat() 
     table.depart(1, left=True)
     table.play_for(0, 1)  # the computer turns for Bea: nobody waits for her
     assert personal(table, 0)["prompt"] == f"{owes}."
+
+
+def test_the_notice_of_a_lost_connection_stays_true_while_it_is_shown() -> None:
+    # The notice is sent when the connection drops and again only when the grace is over: its
+    # words must not count down from the moment they were sent.
+    seats = [Seat("Ann", True), Seat("Bea", True)]
+    table = Table("lostabcdef", Mode.FRIENDS, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    for seat in (0, 1):
+        table.take_seat(seat, f"secret-{seat}")
+        table.arrive(seat)
+    table.depart(1)
+    told = {seat: notice(table, seat) for seat in (0, None)}
+    assert told == {
+        0: "Bea lost the connection; you may go on without them once they have been away 20 s.",
+        None: "Bea lost the connection; the players may go on without them once they have been away 20 s.",
+    }
+    away = table.seats[1].away_since
+    assert away is not None
+    table.seats[1].away_since = away - 12  # twelve seconds later: the same words, still true
+    assert {seat: notice(table, seat) for seat in (0, None)} == told
+    table.seats[1].away_since = away - 21  # the grace is over: the offer itself
+    assert (
+        notice(table, 0)
+        == "Bea has been away for a while: go on without them, or wait for them to come back."
+    )

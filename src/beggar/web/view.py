@@ -415,10 +415,12 @@ def notice(table: Table, seat: int | None) -> str:
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
         elif not table.absent(index):
+            # Said once, when the connection drops, and not again until the grace is over: so a
+            # rule that stays true, not a time left that would be wrong a second later.
             grace = f"{beggar.web.table.ABSENT_GRACE:g} s"
             who = "you" if player else "the players"
-            back = f"if they are not back in {grace} {who} may go on without them"
-            parts.append(f"{each.name} lost the connection; {back}.")
+            may = f"{who} may go on without them once they have been away {grace}"
+            parts.append(f"{each.name} lost the connection; {may}.")
         elif player and each.left:
             parts.append(f"{gone}: go on without them.")  # they said they go: nobody to wait for
         elif player:
