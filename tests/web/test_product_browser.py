@@ -1305,11 +1305,11 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         assert _in_view_over_nothing(host, "#notice") == []
 
 
-UNCOVERED = """question => {
+UNCOVERED = """([question, kept = ['.seat.you', '#prompt', '#turn']]) => {
   const box = document.querySelector(question).getBoundingClientRect();
   const wrong = [];
   if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) wrong.push(`${question} not in view`);
-  for (const selector of ['.seat.you', '#prompt', '#turn']) {
+  for (const selector of kept) {
     const o = document.querySelector(selector).getBoundingClientRect();
     if (o.top < 0 || o.bottom > innerHeight) wrong.push(`${selector} out of view`);
     if (Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
@@ -1335,7 +1335,7 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         places = _board_places(host)
         guest.click("#again")
         host.wait_for_selector("#new-game-ask:not([hidden])")
-        assert host.evaluate(UNCOVERED, "#new-game-ask") == []
+        assert host.evaluate(UNCOVERED, ["#new-game-ask"]) == []
         assert _board_places(host) == places
         assert axe(host, impacts=None) == []
     with opened(browser, PHONE, color_scheme=scheme) as page:
@@ -1347,8 +1347,36 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         page.click("#again")
         page.wait_for_selector("#abandon:not([hidden])")
-        assert page.evaluate(UNCOVERED, "#abandon") == []
+        assert page.evaluate(UNCOVERED, ["#abandon"]) == []
         assert axe(page, impacts=None) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_tablet_a_new_game_or_leave_question_hides_neither_your_seat_nor_the_prompt(
+    server: str, browser: Any, scheme: str
+) -> None:
+    """As on a desktop, the question lies over Turn at most, on one row, and moves nothing."""
+    with opened(browser, {"width": 768, "height": 1024}, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        page.wait_for_function("document.querySelector('#prompt').innerText.trim() !== ''")
+        asked = (("#again", "#abandon", "#abandon-no"), ("#leave", "#leave-ask", "#leave-no"))
+        for control, question, keep in asked:
+            places = _places(page)
+            page.click(control)
+            page.wait_for_selector(f"{question}:not([hidden])")
+            assert page.evaluate(UNCOVERED, [question, [".seat.you", "#prompt"]]) == []
+            assert _places(page) == places
+            yes, no = page.locator(f"{question} .confirm").bounding_box(), page.locator(keep).bounding_box()
+            assert abs(yes["y"] - no["y"]) < 1, "the answers share one row"
+            assert axe(page, impacts=None) == []
+            page.click(keep)
+            page.wait_for_selector(f"{question}[hidden]", state="attached")
 
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
