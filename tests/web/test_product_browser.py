@@ -152,6 +152,24 @@ def test_the_end_dialog_opens_at_its_headline_on_a_phone(server: str, browser: A
         assert box is not None and 0 <= box["y"] < PHONE["height"] / 2
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_end_dialog_s_headline_starts_at_its_top(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        room = page.evaluate(
+            """() => {
+              const dialog = document.querySelector('#end'), title = document.querySelector('#end-title');
+              const inner = dialog.getBoundingClientRect().top + dialog.clientTop
+                + parseFloat(getComputedStyle(dialog).paddingTop);
+              return title.getBoundingClientRect().top - inner;
+            }"""
+        )
+        assert abs(room) < 1, room  # no empty band above the headline, only the dialog's padding
+
+
 def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
         page.goto(server)
