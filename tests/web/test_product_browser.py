@@ -1804,6 +1804,30 @@ def test_the_short_log_is_filled_with_its_last_whole_lines(server: str, browser:
             assert lines and -1 <= lines[0][0] < line - 2, (line, lines)
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_after_play_again_the_short_log_shows_no_cut_line_of_the_last_game(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-again")
+        page.wait_for_selector("#log li.game-break")
+        page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#log li.old')]
+              .filter((li) => getComputedStyle(li).clipPath === 'none' && li.classList.contains('clamped'))
+              .map((li) => li.innerText)"""
+        )
+        assert shown == []  # the last game's line above the rule shows whole or not at all
+        lines = page.evaluate(WHOLE_LINES)
+        assert lines and all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+
+
 HC_COLOURS = """cards => cards.map((card) => {
   const colour = (selector) => {
     const node = card.querySelector(selector);
