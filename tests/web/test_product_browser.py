@@ -153,6 +153,24 @@ def test_the_end_dialog_opens_at_its_headline_on_a_phone(server: str, browser: A
         assert box is not None and 0 <= box["y"] < PHONE["height"] / 2
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_end_dialog_s_headline_starts_at_its_top(server: str, browser: Any, size: dict[str, int]) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, pace="instant", spec="max-cards=300")
+        page.click("#watch-game")
+        page.wait_for_selector("#end[open]")
+        room = page.evaluate(
+            """() => {
+              const dialog = document.querySelector('#end'), title = document.querySelector('#end-title');
+              const inner = dialog.getBoundingClientRect().top + dialog.clientTop
+                + parseFloat(getComputedStyle(dialog).paddingTop);
+              return title.getBoundingClientRect().top - inner;
+            }"""
+        )
+        assert abs(room) < 1, room  # no empty band above the headline, only the dialog's padding
+
+
 def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
         page.goto(server)
@@ -1327,11 +1345,11 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         assert _in_view_over_nothing(host, "#notice") == []
 
 
-UNCOVERED = """question => {
+UNCOVERED = """([question, kept = ['.seat.you', '#prompt', '#turn']]) => {
   const box = document.querySelector(question).getBoundingClientRect();
   const wrong = [];
   if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) wrong.push(`${question} not in view`);
-  for (const selector of ['.seat.you', '#prompt', '#turn']) {
+  for (const selector of kept) {
     const o = document.querySelector(selector).getBoundingClientRect();
     if (o.top < 0 || o.bottom > innerHeight) wrong.push(`${selector} out of view`);
     if (Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
@@ -1357,7 +1375,7 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         places = _board_places(host)
         guest.click("#again")
         host.wait_for_selector("#new-game-ask:not([hidden])")
-        assert host.evaluate(UNCOVERED, "#new-game-ask") == []
+        assert host.evaluate(UNCOVERED, ["#new-game-ask"]) == []
         assert _board_places(host) == places
         assert axe(host, impacts=None) == []
     with opened(browser, PHONE, color_scheme=scheme) as page:
@@ -1369,8 +1387,36 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         page.click("#again")
         page.wait_for_selector("#abandon:not([hidden])")
-        assert page.evaluate(UNCOVERED, "#abandon") == []
+        assert page.evaluate(UNCOVERED, ["#abandon"]) == []
         assert axe(page, impacts=None) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_tablet_a_new_game_or_leave_question_hides_neither_your_seat_nor_the_prompt(
+    server: str, browser: Any, scheme: str
+) -> None:
+    """As on a desktop, the question lies over Turn at most, on one row, and moves nothing."""
+    with opened(browser, {"width": 768, "height": 1024}, color_scheme=scheme) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        page.wait_for_function("document.querySelector('#prompt').innerText.trim() !== ''")
+        asked = (("#again", "#abandon", "#abandon-no"), ("#leave", "#leave-ask", "#leave-no"))
+        for control, question, keep in asked:
+            places = _places(page)
+            page.click(control)
+            page.wait_for_selector(f"{question}:not([hidden])")
+            assert page.evaluate(UNCOVERED, [question, [".seat.you", "#prompt"]]) == []
+            assert _places(page) == places
+            yes, no = page.locator(f"{question} .confirm").bounding_box(), page.locator(keep).bounding_box()
+            assert abs(yes["y"] - no["y"]) < 1, "the answers share one row"
+            assert axe(page, impacts=None) == []
+            page.click(keep)
+            page.wait_for_selector(f"{question}[hidden]", state="attached")
 
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
@@ -1778,6 +1824,30 @@ def test_the_short_log_is_filled_with_its_last_whole_lines(server: str, browser:
         for lines in seen:
             # No blank line's room above the first line seen, and that line begins in the box.
             assert lines and -1 <= lines[0][0] < line - 2, (line, lines)
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_after_play_again_the_short_log_shows_no_cut_line_of_the_last_game(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="instant")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.click("#auto")
+        page.wait_for_selector("#end[open]")
+        page.click("#end-again")
+        page.wait_for_selector("#log li.game-break")
+        page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#log li.old')]
+              .filter((li) => getComputedStyle(li).clipPath === 'none' && li.classList.contains('clamped'))
+              .map((li) => li.innerText)"""
+        )
+        assert shown == []  # the last game's line above the rule shows whole or not at all
+        lines = page.evaluate(WHOLE_LINES)
+        assert lines and all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
 
 
 HC_COLOURS = """cards => cards.map((card) => {

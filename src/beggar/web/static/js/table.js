@@ -705,7 +705,9 @@ export class TableView {
 
   /** The log shows its latest lines. The short log shows whole lines only, and fills its box: a
    * line cut at its top (a long one, wrapped) shows its beginning in the room left, as many whole
-   * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank. */
+   * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank.
+   * A line of the last game, above the rule that starts this one, is left blank too: cut, it would
+   * read as this game's news. */
   scrollLog() {
     const log = this.$("log");
     log.querySelectorAll(":scope > .cut, :scope > .clamped").forEach((item) => {
@@ -720,7 +722,7 @@ export class TableView {
     if (!item || item === log.lastElementChild) return; // the last line shows, cut or not
     const next = item.nextElementSibling.getBoundingClientRect().top;
     const lines = Math.floor((next - top + 0.5) / parseFloat(getComputedStyle(item).lineHeight));
-    if (lines < 1) {
+    if (lines < 1 || item.classList.contains("old")) {
       item.classList.add("cut");
       return;
     }
