@@ -245,6 +245,33 @@ def friend_table(page: Any, server: str, **settings: str | int) -> str:
     return str(page.locator("#share-link").input_value())
 
 
+def seat_a_friend(host: Any, guest: Any, server: str, friend: str = "Bea", **settings: str | int) -> str:
+    """Open a friend table from ``host``'s page with these settings, and let ``guest``, named
+    ``friend``, sit down at it by its link; returns the link once the host sees them seated."""
+    link = friend_table(host, server, **settings)
+    guest.goto(server)
+    open_settings(guest, name=friend)
+    guest.goto(link)
+    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+    return link
+
+
+def play_the_computer(page: Any, server: str, **settings: str | int) -> None:
+    """From the home page with these settings, play the computer, until it is this person's turn."""
+    page.goto(server)
+    open_settings(page, **settings)
+    page.click("#play-computer")
+    page.wait_for_selector("#turn:enabled")
+
+
+def watch_to_the_end(page: Any, server: str, **settings: str | int) -> None:
+    """:func:`play_the_computer`, then let the computer turn both players' cards ("Watch both
+    players") and wait for the end dialog."""
+    play_the_computer(page, server, **settings)
+    page.click("#auto")
+    page.wait_for_selector("#end[open]")
+
+
 def play_my_cards_until_the_end(page: Any) -> None:
     """Press Space whenever it is this person's turn, until the end screen shows."""
     deadline = time.monotonic() + 60

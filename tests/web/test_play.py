@@ -24,6 +24,7 @@ from helpers import (
     friend_table,
     open_settings,
     opened,
+    play_the_computer,
 )
 
 pytestmark = pytest.mark.browser
@@ -459,10 +460,7 @@ def test_an_empty_pile_says_who_turns_and_keeps_the_pile_s_size(
 
 
 def test_the_cards_grow_with_the_window(server: str, page: Any) -> None:
-    page.goto(server)
-    open_settings(page, seed=SHORT_SEED, pace="slow")
-    page.click("#play-computer")
-    page.wait_for_selector("#turn:enabled")
+    play_the_computer(page, server, seed=SHORT_SEED, pace="slow")
     page.click("#turn")
     page.wait_for_selector("#pile .card")
     for (width, height), least in (((390, 844), 70), ((768, 1024), 120), ((1280, 800), 110)):

@@ -11,7 +11,19 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
-from helpers import SHORT_SEED, at_table, axe, cards_turned, friend_table, next_card, open_settings, opened
+from helpers import (
+    SHORT_SEED,
+    at_table,
+    axe,
+    cards_turned,
+    friend_table,
+    next_card,
+    open_settings,
+    opened,
+    play_the_computer,
+    seat_a_friend,
+    watch_to_the_end,
+)
 
 PHONE = {"width": 390, "height": 844}
 
@@ -416,10 +428,7 @@ def test_names_stacks_and_the_pile_keep_clear_of_each_other(
     server: str, browser: Any, size: dict[str, int], players: str
 ) -> None:
     with opened(browser, size) as page:
-        page.goto(server)
-        open_settings(page, players=players, pace="slow", name="Bartholomew", seed=SHORT_SEED)
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, players=players, pace="slow", name="Bartholomew", seed=SHORT_SEED)
         page.keyboard.press("Space")
         page.wait_for_selector("#pile .card")
         page.wait_for_timeout(600)
@@ -452,8 +461,11 @@ def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server
     found: dict[str, list[str]] = {}
     with opened(browser, color_scheme="dark") as page:
         page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant", deal="K-K")
+        open_settings(page, seed=SHORT_SEED, pace="instant")
         page.check("#opt-contrast")
+        # Last, as a person would: leaving the deal's field shows its error by it, which moves the
+        # fields below, the contrast box among them.
+        open_settings(page, deal="K-K")
         page.click("#play-computer")
         page.wait_for_selector("#opt-error:not([hidden])")
         found["home, a setting refused"] = axe(page, impacts=None)
@@ -481,10 +493,7 @@ def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server
 
 def test_the_game_gets_the_screen(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, players="4", pace="slow", seed=SHORT_SEED)
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, players="4", pace="slow", seed=SHORT_SEED)
         page.keyboard.press("Space")
         page.wait_for_selector("#pile .card")
         width = page.locator("#pile .card").first.evaluate("el => el.offsetWidth")
@@ -538,10 +547,7 @@ def test_no_accessibility_violation_around_an_absent_friend(
 
 def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         # The log names every seat; only what is asked of this person says "you".
         page.wait_for_function("/\\b[Yy]ou\\b/.test(document.querySelector('#narration').innerText)")
@@ -565,10 +571,7 @@ def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: 
 
 def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.go_back()
@@ -697,10 +700,7 @@ def test_the_turn_button_stays_put_when_the_pile_fills_and_empties(server: str, 
 
 def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.go_back()
@@ -729,10 +729,7 @@ def _switch_tab(page: Any, hidden: bool) -> None:
 
 def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_is_told_once(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         board = page.locator("#seats").bounding_box()
@@ -755,10 +752,7 @@ def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_
     server: str, browser: Any
 ) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="normal")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="normal")
         page.keyboard.press("Space")
         page.click("#auto")  # the game plays itself
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
@@ -834,11 +828,7 @@ def test_the_offers_about_an_absent_friend_do_not_move_the_board(
 ) -> None:
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
         host.wait_for_selector("#turn:enabled")
         host.keyboard.press("Space")
         guest.wait_for_selector("#turn:enabled")
@@ -861,11 +851,7 @@ def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_bel
 ) -> None:
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
     with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        link = seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
         # Ann leads: she turns until it is Bea's turn.
         for _ in range(30):
             host.wait_for_selector(".seat.to-play")
@@ -1079,10 +1065,7 @@ def test_everything_the_table_says_is_of_one_moment_while_a_won_pile_goes(
     server: str, browser: Any, deal: str
 ) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, deal=deal, pace="normal")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, deal=deal, pace="normal")
         page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
         # Turn (and pay) until a trick is won.
         won = "document.querySelector('#pile-count').innerText.includes('paid:')"
@@ -1177,10 +1160,7 @@ OWED_AT_EIGHT = "-JJJJQQ/-QQKKK-/-------/-------/------/------/------/KAAAA-"
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
 def test_the_owed_marks_say_in_words_what_they_count(server: str, browser: Any, size: dict[str, int]) -> None:
     with opened(browser, size) as page:
-        page.goto(server)
-        open_settings(page, deal=OWED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, deal=OWED, pace="fast")
         page.keyboard.press("Space")
         owed = page.locator(".seat.you .owed")
         owed.wait_for()
@@ -1223,10 +1203,7 @@ def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(
 
 def test_the_owed_words_fit_a_seat_on_a_phone_at_eight_seats(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
-        page.goto(server)
-        open_settings(page, players="8", name="Bartholomew", deal=OWED_AT_EIGHT, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, players="8", name="Bartholomew", deal=OWED_AT_EIGHT, pace="fast")
         seats = [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)]
         page.keyboard.press("Space")
         page.wait_for_selector(".seat.you .owed", timeout=30_000)
@@ -1240,10 +1217,7 @@ def test_the_owed_words_fit_a_seat_on_a_phone_at_eight_seats(server: str, browse
 
 def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: Any) -> None:
     with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="slow")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="slow")
         page.wait_for_function("document.querySelector('#table-title').innerText !== ''")
         assert page.inner_text("#table-title") == "You against Robin"
         assert page.title() == "You against Robin — Beggar-My-Neighbour"
@@ -1330,11 +1304,7 @@ def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
         page.click("#leave-no")
         assert page.locator("#leave-ask").is_hidden()
     with opened(browser, size) as host, opened(browser, size) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
         guest.wait_for_selector("#again:enabled")
         host.wait_for_selector("#again:enabled")
         places = _board_places(host)
@@ -1365,11 +1335,7 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
     server: str, browser: Any, scheme: str
 ) -> None:
     with opened(browser, PHONE, color_scheme=scheme) as host, opened(browser, PHONE) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
         guest.wait_for_selector("#again:enabled")
         host.wait_for_selector("#again:enabled")
         places = _board_places(host)
@@ -1379,10 +1345,7 @@ def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_n
         assert _board_places(host) == places
         assert axe(host, impacts=None) == []
     with opened(browser, PHONE, color_scheme=scheme) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         page.click("#again")
@@ -1397,10 +1360,7 @@ def test_on_a_tablet_a_new_game_or_leave_question_hides_neither_your_seat_nor_th
 ) -> None:
     """As on a desktop, the question lies over Turn at most, on one row, and moves nothing."""
     with opened(browser, {"width": 768, "height": 1024}, color_scheme=scheme) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         page.wait_for_selector("#turn:enabled")
@@ -1449,11 +1409,7 @@ def test_a_section_s_address_shows_it_under_the_site_header(
 
 def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
     with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
-        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        link = seat_a_friend(host, guest, server, name="Ann", players="2", seed=SHORT_SEED)
         spectator.goto(link)  # a browser that knows no name
         spectator.wait_for_selector("#watching:not([hidden])")
         at_table(spectator)
@@ -1609,10 +1565,7 @@ def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
     server: str, browser: Any, scheme: str
 ) -> None:
     with opened(browser, color_scheme=scheme) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.click("#auto")  # every card is the computer's now
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         page.click("#again")
@@ -1648,10 +1601,7 @@ PILE_SEEN = """() => {
 
 def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_and_its_line(server: str, browser: Any) -> None:
     with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
-        page.goto(server)
-        open_settings(page, players="8", pace="fast", seed=7)
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, players="8", pace="fast", seed=7)
         page.click("#auto")
         page.wait_for_function(
             "document.querySelectorAll('#pile .card:not(.sweeping)').length >= 5"
@@ -1685,10 +1635,7 @@ def test_on_a_phone_at_eight_seats_the_badge_of_the_card_being_paid_for_shows_wh
     server: str, browser: Any
 ) -> None:
     with opened(browser, PHONE, color_scheme="dark", is_mobile=True, has_touch=True) as page:
-        page.goto(server)
-        open_settings(page, players="8", pace="fast", seed=7)
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
+        play_the_computer(page, server, players="8", pace="fast", seed=7)
         page.click("#auto")
         seen = []
         while len(seen) < 2:  # a payment begun and one further on, with the pile crowded
@@ -1754,12 +1701,8 @@ def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
     server: str, browser: Any, size: dict[str, int]
 ) -> None:
     with opened(browser, size) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
-        page.click("#auto")
-        page.wait_for_selector("#end[open] #end-replay:not([hidden])")
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
+        page.wait_for_selector("#end-replay:not([hidden])")
         headline = page.inner_text("#end-title")
         assert re.fullmatch(r"You (won: you|lost: Robin) took all 52 cards\.", headline), headline
         said = page.inner_text("#end-sentence") + page.inner_text("#end-facts")
@@ -1831,12 +1774,7 @@ def test_after_play_again_the_short_log_shows_no_cut_line_of_the_last_game(
     server: str, browser: Any, size: dict[str, int]
 ) -> None:
     with opened(browser, size) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
-        page.click("#auto")
-        page.wait_for_selector("#end[open]")
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
         page.click("#end-again")
         page.wait_for_selector("#log li.game-break")
         page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
