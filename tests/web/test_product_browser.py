@@ -1903,3 +1903,22 @@ def test_a_lesson_s_sentence_follows_the_dark_theme(server: str, browser: Any) -
         page.wait_for_selector("#lesson-note:not([hidden])")
         rgb = page.locator("#lesson-note").evaluate("el => getComputedStyle(el).backgroundColor")
         assert max(int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]) < 80, rgb
+
+
+def test_a_deal_s_error_shown_as_its_field_is_left_does_not_steal_the_click_that_left_it(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, deal="K-K")
+        page.locator("#opt-contrast").scroll_into_view_if_needed()
+        box = page.locator("#opt-contrast").bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        with page.expect_response(lambda response: "/api/check-deal" in response.url):
+            page.mouse.down()  # the deal's field is left: the server is asked about the deal
+        page.wait_for_timeout(100)  # a person's press lasts about this long
+        page.mouse.up()
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.locator("#opt-contrast").is_checked(), "the press on the box became its click"
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"

@@ -53,6 +53,12 @@ export class HomeForm {
     setup.addEventListener("change", clear);
     // A deal typed here is checked by the server once the field is left, not only at Play.
     $("opt-deal").addEventListener("change", () => this.checkDeal());
+    // Leaving the deal's field by pressing on a control below it starts that check; its error,
+    // shown by the field, moves what lies below, so it waits until the press has become a click.
+    this.pressing = false;
+    document.addEventListener("pointerdown", () => { this.pressing = true; }, true);
+    document.addEventListener("pointerup", () => { this.pressing = false; }, true);
+    document.addEventListener("pointercancel", () => { this.pressing = false; }, true);
     // A person's name is remembered, so that a friend opening a link is seated under it.
     $("opt-name").value = localStorage.getItem("beggar-name") || "";
     $("opt-name").addEventListener("input", () => localStorage.setItem("beggar-name", this.name));
@@ -238,7 +244,16 @@ export class HomeForm {
     } catch {
       return; // Play asks again
     }
-    if (answer.error && $("opt-deal").value.trim() === deal) this.settingError("deal", answer.error, { quiet: true });
+    if (!answer.error) return;
+    if (this.pressing) {
+      // The click that ends the press comes in the same task as its pointerup: then, the error.
+      await new Promise((done) => {
+        for (const type of ["pointerup", "pointercancel"]) {
+          document.addEventListener(type, () => setTimeout(done), { once: true, capture: true });
+        }
+      });
+    }
+    if ($("opt-deal").value.trim() === deal) this.settingError("deal", answer.error, { quiet: true });
   }
 
   /** A new table refused for one of its settings: the error stays by that field, in view, until
