@@ -1814,10 +1814,19 @@ def test_a_high_contrast_card_shows_its_suit_in_one_colour(server: str, browser:
         page.check("#opt-contrast")
         page.goto(f"{server}/r/famous-0")
         page.wait_for_function("document.querySelector('#scrub').max > 0")
-        colours = []
-        for _ in range(40):
-            page.click("#replay-next")
-            colours += page.locator("#replay-pile .card").evaluate_all(HC_COLOURS)
+        # Forty presses of "next card" (the replay draws each at once), the pile read after each.
+        colours = page.evaluate(
+            f"""steps => {{
+              const read = {HC_COLOURS};
+              const seen = [];
+              for (let i = 0; i < steps; i++) {{
+                document.querySelector('#replay-next').click();
+                seen.push(...read([...document.querySelectorAll('#replay-pile .card')]));
+              }}
+              return seen;
+            }}""",
+            40,
+        )
         assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
         for index, pip, face in colours:
             assert index is not None and index == pip and face == "none", (index, pip, face)
