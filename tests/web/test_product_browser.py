@@ -724,6 +724,26 @@ def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, brow
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
 
 
+def test_a_friend_who_presses_back_keeps_the_seat_and_the_way_back(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="slow")
+        guest.wait_for_selector("#table:not([hidden]) #seats .seat")
+        host.go_back()  # by mistake, or to look at the home page
+        host.wait_for_selector("#home:not([hidden])")
+        host.wait_for_selector("#current-game:not([hidden])")
+        assert host.inner_text("#current-link").startswith("Back to your game: ")
+        # The friend is told of a lost connection, with its grace, not of someone who left.
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('(connection lost)')")
+        assert "Ann (connection lost)" in guest.inner_text("#seats")
+        assert "left" not in guest.inner_text("#notice")
+        assert guest.locator("#offers").is_hidden()
+        host.reload()  # the way back outlives a reload of the home page
+        host.click("#current-link")
+        at_table(host)
+        host.wait_for_function("document.querySelector('.seat.you .name').innerText.startsWith('Ann')")
+        guest.wait_for_function("!document.querySelector('#seats').innerText.includes('connection lost')")
+
+
 def _switch_tab(page: Any, hidden: bool) -> None:
     """Pretend the person switched to another tab (`hidden`) or came back to this one."""
     page.evaluate(

@@ -576,4 +576,5 @@ def test_the_server_tells_the_page_what_kind_of_table_it_is_at(
         state = me.seen[-1]
         assert (joined["mode"], joined["kept"], joined["addressed"]) == (mode, kept, addressed)
         assert (state["type"], state["mode"], state["kept"], state["solo"]) == ("state", mode, kept, solo)
+        assert state["addressed"] is addressed
         assert Mode(mode).kept is kept and Mode(mode).addressed is addressed and Mode(mode).solo is solo

@@ -46,6 +46,9 @@
  * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} mode
  * @property {boolean} kept - one person's table that outlives a reload (a game against the
  *   computer, a watched game): Back keeps it, and the home page links back to it
+ * @property {boolean} addressed - the table has its own address (`/t/<id>`) that a reload, Back
+ *   and Forward come back to: a kept table or a friend table; Back from it is not leaving it, and
+ *   the home page links back to it
  * @property {boolean} solo - one person's table whose cards may turn by themselves: a page hidden
  *   from its person pauses it
  * @property {number} version - counts the table's changes
@@ -222,8 +225,7 @@
  * @property {string} link - the table's link
  * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} mode
  * @property {boolean} kept - as in a state
- * @property {boolean} addressed - the table has its own address (`/t/<id>`) that a reload, Back
- *   and Forward come back to: a kept table or a friend table
+ * @property {boolean} addressed - as in a state
  */
 
 /**

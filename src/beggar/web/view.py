@@ -79,6 +79,7 @@ def shared_view(table: Table) -> dict[str, Any]:
         "table": table.id,
         "mode": str(table.mode),
         "kept": table.mode.kept,
+        "addressed": table.mode.addressed,
         "solo": table.mode.solo,
         "version": table.version,
         "at": table.changed_at,

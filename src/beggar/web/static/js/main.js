@@ -16,7 +16,7 @@ const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"
 class App {
   constructor() {
     this.options = null;
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
     this.sound = new Sound();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.home = new HomeForm($("home"), { create: (mode) => this.create(mode) });
@@ -63,14 +63,14 @@ class App {
     }
     const replay = here.match(/^r\/([a-z0-9-]+)$/);
     if (replay) {
-      this.leave(false, !this.me.kept);
+      this.leave(false, !this.me.addressed);
       this.openReplay(replay[1]);
       return;
     }
     const page = location.hash.replace("#", "") || "home";
-    // Back from a game against the computer or a watched one keeps it (Forward returns to it); a
-    // friend table is left.
-    if (this.me.table && page !== "table") this.leave(false, !this.me.kept);
+    // Back from a table with its own address is not leaving it: Forward, or the home page's link
+    // back, returns to it (a friend table keeps the seat while its friends wait a while).
+    if (this.me.table && page !== "table") this.leave(false, !this.me.addressed);
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
   }
 
@@ -105,6 +105,7 @@ class App {
       this.me.seat = message.seat;
       this.me.mode = message.mode;
       this.me.kept = message.kept;
+      this.me.addressed = message.addressed;
       if (message.token) {
         this.me.token = message.token;
         localStorage.setItem(`beggar-token-${message.table}`, message.token);
@@ -122,6 +123,7 @@ class App {
     } else if (message.type === "state") {
       this.me.mode = message.mode;
       this.me.kept = message.kept;
+      this.me.addressed = message.addressed;
       if (message.mode === "friends" && App.here() !== `t/${message.table}`) {
         history.replaceState(null, "", siteUrl(`t/${message.table}`).href);
       }
@@ -148,14 +150,14 @@ class App {
       }
       this.showError(message.message);
     } else if (message.type === "left") {
-      this.me = { table: null, seat: null, token: null, mode: null, kept: false };
+      this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
     }
   }
 
   closeTable() {
     setCurrentGame(null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
     this.end.close();
     const minutes = this.options ? this.options.limits.idle_minutes : null;
     const idle = minutes === null ? "for a while" : `for ${minutes} minute${minutes === 1 ? "" : "s"}`;
@@ -173,7 +175,7 @@ class App {
       this.connection.reopen({ type: "join", table: this.me.table, token: this.me.token });
     } else if (this.me.table) {
       this.showError("The connection to the table was lost; the game has ended.");
-      this.me = { table: null, seat: null, token: null, mode: null, kept: false };
+      this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
       history.replaceState(null, "", siteUrl("#home").href);
       this.showPage("home");
     }
@@ -181,7 +183,7 @@ class App {
 
   /** A new table: the server first names it, so that its socket can go where the table will live. */
   async create(mode, extra = {}, own = false) {
-    const me = { table: null, seat: null, token: null, mode, kept: false };
+    const me = { table: null, seat: null, token: null, mode, kept: false, addressed: false };
     this.me = me;
     const base = mode === "lesson" || mode === "famous" || own ? { pace: extra.pace || "normal" } : this.home.chosen(mode);
     const name = this.home.name;
@@ -206,7 +208,7 @@ class App {
 
   async join(tableId) {
     const token = localStorage.getItem(`beggar-token-${tableId}`);
-    const me = { table: tableId, seat: null, mode: "friends", token, kept: false };
+    const me = { table: tableId, seat: null, mode: "friends", token, kept: false, addressed: true };
     this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
@@ -255,11 +257,11 @@ class App {
   leave(goHome = true, onPurpose = true) {
     if (onPurpose) this.connection.send({ type: "leave" });
     const s = this.table.state;
-    // A game against the computer (or a watched one) left by Back waits for its person: the home
-    // page links to it.
-    setCurrentGame(!onPurpose && s && s.kept && !s.over ? { table: s.table, title: tableTitle(s) } : null);
+    // A game left by Back waits for its person (a friend table, a while): the home page links to it.
+    const waits = !onPurpose && s && s.addressed && this.table.player && !s.over;
+    setCurrentGame(waits ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false };
+    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
     this.table.reset();
     this.end.close();
     if (goHome) {
@@ -287,7 +289,7 @@ class App {
     const unload = () => {
       unloading = true;
       const s = this.table.state;
-      if (this.me.table && s && s.kept && this.table.player && !s.over) {
+      if (this.me.table && s && s.addressed && this.table.player && !s.over) {
         setCurrentGame({ table: s.table, title: tableTitle(s) });
       }
     };

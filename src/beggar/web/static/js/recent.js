@@ -29,7 +29,7 @@ export function rememberGame(game) {
 
 const CURRENT = "beggar-current";
 
-/** A game against the computer this person went away from without leaving it: `{table, title}`. */
+/** A game this person went away from without leaving it: `{table, title}`. */
 export function setCurrentGame(game) {
   try {
     if (game) localStorage.setItem(CURRENT, JSON.stringify(game));
