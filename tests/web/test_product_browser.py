@@ -285,10 +285,11 @@ def test_the_words_fit_the_table(server: str, browser: Any) -> None:
         assert table_id not in page.title()
 
 
-def _finish_lesson_one(page: Any, server: str) -> None:
-    """Start the first lesson, let it play itself at instant pace, and wait for its end."""
+def _finish_lesson_one(page: Any, server: str, number: int = 1) -> None:
+    """Start the first lesson (or lesson ``number``), let it play itself at instant pace, and wait
+    for its end."""
     page.goto(f"{server}/#lessons")
-    page.click("text=Start lesson 1")
+    page.click(f"text=Start lesson {number}")
     page.wait_for_selector("#table:not([hidden])")
     page.click("#auto")
     page.select_option("#pace", "instant")
@@ -302,6 +303,16 @@ def test_a_lesson_ends_with_its_closing_sentence_and_the_next_lesson(server: str
         assert LESSONS[0].outro in page.inner_text("#end-sentence")
         page.click("#end-next")
         page.wait_for_function("document.querySelector('#table-title').innerText.startsWith('Lesson 2')")
+
+
+def test_the_last_lesson_leads_on_to_a_game_against_the_computer(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        _finish_lesson_one(page, server, len(LESSONS))
+        assert page.inner_text("#end-next") == "Play the computer"
+        page.click("#end-next")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        at_table(page)
+        assert page.inner_text("#table-title").startswith("You against")
 
 
 def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any) -> None:

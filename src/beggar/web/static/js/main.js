@@ -31,7 +31,7 @@ class App {
         this.send({ type: "new-game" });
         this.table.focus();
       },
-      next: (lesson) => this.create("lesson", { lesson }),
+      next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
       close: () => this.table.focus(),
     });
     this.replay = new ReplayView($("replay"), {

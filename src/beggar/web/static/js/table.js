@@ -757,7 +757,8 @@ export class TableView {
 
 /**
  * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
- * (Play again), `next(lesson)` (Next lesson), `close()` (Look at the table).
+ * (Play again), `next(lesson)` (Next lesson; null after the last: Play the computer), `close()`
+ * (Look at the table).
  */
 export class EndDialog {
   constructor(root, { again, next, close }) {
@@ -772,7 +773,7 @@ export class EndDialog {
     });
     $("end-next").addEventListener("click", () => {
       this.close();
-      next(Number($("end-next").dataset.lesson));
+      next(Number($("end-next").dataset.lesson) || null);
     });
     $("end-close").addEventListener("click", () => {
       this.close();
@@ -817,9 +818,11 @@ export class EndDialog {
     const sentence = [s.over.why, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
     $("end-sentence").textContent = sentence;
     $("end-sentence").hidden = !sentence;
+    // A lesson leads on: to the next one, or after the last to a game against the computer.
     const next = s.lesson && s.lesson.next;
-    $("end-next").hidden = !next;
-    if (next) $("end-next").dataset.lesson = String(next);
+    $("end-next").hidden = !s.lesson;
+    $("end-next").textContent = next ? "Next lesson" : "Play the computer";
+    $("end-next").dataset.lesson = next ? String(next) : "";
     const facts = $("end-facts");
     facts.replaceChildren();
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
