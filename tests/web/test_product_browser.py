@@ -11,6 +11,7 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
+from beggar.notation import random_deal
 from helpers import (
     SHORT_SEED,
     at_table,
@@ -217,6 +218,21 @@ def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str,
         page.fill("#opt-deal", "")
         assert page.locator("#opt-error").is_hidden()
         assert page.get_attribute("#opt-deal", "aria-invalid") is None
+
+
+def test_a_deal_number_and_a_deal_together_are_refused_by_the_number(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=7, deal=random_deal(seed=SHORT_SEED).format())
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert "not both" in page.inner_text("#opt-error")
+        assert page.get_attribute("#opt-seed", "aria-invalid") == "true"
+        assert page.locator("#opt-error").is_visible() and page.locator("#home").is_visible()
+        page.fill("#opt-seed", "")
+        assert page.locator("#opt-error").is_hidden()
+        page.click("#play-computer")
+        at_table(page)
 
 
 def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, browser: Any) -> None:
