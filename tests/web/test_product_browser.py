@@ -11,6 +11,7 @@ import pytest
 
 import beggar.web.table
 from beggar.lessons import LESSONS
+from beggar.notation import random_deal
 from helpers import (
     SHORT_SEED,
     at_table,
@@ -217,6 +218,21 @@ def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str,
         page.fill("#opt-deal", "")
         assert page.locator("#opt-error").is_hidden()
         assert page.get_attribute("#opt-deal", "aria-invalid") is None
+
+
+def test_a_deal_number_and_a_deal_together_are_refused_by_the_number(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=7, deal=random_deal(seed=SHORT_SEED).format())
+        page.click("#play-computer")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert "not both" in page.inner_text("#opt-error")
+        assert page.get_attribute("#opt-seed", "aria-invalid") == "true"
+        assert page.locator("#opt-error").is_visible() and page.locator("#home").is_visible()
+        page.fill("#opt-seed", "")
+        assert page.locator("#opt-error").is_hidden()
+        page.click("#play-computer")
+        at_table(page)
 
 
 def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, browser: Any) -> None:
@@ -1970,3 +1986,29 @@ def test_a_deal_s_error_shown_as_its_field_is_left_does_not_steal_the_click_that
         page.wait_for_selector("#opt-error:not([hidden])")
         assert page.locator("#opt-contrast").is_checked(), "the press on the box became its click"
         assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+
+
+def test_the_end_dialog_says_that_a_friend_asks_to_play_again(server: str, browser: Any) -> None:
+    with opened(browser, PHONE) as host, opened(browser, PHONE, color_scheme="dark") as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="instant")
+        host.click("#auto")
+        guest.click("#auto")
+        host.wait_for_selector("#end[open]")
+        guest.wait_for_selector("#end[open]")
+        host.click("#end-again")
+        guest.wait_for_function(
+            "document.querySelector('#end-notice').innerText.includes('Ann asks for a new game')"
+        )
+        # In view on a phone too, not under the dialog's choices that stay at its foot.
+        on_top = """() => {
+          const box = document.querySelector('#end-notice').getBoundingClientRect();
+          const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return box.height > 0 && box.bottom <= innerHeight && top && top.id === 'end-notice';
+        }"""
+        assert guest.evaluate(on_top)
+        assert guest.locator("#end-no").is_visible()
+        assert axe(guest) == []
+        guest.screenshot(path="/tmp/fixE_end_asked.png")
+        guest.click("#end-no")
+        host.wait_for_function("!document.querySelector('#notice').innerText.includes('Waiting for')")
+        guest.wait_for_function("document.querySelector('#end-notice').hidden")

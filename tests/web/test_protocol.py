@@ -284,3 +284,14 @@ def test_options_list_presets_lessons_and_famous_games(client: TestClient) -> No
     for module in ("main", "connection", "table", "cards", "chart", "replay", "home", "dom", "sound"):
         assert client.get(f"/static/js/{module}.js").status_code == 200
     assert client.get("/static/cards/HQ.svg").headers["content-type"].startswith("image/svg")
+
+
+def test_a_new_table_with_both_a_deal_number_and_a_deal_is_refused_by_the_number(client: TestClient) -> None:
+    """One of them would be ignored without a word: the person is asked to clear one."""
+    deal = random_deal(seed=SHORT_SEED).format()
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        me.send({"type": "create", "mode": "computer", "seed": 7, "deal": deal})
+        error = me.read()  # the answer: a table, before the fix, else this error
+        assert error["type"] == "error" and error["field"] == "seed"
+        assert "deal number" in error["message"].lower() and "not both" in error["message"].lower()

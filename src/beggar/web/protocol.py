@@ -162,8 +162,9 @@ def parse_message(text: str | bytes) -> Message:
         raise ProtocolError("message must be a JSON object with a 'type'")
     kind = data.get("type")
     fields = _Fields(data)
+    message: Message
     if kind == "create":
-        message: Message = Create(
+        create = Create(
             mode=fields.choice("mode", Mode),
             rules=fields.text("rules", MAX_SPEC) or None,
             players=fields.integer("players", 2, 8),
@@ -177,6 +178,11 @@ def parse_message(text: str | bytes) -> Message:
             found=fields.text("found", 32) or None,
             replayed=fields.boolean("replayed", default=False),
         )
+        if create.seed is not None and create.deal:
+            # Either one chooses the cards: playing one would ignore the other without a word.
+            number = FIELD_NAMES["seed"]
+            raise ProtocolError(f"Give a {number} or a deal, not both: clear one of them", field="seed")
+        message = create
     elif kind == "join":
         table = fields.text("table", 16)
         if not table:

@@ -31,6 +31,7 @@ class App {
         this.send({ type: "new-game" });
         this.table.focus();
       },
+      no: () => this.send({ type: "keep-playing" }),
       next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
       close: () => this.table.focus(),
     });

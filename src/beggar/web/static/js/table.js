@@ -757,11 +757,11 @@ export class TableView {
 
 /**
  * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
- * (Play again), `next(lesson)` (Next lesson; null after the last: Play the computer), `close()`
- * (Look at the table).
+ * (Play again), `no()` (No to another's ask for a new game), `next(lesson)` (Next lesson; null
+ * after the last: Play the computer), `close()` (Look at the table).
  */
 export class EndDialog {
-  constructor(root, { again, next, close }) {
+  constructor(root, { again, no, next, close }) {
     this.root = root;
     this.$ = within(root);
     this.shownEnd = null;
@@ -771,6 +771,7 @@ export class EndDialog {
       this.close();
       again();
     });
+    $("end-no").addEventListener("click", () => no());
     $("end-next").addEventListener("click", () => {
       this.close();
       next(Number($("end-next").dataset.lesson) || null);
@@ -808,6 +809,13 @@ export class EndDialog {
       if (dialog.open) dialog.close();
       return;
     }
+    // What the others ask (a new game) can come after the dialog opened, and the dialog hides the
+    // table's notice: it says it itself, in the server's words, and offers the same two answers.
+    $("end-notice").textContent = s.notice || "";
+    $("end-notice").hidden = !s.notice;
+    const no = s.new_game_answers[1]; // "Play again" is the dialog's own main button
+    $("end-no").hidden = !no;
+    $("end-no").textContent = no || "";
     const key = `${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:${s.over.replay}`;
     if (this.shownEnd === key) return;
     const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
