@@ -133,7 +133,7 @@ def _count(n: int, noun: str) -> str:
 
 def award_phrase(record: GameRecord, names: Sequence[str]) -> str:
     """What a loop or a stop awards: ``"B wins with more cards (30 to 22)."``."""
-    held = " to ".join(str(n) for n in record.holdings)
+    held = " to ".join(str(n) for n in sorted(record.holdings, reverse=True))  # the winner's first
     if record.outcome is Outcome.WIN and record.winner is not None:
         return f"{names[record.winner]} wins with more cards ({held})."
     if record.outcome is Outcome.DRAW:

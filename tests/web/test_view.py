@@ -466,6 +466,29 @@ def test_the_headline_says_who_won_once_from_each_seat() -> None:
     assert personal(stopped, 0)["headline"] == "No one won."
 
 
+def test_a_win_on_more_cards_gives_the_winner_s_count_first() -> None:
+    rules = rules_named("friend-table:max-cards=8")
+    for seed in range(200):
+        table = Table(
+            "morecards0",
+            Mode.FRIENDS,
+            rules,
+            [Seat("Ann", True), Seat("Bea", True)],
+            random_deal(rules, seed),
+        )
+        while not table.game.over:
+            table.step()
+        record = table.game.record
+        if record is not None and record.winner == 1 and record.holdings[0] < record.holdings[1]:
+            break
+    else:
+        raise AssertionError("no stopped game won by the second seat")
+    held = f"({record.holdings[1]} to {record.holdings[0]})"  # the winner's count first
+    assert personal(table, 1)["headline"] == f"You won, with more cards {held}."
+    assert personal(table, 0)["headline"] == f"You lost: Bea has more cards {held}."
+    assert personal(table, None)["headline"] == f"Bea won, with more cards {held}."
+
+
 def test_the_prompt_says_why_the_player_to_play_does_not_turn_from_every_seat() -> None:
     seats = [Seat("Ann", True), Seat("Bea", True)]
     table = Table("friendsabc", Mode.FRIENDS, STANDARD, seats, random_deal(STANDARD, 5), seed=5)

@@ -360,7 +360,7 @@ def headline(table: Table, seat: int | None) -> str:
     you = addressed(table, seat)
     names = table.names
     winner = record.winner if record.outcome is Outcome.WIN else None
-    held = " to ".join(str(n) for n in record.holdings)
+    held = " to ".join(str(n) for n in sorted(record.holdings, reverse=True))  # the winner's first
     if winner is None and record.outcome is Outcome.DRAW:
         text = award_phrase(record, names)  # "A draw: the most cards are held equally (26 to 26)."
     elif winner is None:
