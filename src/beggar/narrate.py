@@ -131,9 +131,15 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
+def holdings_phrase(record: GameRecord) -> str:
+    """The cards each player holds at the end, the most first (a winner on more cards leads):
+    ``"30 to 22"``."""
+    return " to ".join(str(n) for n in sorted(record.holdings, reverse=True))
+
+
 def award_phrase(record: GameRecord, names: Sequence[str]) -> str:
     """What a loop or a stop awards: ``"B wins with more cards (30 to 22)."``."""
-    held = " to ".join(str(n) for n in sorted(record.holdings, reverse=True))  # the winner's first
+    held = holdings_phrase(record)
     if record.outcome is Outcome.WIN and record.winner is not None:
         return f"{names[record.winner]} wins with more cards ({held})."
     if record.outcome is Outcome.DRAW:

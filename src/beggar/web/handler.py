@@ -435,7 +435,7 @@ def _create(
         rules = rules_named("standard")
         deal = famous.deal
     seats = _seats(mode, rules, message)
-    bound = mode in (Mode.LESSON, Mode.FAMOUS)  # the kept modes and friend tables outlive a reload
+    bound = not mode.addressed  # a table with its own address outlives a reload
     table = lobby.open(
         mode,
         rules,

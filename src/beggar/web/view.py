@@ -23,7 +23,7 @@ import beggar.web.table
 from beggar.cards import Card
 from beggar.engine import Outcome, Reason, Status
 from beggar.lessons import LESSONS
-from beggar.narrate import award_phrase, ending, why_stopped
+from beggar.narrate import award_phrase, ending, holdings_phrase, why_stopped
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.never_ending import FoundDeal, published_cycle
@@ -360,7 +360,7 @@ def headline(table: Table, seat: int | None) -> str:
     you = addressed(table, seat)
     names = table.names
     winner = record.winner if record.outcome is Outcome.WIN else None
-    held = " to ".join(str(n) for n in sorted(record.holdings, reverse=True))  # the winner's first
+    held = holdings_phrase(record)
     if winner is None and record.outcome is Outcome.DRAW:
         text = award_phrase(record, names)  # "A draw: the most cards are held equally (26 to 26)."
     elif winner is None:
