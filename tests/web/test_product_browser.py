@@ -2012,3 +2012,18 @@ def test_the_end_dialog_says_that_a_friend_asks_to_play_again(server: str, brows
         guest.click("#end-no")
         host.wait_for_function("!document.querySelector('#notice').innerText.includes('Waiting for')")
         guest.wait_for_function("document.querySelector('#end-notice').hidden")
+
+
+def test_back_from_a_friend_table_shows_the_way_back_in_view_on_a_phone(server: str, browser: Any) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, name="Ann", pace="slow")
+        # The play buttons at the top of the screen, as after scrolling down to the house rules.
+        page.locator("#play-friend").evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.click("#play-friend")
+        page.wait_for_function("document.querySelector('#share-link').value.includes('/t/')")
+        page.go_back()
+        page.wait_for_selector("#current-game:not([hidden])")
+        page.wait_for_timeout(300)  # the browser puts back the old scroll after the page is drawn
+        box = page.locator("#current-link").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box

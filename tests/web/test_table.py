@@ -504,9 +504,11 @@ def test_a_friend_s_ask_for_a_new_game_is_answered_yes_or_no_in_the_words_of_its
         assert a.until("state", lambda s: s["new_game_asked"] == [0])["new_game_answers"] == []
         b.send({"type": "keep-playing"})
         over = a.until("state", lambda s: s["new_game_asked"] == [])
-        assert over["notice"] == "" and over["cards"] == 0 and over["games_played"] == 0
+        assert over["cards"] == 0 and over["games_played"] == 0
+        assert over["notice"] == "Bea wants to keep playing: no new game."  # the asker is told
         assert "Bea wants to keep playing: no new game." in logged(a)
-        assert b.until("state", lambda s: s["new_game_asked"] == [])["new_game_answers"] == []
+        refused = b.until("state", lambda s: s["new_game_asked"] == [])
+        assert refused["new_game_answers"] == [] and refused["notice"] == ""
         assert "You want to keep playing: no new game." in logged(b)
 
 

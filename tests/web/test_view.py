@@ -540,3 +540,44 @@ def test_the_notice_of_a_lost_connection_stays_true_while_it_is_shown() -> None:
         notice(table, 0)
         == "Bea has been away for a while: go on without them, or wait for them to come back."
     )
+
+
+def test_a_new_game_refused_is_told_to_those_who_asked_until_the_game_moves_on() -> None:
+    seats = [Seat("Ann", True), Seat("Bea", True), Seat("Cy", True)]
+    table = Table("refusedabc", Mode.FRIENDS, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    for seat in (0, 1, 2):
+        table.take_seat(seat, f"secret-{seat}")
+        table.arrive(seat)
+    table.ask_new_game(0)
+    assert notice(table, 0) == "Waiting for Bea and Cy to agree to a new game."
+    table.keep_playing(1)
+    # The asker is told, and so is Cy, who was asked too; Bea knows what she pressed.
+    told = "Bea wants to keep playing: no new game."
+    assert {seat: notice(table, seat) for seat in (0, 2, None)} == {0: told, 2: told, None: told}
+    assert notice(table, 1) == ""
+    assert f"{told}" in _texts(table, 0)  # the log says it in the same words
+    tricks = table.game.tricks
+    while table.game.tricks == tricks:  # until the next trick is won: the game has moved on
+        table.step()
+    assert notice(table, 0) == ""
+    # Once the game is over the answer is No, and the words say so.
+    while not table.game.over:
+        table.step()
+    table.ask_new_game(2)
+    table.keep_playing(0)
+    assert notice(table, 2) == "Ann says no to a new game for now."
+    table.ask_new_game(2)  # asked again: the ask is what is told now
+    assert notice(table, 2) == "Waiting for Ann and Bea to agree to a new game."
+
+
+def test_the_prompt_says_what_is_left_to_pay_once_part_is_paid() -> None:
+    seats = [Seat("Ann", True), Seat("Bea", False)]
+    table = Table("partlypaid", Mode.COMPUTER, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    while not (table.game.owed == 3 and table.game.pile[-1].noun == "king"):  # a king just turned
+        table.step()
+    debtor = table.game.to_play
+    owes = "you owe" if debtor == 0 else "Bea owes"
+    assert personal(table, 0)["prompt"] == f"King: {owes} 3."
+    table.step()  # one paid, in a number card (a pay card would change the price)
+    assert table.game.owed == 2 and table.game.to_play == debtor
+    assert personal(table, 0)["prompt"] == f"King: {owes} 2 more."

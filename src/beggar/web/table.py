@@ -202,6 +202,18 @@ class Seat:
 Listener = Callable[["Table"], None]
 
 
+def refusal(name: str, *, over: bool) -> str:
+    """What everyone is told when ``name`` says no to a new game: during a game they keep playing,
+    once it is over they say no for now.
+
+    >>> refusal("Bea", over=True)
+    'Bea says no to a new game for now.'
+    """
+    if over:
+        return f"{name} says no to a new game for now."
+    return f"{name} wants to keep playing: no new game."
+
+
 @dataclass
 class Table:
     """One game table. All methods run on the server's event loop."""
@@ -257,6 +269,9 @@ class Table:
     """Why the game is paused, said to everyone: ``"Ann switched to another tab."``."""
     new_game_asked: set[int] = field(default_factory=set)
     """Seats whose people asked for a new game; it starts when every seated person has."""
+    new_game_refused: int | None = None
+    """The seat whose person said no to the last ask for a new game: the others are told until
+    the next trick is won, the next ask, or the next game."""
     on_game_over: Callable[[Table], None] | None = None
     """Called once when a game ends (the server archives it for its replay link)."""
     replay: str | None = None
@@ -287,6 +302,7 @@ class Table:
         self.went_out = []
         self.held_until = 0.0
         self.new_game_asked.clear()
+        self.new_game_refused = None
         self.replay = None
         leads = f"{mention(self.game.to_play)} leads."
         if redeal:
@@ -366,6 +382,7 @@ class Table:
         if seat in self.new_game_asked:
             return
         self.new_game_asked.add(seat)
+        self.new_game_refused = None
         name = mention(seat)
         if len(people) <= 1:
             self.new_game()
@@ -385,10 +402,8 @@ class Table:
         if not self.new_game_asked or seat in self.new_game_asked:
             return
         self.new_game_asked.clear()
-        if self.game.over:
-            self.say(f"{mention(seat)} says no to a new game for now.")
-        else:
-            self.say(f"{mention(seat)} wants to keep playing: no new game.")
+        self.new_game_refused = seat
+        self.say(refusal(mention(seat), over=self.game.over))
         self.changed()
 
     def seated_people(self) -> list[int]:
@@ -575,6 +590,8 @@ class Table:
         sentence = self.narrator.tell(events)
         note = self.lesson.note(self.game.cards) if self.lesson else ""
         self._note(events)
+        if any(isinstance(event, PileTaken) for event in events):
+            self.new_game_refused = None  # the game has moved on since
         self.say(sentence, note)
         if self.game.over and self.lesson is not None and self.lesson.outro:
             self.say(self.lesson.outro)
@@ -780,6 +797,7 @@ __all__ = [
     "mention",
     "new_table_id",
     "new_token",
+    "refusal",
     "spoken_list",
     "token_hash",
 ]

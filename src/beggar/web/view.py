@@ -28,7 +28,7 @@ from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry
-from beggar.web.table import Mode, Table, mention, spoken_list
+from beggar.web.table import Mode, Table, mention, refusal, spoken_list
 
 
 def face(table: Table, card: Card) -> dict[str, Any]:
@@ -277,9 +277,11 @@ def prompt(table: Table, seat: int | None) -> str:
     you = who == seat
     subject = "you" if you else names[who]
     if game.owed and game.creditor is not None:
-        price = next(card.noun for card in reversed(game.pile) if table.rules.pay_value(card))
+        price = next(card for card in reversed(game.pile) if table.rules.pay_value(card))
         verb = "owe" if you else "owes"
-        return f"{price.capitalize()}: {subject} {verb} {game.owed}{_absence(table, who)}."
+        # Part paid already: what is left is "more", or "owes 2" reads as the price itself.
+        more = " more" if game.owed < table.rules.pay_value(price) else ""
+        return f"{price.noun.capitalize()}: {subject} {verb} {game.owed}{more}{_absence(table, who)}."
     if you:
         return "Your turn: turn your top card."
     return f"{names[who]}'s turn{_absence(table, who)}."
@@ -439,6 +441,9 @@ def notice(table: Table, seat: int | None) -> str:
             missing = [table.seats[i].name for i in table.present_people() if i not in asked]
             if missing:
                 parts.append(f"Waiting for {spoken_list(missing)} to agree to a new game.")
+    refused = table.new_game_refused
+    if refused is not None and refused != seat:
+        parts.append(refusal(table.seats[refused].name, over=table.game.over))
     return " ".join(parts)
 
 

@@ -71,8 +71,14 @@ class App {
     const page = location.hash.replace("#", "") || "home";
     // Back from a table with its own address is not leaving it: Forward, or the home page's link
     // back, returns to it (a friend table keeps the seat while its friends wait a while).
-    if (this.me.table && page !== "table") this.leave(false, !this.me.addressed);
+    const fromTable = this.me.table && page !== "table";
+    if (fromTable) this.leave(false, !this.me.addressed);
     this.showPage(PAGES.includes(page) && !["table", "replay", "closed"].includes(page) ? page : "home");
+    // The browser puts back the home page's old scroll, from before the link back was there: the
+    // link can be above the screen. It is what the person came back for.
+    if (fromTable && !$("home").hidden && !$("current-game").hidden) {
+      requestAnimationFrame(() => $("current-game").scrollIntoView({ block: "nearest" }));
+    }
   }
 
   async openReplay(id) {
