@@ -199,6 +199,7 @@ def test_a_friend_may_say_no_to_a_new_game(friends: tuple[Any, Any]) -> None:
     guest.wait_for_selector("#new-game-ask", state="hidden")
     said = "Bea wants to keep playing: no new game."
     host.wait_for_function(f"document.querySelector('#log').innerText.includes('{said}')")
+    host.wait_for_function(f"document.querySelector('#notice').innerText === '{said}'")  # and told
     host.wait_for_function("document.querySelector('#again').innerText === 'New game'")  # the ask is over
     assert guest.locator("#notice").is_hidden()
     assert cards_turned(host) >= before  # the game goes on

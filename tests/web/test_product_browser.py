@@ -2008,9 +2008,10 @@ def test_the_end_dialog_says_that_a_friend_asks_to_play_again(server: str, brows
         assert guest.evaluate(on_top)
         assert guest.locator("#end-no").is_visible()
         assert axe(guest) == []
-        guest.screenshot(path="/tmp/fixE_end_asked.png")
         guest.click("#end-no")
         host.wait_for_function("!document.querySelector('#notice').innerText.includes('Waiting for')")
+        said = "Bea says no to a new game for now."
+        host.wait_for_function(f"document.querySelector('#notice').innerText === '{said}'")
         guest.wait_for_function("document.querySelector('#end-notice').hidden")
 
 
