@@ -581,3 +581,15 @@ def test_the_prompt_says_what_is_left_to_pay_once_part_is_paid() -> None:
     table.step()  # one paid, in a number card (a pay card would change the price)
     assert table.game.owed == 2 and table.game.to_play == debtor
     assert personal(table, 0)["prompt"] == f"King: {owes} 2 more."
+
+
+@pytest.mark.parametrize("mode", [Mode.COMPUTER, Mode.WATCH])
+def test_someone_watching_by_the_link_is_not_told_that_they_switched_tabs(mode: Mode) -> None:
+    seats = [Seat("Ann", True), Seat("Robin", False)]
+    table = Table("hiddenabcd", mode, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    table.set_paused(True, 0, hidden=True)
+    assert (
+        personal(table, 0)["prompt"] == _texts(table, 0)[-1] == "Paused because you switched to another tab."
+    )
+    said = "Paused: the player switched to another tab."
+    assert personal(table, None)["prompt"] == _texts(table, None)[-1] == said

@@ -234,6 +234,8 @@ def _log_line(saved: dict[str, Any], seats: int) -> dict[str, Any]:
         "text": _text(saved["text"]),
         "note": _text(saved["note"]),
     }
+    if saved.get("others") is not None:
+        line["others"] = _text(saved["others"])
     named = saved.get("named")
     if (
         isinstance(named, list)

@@ -86,6 +86,11 @@ class Mode(enum.StrEnum):
         return self is not Mode.FRIENDS
 
 
+PAUSED_HIDDEN = "Paused because you switched to another tab."
+"""Said to the person of a table of their own whose page was hidden (it pauses such a table)."""
+PAUSED_HIDDEN_OTHERS = "Paused: the player switched to another tab."
+"""The same, said to anyone else watching that table by its link."""
+
 LOG_KEEP = 60
 """Log lines kept in every view; older lines scroll away."""
 RESUME_SLICE = 500
@@ -686,12 +691,12 @@ class Table:
         who = seat if self.mode is Mode.FRIENDS else None
         if paused:
             if who is None:
-                told = "Paused because you switched to another tab." if hidden else "Paused."
+                told = PAUSED_HIDDEN if hidden else "Paused."
             elif hidden:
                 told = f"Paused because {mention(who)} switched to another tab."
             else:
                 told = f"Paused by {mention(who)}."
-            self.say(told)
+            self.say(told, others=PAUSED_HIDDEN_OTHERS if told == PAUSED_HIDDEN else None)
             self.paused_why = self.log[-1]["text"]  # for everyone: by name
         else:
             self.paused_why = None
@@ -723,12 +728,15 @@ class Table:
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
-    def say(self, text: str, note: str = "") -> None:
-        """Add a line to the log; seats in ``text`` are named by :func:`mention`."""
+    def say(self, text: str, note: str = "", *, others: str | None = None) -> None:
+        """Add a line to the log; seats in ``text`` are named by :func:`mention`. ``others``: the
+        line as said to people who hold no seat, where ``text`` speaks to the table's person."""
         if not text and not note:
             return
         seq = self.log[-1]["seq"] + 1 if self.log else 1
         line: dict[str, Any] = {"seq": seq, "text": text, "note": note}
+        if others is not None:
+            line["others"] = others
         if "\x1e" in text:
             line["text"], line["named"] = self.name_seats(text)
         self.log.append(line)
@@ -784,6 +792,8 @@ __all__ = [
     "ABSENT_GRACE",
     "ID_ALPHABET",
     "LOG_KEEP",
+    "PAUSED_HIDDEN",
+    "PAUSED_HIDDEN_OTHERS",
     "RESUME_SLICE",
     "TABLE_ID_LENGTH",
     "Mode",

@@ -28,7 +28,15 @@ from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry
-from beggar.web.table import Mode, Table, mention, refusal, spoken_list
+from beggar.web.table import (
+    PAUSED_HIDDEN,
+    PAUSED_HIDDEN_OTHERS,
+    Mode,
+    Table,
+    mention,
+    refusal,
+    spoken_list,
+)
 
 
 def face(table: Table, card: Card) -> dict[str, Any]:
@@ -167,6 +175,11 @@ def personal(
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
     you = addressed(table, seat)
     mine["log"] = [told_to(line, you) for line in log[skip:]]
+    if seat is None:  # someone watching by the link: words said to the table's person are not theirs
+        mine["log"] = [
+            {**told, "text": line["others"]} if "others" in line else told
+            for line, told in zip(log[skip:], mine["log"], strict=True)
+        ]
     if first:
         mine["rules"] = rules_entry(table.rules)
         picked = table.chosen_deal()
@@ -260,6 +273,7 @@ def prompt(table: Table, seat: int | None) -> str:
     """What is happening, said plainly from this person's seat: ``"Queen: you owe 2"``."""
     game = table.game
     names = table.names
+    watching = seat is None
     seat = addressed(table, seat)
     if game.record is not None:
         record = game.record
@@ -272,6 +286,8 @@ def prompt(table: Table, seat: int | None) -> str:
     if waiting:
         return f"Waiting for {spoken_list(waiting)} to join."
     if table.paused:
+        if watching and table.paused_why == PAUSED_HIDDEN:
+            return PAUSED_HIDDEN_OTHERS
         return table.paused_why or "Paused."
     who = game.to_play
     you = who == seat
