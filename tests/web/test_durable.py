@@ -8,6 +8,7 @@ it (SIGTERM: a graceful restart; SIGKILL: a crash) and starts it again on the sa
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -29,11 +30,12 @@ import beggar
 from beggar.engine import CardTurned, Game, PileTaken, play
 from beggar.lessons import lesson
 from beggar.notation import Deal, parse_deal, random_deal
-from beggar.records import ALL_GAMES
+from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.never_ending import found_again, viewing_rules
 from beggar.web.table import Mode, Pace, Seat, Table, TableError
 from beggar.web.view import personal, shared_view
 from helpers import run_async
@@ -304,13 +306,15 @@ def test_games_against_the_computer_and_lessons_survive_a_restart(server: Server
     assert computer["table"] not in [row[0] for row in saved_rows(server.db)]
 
 
-def test_a_watched_game_waits_for_its_watcher_and_survives_a_restart(server: Server) -> None:
+@pytest.mark.parametrize("mode", ["watch", "famous"])
+def test_a_watched_game_waits_for_its_watcher_and_survives_a_restart(server: Server, mode: str) -> None:
     """Like a game against the computer: the page reloaded (its socket gone), then the server
     restarted, the watcher's token brings back the same game, paused where it was."""
+    game = {"watch": {"rules": "standard", "deal": DEAL.format()}, "famous": {"famous": 2}}[mode]
 
     async def before() -> tuple[dict[str, Any], int]:
         me = await Player.connect(server.url, {})
-        await me.send(type="create", mode="watch", rules="standard", deal=DEAL.format(), pace="fast")
+        await me.send(type="create", mode=mode, pace="fast", **game)
         joined = await me.until("joined")
         seen = await me.until("state", lambda s: s["cards"] >= 5)
         await me.ws.close()  # the page is reloaded or closed: the game waits, paused
@@ -330,7 +334,7 @@ def test_a_watched_game_waits_for_its_watcher_and_survives_a_restart(server: Ser
     async def after() -> None:
         me = await Player.connect(server.url, {})
         assert (await me.join(table, joined["token"]))["seat"] == 0
-        assert me.state["mode"] == "watch" and me.state["paused"] and me.state["cards"] >= cards
+        assert me.state["mode"] == mode and me.state["paused"] and me.state["cards"] >= cards
         # Leaving ends it, as it ends a game against the computer.
         await me.send(type="leave")
         await me.until("left")
@@ -767,3 +771,33 @@ def test_when_each_player_went_out_is_told_the_same_after_a_restart() -> None:
     assert copy.went_out == table.went_out
     for seat in (0, 1, None):
         assert personal(copy, seat)["result"] == personal(table, seat)["result"]
+
+
+def test_a_never_ending_deal_found_here_is_restored_and_does_not_stop_the_keeper() -> None:
+    rules = viewing_rules(rules_named("standard"))
+    found = found_again("found-0123456789ab", NEVER_ENDING.deal, rules)
+    table = Table(
+        "foundabcde",
+        Mode.FAMOUS,
+        rules,
+        [Seat("A", True, automatic=True), Seat("B", False)],
+        parse_deal(found.deal, rules.deck, complete=False),
+        famous=found,
+    )
+    for _ in range(5):
+        table.step()
+    copy = _restored(table)
+    assert copy.famous == found
+    assert _comparable(copy) == _comparable(table)
+
+    async def scenario() -> None:
+        keeper = Keeper(Archive(":memory:"), Lobby())
+        broken = _friend_table()
+        broken.id = "brokenabcd"
+        broken.famous = dataclasses.replace(ALL_GAMES[0], deal="not one of the list")  # cannot be saved
+        keeper.watch(broken)
+        keeper.watch(table)
+        rows, _ = keeper.collect()
+        assert [row.id for row in rows] == [table.id]  # the others are still kept
+
+    run_async(scenario())

@@ -138,7 +138,7 @@ def test_a_spectator_leaving_does_not_close_the_table(client: TestClient, mode: 
         assert joined["table"] in lobby.tables
     # The owner's going closes it; a game against the computer or a watched one waits for its
     # person's return.
-    assert (joined["table"] in lobby.tables) == (mode in ("computer", "watch"))
+    assert (joined["table"] in lobby.tables) == (mode in ("computer", "watch", "famous"))
 
 
 # -- 3 and 4. binary frames and deep JSON get an answer, not a traceback ------------------------------

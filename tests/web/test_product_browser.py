@@ -2028,3 +2028,24 @@ def test_back_from_a_friend_table_shows_the_way_back_in_view_on_a_phone(server: 
         page.wait_for_timeout(300)  # the browser puts back the old scroll after the page is drawn
         box = page.locator("#current-link").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#famous")
+        page.locator("#famous-list li button", has_text="Watch").first.click()
+        at_table(page)
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        cards, address, title = cards_turned(page), page.url, page.inner_text("#table-title")
+        page.reload()
+        at_table(page)
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and page.inner_text("#table-title") == title
+        page.go_back()  # to the famous games, and from there to the home page: the way back
+        page.wait_for_selector("#famous:not([hidden])")
+        page.click("header >> text=Play")
+        page.wait_for_selector("#current-game:not([hidden])")
+        assert page.inner_text("#current-link") == f"Back to your game: {title}"

@@ -564,7 +564,7 @@ def test_a_watched_game_waits_paused_for_its_watcher_s_token_and_ends_when_they_
         ("watch", True, True, True),
         ("friends", False, True, False),
         ("lesson", False, False, True),
-        ("famous", False, False, True),
+        ("famous", True, True, True),
     ],
 )
 def test_the_server_tells_the_page_what_kind_of_table_it_is_at(

@@ -50,10 +50,11 @@ import orjson
 from beggar.engine import Game, GameError, Reason
 from beggar.lessons import LESSONS, lesson
 from beggar.notation import DealError, parse_deal
-from beggar.records import ALL_GAMES
+from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
 from beggar.web.lobby import LIVE_LIMITS, Lobby, check_live_rules
+from beggar.web.never_ending import FoundDeal, found_again
 from beggar.web.table import Mode, Pace, Seat, Table, TableError
 
 STATE_VERSION = 1
@@ -115,7 +116,13 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
             for s in table.seats
         ],
         "lesson": None if table.lesson is None else table.lesson.number,
-        "famous": None if table.famous is None else ALL_GAMES.index(table.famous),
+        "famous": ALL_GAMES.index(table.famous) if isinstance(table.famous, PublishedGame) else None,
+        # A never-ending deal found here is saved whole: the store it was listed from may change.
+        "found": (
+            {"key": table.famous.key, "deal": table.famous.deal}
+            if isinstance(table.famous, FoundDeal)
+            else None
+        ),
         "bound": table.bound_to_connection,
         "owner": table.owner,
         "chosen": table.chosen,
@@ -144,6 +151,12 @@ def restore(
             raise RestoreError(f"no lesson {lesson_number}")
         if famous_index is not None and not 0 <= int(famous_index) < len(ALL_GAMES):
             raise RestoreError(f"no famous game {famous_index}")
+        found = state.get("found")
+        famous: PublishedGame | FoundDeal | None = None
+        if famous_index is not None:
+            famous = ALL_GAMES[int(famous_index)]
+        elif found is not None:
+            famous = found_again(_text(found["key"]), _text(found["deal"]), rules)
         seed = state["seed"]
         table = Table(
             id=_text(state["id"]),
@@ -154,7 +167,7 @@ def restore(
             pace=Pace(state["pace"]),
             seed=None if seed is None else int(seed),
             lesson=None if lesson_number is None else lesson(int(lesson_number)),
-            famous=None if famous_index is None else ALL_GAMES[int(famous_index)],
+            famous=famous,
             bound_to_connection=bool(state["bound"]),
             owner=_text(state["owner"]),
             on_game_over=on_game_over,
@@ -363,7 +376,9 @@ class Keeper:
         self.stopped = True
         for task in self._tasks:
             task.cancel()
-        rows = [self._row(table) for table in self.lobby.tables.values() if not table.closed]
+        rows = [
+            row for table in self.lobby.tables.values() if not table.closed and (row := self._saved(table))
+        ]
         gone = [table_id for table_id, table in self._dirty.items() if table.closed]
         try:
             self.archive.put_live(rows, gone)
@@ -432,9 +447,20 @@ class Keeper:
                     continue
                 if table.pace is Pace.INSTANT and now - written[2] < INSTANT_INTERVAL:
                     continue  # written again later
-            rows.append(self._row(table))
+            row = self._saved(table)
+            if row is not None:
+                rows.append(row)
             del self._dirty[table_id]
         return rows, gone
+
+    def _saved(self, table: Table) -> LiveRow | None:
+        """:meth:`_row`, or None with a log line: a table that cannot be written must not stop
+        the others being kept."""
+        try:
+            return self._row(table)
+        except Exception as exc:  # whatever it is, the writer goes on with the other tables
+            self._log_error(f"could not save table {table.id}: {type(exc).__name__}: {exc}")
+            return None
 
     async def _writer(self) -> None:
         while True:

@@ -82,6 +82,24 @@ class FoundDeal:
         }
 
 
+def found_again(key: str, deal: str, rules: Rules) -> FoundDeal:
+    """A deal a table was showing, as that table saved it (its link name, deal and rules), played
+    through the engine again; :class:`ValueError` if it is not a never-ending deal under them.
+
+    >>> from beggar.records import NEVER_ENDING
+    >>> rules = viewing_rules(rules_named("standard"))
+    >>> found_again("found-0123456789ab", NEVER_ENDING.deal, rules).cycle.period_tricks
+    62
+    """
+    try:
+        cycle = find_cycle(parse_deal(deal, rules.deck, rules=rules), rules, first=0)
+    except (DealError, GameError) as exc:
+        raise ValueError(f"not a deal to watch: {exc}") from None
+    if cycle is None:
+        raise ValueError("the saved deal does not loop")
+    return FoundDeal(key, deal, rules, cycle)
+
+
 def found_key(rules: str, deal: str) -> str:
     """The link name of a stored deal: ``found-`` and a short hash of its rules and deal."""
     return "found-" + hashlib.sha256(f"{rules}\n{deal}".encode()).hexdigest()[:12]

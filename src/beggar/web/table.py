@@ -65,13 +65,13 @@ class Mode(enum.StrEnum):
     @property
     def kept(self) -> bool:
         """A table one person has to themselves that outlives a reload (a game against the
-        computer, a watched game): it waits for that person's token, paused if it was playing
-        itself, and ends when they press Leave or start another such game.
+        computer, a watched game, a famous game watched): it waits for that person's token, paused
+        if it was playing itself, and ends when they press Leave or start another such game.
 
         >>> [mode.value for mode in Mode if mode.kept]
-        ['computer', 'watch']
+        ['computer', 'watch', 'famous']
         """
-        return self in (Mode.COMPUTER, Mode.WATCH)
+        return self in (Mode.COMPUTER, Mode.WATCH, Mode.FAMOUS)
 
     @property
     def addressed(self) -> bool:
