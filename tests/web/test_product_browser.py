@@ -1843,6 +1843,27 @@ def test_after_play_again_the_short_log_shows_no_cut_line_of_the_last_game(
         assert lines and all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_after_play_again_the_new_game_s_lines_start_at_the_short_log_s_top(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
+        page.click("#end-again")
+        page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).lineHeight)")
+        lines = page.evaluate(WHOLE_LINES)
+        # No blank band where the last game's cut line would be: the rule and the new game's
+        # first line lie at the top, whole; the room left is below them.
+        assert lines and -1 <= lines[0][0] < 2, (line, lines)
+        assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+        page.click("#turn")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_function("!document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        lines = page.evaluate(WHOLE_LINES)
+        assert lines and -1 <= lines[0][0] < 2, (line, lines)
+
+
 HC_COLOURS = """cards => cards.map((card) => {
   const colour = (selector) => {
     const node = card.querySelector(selector);

@@ -706,14 +706,16 @@ export class TableView {
   /** The log shows its latest lines. The short log shows whole lines only, and fills its box: a
    * line cut at its top (a long one, wrapped) shows its beginning in the room left, as many whole
    * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank.
-   * A line of the last game, above the rule that starts this one, is left blank too: cut, it would
-   * read as this game's news. */
+   * A line of the last game, above the rule that starts this one, is never shown cut (it would read
+   * as this game's news): the lines below it rise to the top instead, and the room is left below
+   * them, where this game's next lines come. */
   scrollLog() {
     const log = this.$("log");
     log.querySelectorAll(":scope > .cut, :scope > .clamped").forEach((item) => {
       item.classList.remove("cut", "clamped");
       item.style.removeProperty("--lines");
     });
+    log.style.removeProperty("--room-below");
     log.scrollTop = log.scrollHeight;
     if (!log.classList.contains("short") || this.root.hidden) return;
     const top = log.getBoundingClientRect().top + log.clientTop;
@@ -721,8 +723,16 @@ export class TableView {
     while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
     if (!item || item === log.lastElementChild) return; // the last line shows, cut or not
     const next = item.nextElementSibling.getBoundingClientRect().top;
+    if (item.classList.contains("old")) {
+      item.classList.add("cut");
+      if (next - top > 0.5) {
+        log.style.setProperty("--room-below", `${next - top}px`);
+        log.scrollTop = log.scrollHeight;
+      }
+      return;
+    }
     const lines = Math.floor((next - top + 0.5) / parseFloat(getComputedStyle(item).lineHeight));
-    if (lines < 1 || item.classList.contains("old")) {
+    if (lines < 1) {
       item.classList.add("cut");
       return;
     }
