@@ -648,6 +648,41 @@ def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browse
         assert "20,000 random deals" in page.inner_text("#preset-table p")
 
 
+PRESETS_FIT = """() => {
+  const box = document.querySelector('#preset-table');
+  const wrong = [];
+  if (box.scrollWidth > box.clientWidth + 1) wrong.push(`scrolls: ${box.scrollWidth} > ${box.clientWidth}`);
+  if (document.documentElement.scrollWidth > innerWidth) wrong.push('the page scrolls sideways');
+  for (const cell of box.querySelectorAll('tbody td, tbody th')) {
+    const r = cell.getBoundingClientRect();
+    if (r.left < 0 || r.right > innerWidth) wrong.push(`${cell.innerText.slice(0, 20)} out of view`);
+  }
+  return wrong;
+}"""
+"""What of the rules page's table of presets lies beyond the window's width."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_table_of_presets_fits_a_phone_without_scrolling_sideways(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(f"{server}/#rules")
+        page.wait_for_selector("#preset-table tbody tr")
+        assert page.evaluate(PRESETS_FIT) == []
+        # Each table's figures still say what they are, and its settings open in place.
+        first = page.locator("#preset-table tbody tr").first
+        assert re.search(r"A typical game\W+2 players: 195 cards", first.inner_text()), first.inner_text()
+        first.locator("summary").click()
+        assert first.locator("li").first.is_visible()
+        assert page.evaluate(PRESETS_FIT) == []
+        assert axe(page, impacts=None) == []
+    with opened(browser, color_scheme=scheme) as page:
+        page.goto(f"{server}/#rules")
+        page.wait_for_selector("#preset-table tbody tr")
+        assert page.locator("#preset-table thead").is_visible()  # a desktop keeps its columns
+
+
 def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: str, browser: Any) -> None:
     from beggar.research import houserules
 
