@@ -200,6 +200,44 @@ def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: st
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+SEATS_UNEVEN = """() => {
+  const board = document.querySelector('#seats').getBoundingClientRect();
+  const box = (slot) => {
+    const seat = document.querySelector(`#seats > [data-slot='${slot}']`);
+    return seat && seat.getBoundingClientRect();
+  };
+  const wrong = [];
+  for (const [left, right] of [['TL2', 'TR2'], ['TL', 'TR'], ['L', 'R'], ['BL', 'BR']]) {
+    const a = box(left), b = box(right);
+    if (!a || !b) continue;
+    if (Math.abs(a.width - b.width) > 1 || Math.abs(a.height - b.height) > 1) {
+      wrong.push(`${left} ${a.width}x${a.height}, ${right} ${b.width}x${b.height}`);
+    }
+    if (Math.abs(a.top - b.top) > 1) wrong.push(`${left} at ${a.top}, ${right} at ${b.top}`);
+    const margins = [a.left - board.left, board.right - b.right];
+    if (Math.abs(margins[0] - margins[1]) > 1) wrong.push(`${left} and ${right} off-centre: ${margins}`);
+  }
+  const top = [...document.querySelectorAll("#seats > [data-slot^='T']")]
+    .map((seat) => seat.getBoundingClientRect());
+  if (new Set(top.map((r) => `${Math.round(r.top)}:${Math.round(r.height)}`)).size > 1) {
+    wrong.push(`the top row: ${top.map((r) => `${r.top}+${r.height}`)}`);
+  }
+  return wrong;
+}"""
+"""How the seats facing each other across the pile differ: in size, height or distance from the edge."""
+
+
+@pytest.mark.parametrize("players", ["3", "5", "6", "8"])
+def test_at_a_friend_table_on_a_phone_the_seats_around_the_pile_are_even(
+    server: str, browser: Any, players: str
+) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
+        seat_a_friend(host, guest, server, name="Ann", players=players, humans="2", seed=SHORT_SEED)
+        at_table(host)
+        host.wait_for_function(f"document.querySelectorAll('#seats > .seat').length === {players}")
+        assert host.evaluate(SEATS_UNEVEN) == []
+
+
 def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
         page.clock.install()
