@@ -1602,6 +1602,34 @@ def test_someone_watching_a_friend_table_stops_watching_instead_of_leaving(serve
         spectator.wait_for_selector("#home:not([hidden])")
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_someone_watching_a_friend_table_finds_stop_watching_in_the_controls(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with (
+        opened(browser) as host,
+        opened(browser) as guest,
+        opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as spectator,
+    ):
+        link = seat_a_friend(host, guest, server, name="Ann", players="2", seed=SHORT_SEED)
+        spectator.goto(link)
+        spectator.wait_for_selector("#watching:not([hidden])")
+        at_table(spectator)
+        spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
+        # No Turn and no Pause: the row has room for it, without a "More" to open first.
+        assert spectator.locator("#leave").is_visible() and spectator.locator("#more").is_hidden()
+        row = spectator.locator("#table .controls").bounding_box()
+        leave = spectator.locator("#leave").bounding_box()
+        assert row is not None and leave is not None
+        assert row["y"] <= leave["y"] and leave["y"] + leave["height"] <= min(
+            row["y"] + row["height"], PHONE["height"]
+        )
+        assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert axe(spectator, impacts=None) == []
+        spectator.tap("#leave")
+        spectator.wait_for_selector("#home:not([hidden])")
+
+
 def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
         link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)

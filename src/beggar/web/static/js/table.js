@@ -440,8 +440,10 @@ export class TableView {
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
     $("pause").hidden = !player || over;
-    // Someone watching a friend table has no seat to leave: they stop watching (and go home).
+    // Someone watching a friend table has no seat to leave: they stop watching (and go home). With
+    // no Turn and no Pause, a phone has room for it in the row, not behind "More".
     $("leave").textContent = $("watching").hidden ? "Leave table" : "Stop watching";
+    this.root.classList.toggle("spectating", !$("watching").hidden);
     $("over-line").hidden = !over;
     if (over) {
       $("over-sentence").textContent = s.ending;
