@@ -908,6 +908,45 @@ def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
 
 
+CONTROLS_ROW = """() => {
+  const row = document.querySelector('#table .controls').getBoundingClientRect();
+  const shown = [...document.querySelectorAll('#table .controls button, #table .controls label')]
+    .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility === 'visible')
+    .map((node) => [node.id || node.firstChild.textContent.trim(), node.getBoundingClientRect()]);
+  const lines = {};
+  for (const [, box] of shown) {
+    const line = (lines[Math.round(box.top + box.height / 2)] ||= [Infinity, -Infinity]);
+    line[0] = Math.min(line[0], box.left);
+    line[1] = Math.max(line[1], box.right);
+  }
+  return {
+    places: Object.fromEntries(shown.map(([name, box]) => [name, [box.left, box.top, box.width]])),
+    offCentre: Object.values(lines).map(([left, right]) => Math.abs(left - row.left - (row.right - right))),
+  };
+}"""
+"""Where each control seen in the row lies, and how far off-centre each line of them is."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_row_of_controls_stays_put_and_centred_while_paused(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size, color_scheme="dark") as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        before = page.evaluate(CONTROLS_ROW)
+        assert max(before["offCentre"]) < 2, before
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        paused = page.evaluate(CONTROLS_ROW)
+        assert paused["places"] == before["places"]  # nothing in the row moves, nothing leaves it
+        assert max(paused["offCentre"]) < 2, paused
+        assert page.locator("#pause").is_disabled()  # Resume, in Turn's place, is the way back
+        assert axe(page, impacts=None) == []
+        page.click("#resume-big")
+        page.wait_for_selector("#turn:enabled")
+        assert page.evaluate(CONTROLS_ROW) == before
+
+
 def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)

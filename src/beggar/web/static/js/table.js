@@ -137,7 +137,7 @@ export class TableView {
       $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
-    control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
+    control("pause", () => this.send({ type: "pause" })); // while paused, Resume stands in Turn's place
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     // A game against the computer is thrown away by a new one: asked first (a friend table asks the
@@ -413,9 +413,9 @@ export class TableView {
     const asked = s.new_game_asked.includes(s.you);
     again.textContent = asked ? "Waiting for the others…" : lesson || s.mode === "famous" ? "Start again" : "Play again";
     again.disabled = asked;
-    $("pause").textContent = s.paused ? "Resume" : "Pause";
-    $("pause").classList.toggle("standby", pausedNow && player); // Resume is the big button then
-    $("pause").disabled = !player || over || waiting;
+    // While paused, Pause stays in the row, greyed (Resume is the big button then): nothing in the
+    // row moves, and the row stays centred.
+    $("pause").disabled = !player || over || waiting || pausedNow;
     $("auto").setAttribute("aria-pressed", String(auto));
     const watchWords = s.mode === "friends" ? "Play my cards for me"
       : s.seats.length > 2 ? "Watch all players" : "Watch both players";
