@@ -200,6 +200,44 @@ def test_every_name_and_your_mark_are_whole_on_a_phone_at_eight_seats(server: st
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+SEATS_UNEVEN = """() => {
+  const board = document.querySelector('#seats').getBoundingClientRect();
+  const box = (slot) => {
+    const seat = document.querySelector(`#seats > [data-slot='${slot}']`);
+    return seat && seat.getBoundingClientRect();
+  };
+  const wrong = [];
+  for (const [left, right] of [['TL2', 'TR2'], ['TL', 'TR'], ['L', 'R'], ['BL', 'BR']]) {
+    const a = box(left), b = box(right);
+    if (!a || !b) continue;
+    if (Math.abs(a.width - b.width) > 1 || Math.abs(a.height - b.height) > 1) {
+      wrong.push(`${left} ${a.width}x${a.height}, ${right} ${b.width}x${b.height}`);
+    }
+    if (Math.abs(a.top - b.top) > 1) wrong.push(`${left} at ${a.top}, ${right} at ${b.top}`);
+    const margins = [a.left - board.left, board.right - b.right];
+    if (Math.abs(margins[0] - margins[1]) > 1) wrong.push(`${left} and ${right} off-centre: ${margins}`);
+  }
+  const top = [...document.querySelectorAll("#seats > [data-slot^='T']")]
+    .map((seat) => seat.getBoundingClientRect());
+  if (new Set(top.map((r) => `${Math.round(r.top)}:${Math.round(r.height)}`)).size > 1) {
+    wrong.push(`the top row: ${top.map((r) => `${r.top}+${r.height}`)}`);
+  }
+  return wrong;
+}"""
+"""How the seats facing each other across the pile differ: in size, height or distance from the edge."""
+
+
+@pytest.mark.parametrize("players", ["3", "5", "6", "8"])
+def test_at_a_friend_table_on_a_phone_the_seats_around_the_pile_are_even(
+    server: str, browser: Any, players: str
+) -> None:
+    with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
+        seat_a_friend(host, guest, server, name="Ann", players=players, humans="2", seed=SHORT_SEED)
+        at_table(host)
+        host.wait_for_function(f"document.querySelectorAll('#seats > .seat').length === {players}")
+        assert host.evaluate(SEATS_UNEVEN) == []
+
+
 def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as page:
         page.clock.install()
@@ -648,6 +686,41 @@ def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browse
         assert "20,000 random deals" in page.inner_text("#preset-table p")
 
 
+PRESETS_FIT = """() => {
+  const box = document.querySelector('#preset-table');
+  const wrong = [];
+  if (box.scrollWidth > box.clientWidth + 1) wrong.push(`scrolls: ${box.scrollWidth} > ${box.clientWidth}`);
+  if (document.documentElement.scrollWidth > innerWidth) wrong.push('the page scrolls sideways');
+  for (const cell of box.querySelectorAll('tbody td, tbody th')) {
+    const r = cell.getBoundingClientRect();
+    if (r.left < 0 || r.right > innerWidth) wrong.push(`${cell.innerText.slice(0, 20)} out of view`);
+  }
+  return wrong;
+}"""
+"""What of the rules page's table of presets lies beyond the window's width."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_table_of_presets_fits_a_phone_without_scrolling_sideways(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(f"{server}/#rules")
+        page.wait_for_selector("#preset-table tbody tr")
+        assert page.evaluate(PRESETS_FIT) == []
+        # Each table's figures still say what they are, and its settings open in place.
+        first = page.locator("#preset-table tbody tr").first
+        assert re.search(r"A typical game\W+2 players: 195 cards", first.inner_text()), first.inner_text()
+        first.locator("summary").click()
+        assert first.locator("li").first.is_visible()
+        assert page.evaluate(PRESETS_FIT) == []
+        assert axe(page, impacts=None) == []
+    with opened(browser, color_scheme=scheme) as page:
+        page.goto(f"{server}/#rules")
+        page.wait_for_selector("#preset-table tbody tr")
+        assert page.locator("#preset-table thead").is_visible()  # a desktop keeps its columns
+
+
 def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: str, browser: Any) -> None:
     from beggar.research import houserules
 
@@ -833,6 +906,45 @@ def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_
             assert "Resumed." not in page.inner_text("#log")
         page.click("#resume-big")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+
+
+CONTROLS_ROW = """() => {
+  const row = document.querySelector('#table .controls').getBoundingClientRect();
+  const shown = [...document.querySelectorAll('#table .controls button, #table .controls label')]
+    .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility === 'visible')
+    .map((node) => [node.id || node.firstChild.textContent.trim(), node.getBoundingClientRect()]);
+  const lines = {};
+  for (const [, box] of shown) {
+    const line = (lines[Math.round(box.top + box.height / 2)] ||= [Infinity, -Infinity]);
+    line[0] = Math.min(line[0], box.left);
+    line[1] = Math.max(line[1], box.right);
+  }
+  return {
+    places: Object.fromEntries(shown.map(([name, box]) => [name, [box.left, box.top, box.width]])),
+    offCentre: Object.values(lines).map(([left, right]) => Math.abs(left - row.left - (row.right - right))),
+  };
+}"""
+"""Where each control seen in the row lies, and how far off-centre each line of them is."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_row_of_controls_stays_put_and_centred_while_paused(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size, color_scheme="dark") as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        before = page.evaluate(CONTROLS_ROW)
+        assert max(before["offCentre"]) < 2, before
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        paused = page.evaluate(CONTROLS_ROW)
+        assert paused["places"] == before["places"]  # nothing in the row moves, nothing leaves it
+        assert max(paused["offCentre"]) < 2, paused
+        assert page.locator("#pause").is_disabled()  # Resume, in Turn's place, is the way back
+        assert axe(page, impacts=None) == []
+        page.click("#resume-big")
+        page.wait_for_selector("#turn:enabled")
+        assert page.evaluate(CONTROLS_ROW) == before
 
 
 def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
@@ -1529,6 +1641,34 @@ def test_someone_watching_a_friend_table_stops_watching_instead_of_leaving(serve
         spectator.wait_for_selector("#home:not([hidden])")
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_someone_watching_a_friend_table_finds_stop_watching_in_the_controls(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with (
+        opened(browser) as host,
+        opened(browser) as guest,
+        opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as spectator,
+    ):
+        link = seat_a_friend(host, guest, server, name="Ann", players="2", seed=SHORT_SEED)
+        spectator.goto(link)
+        spectator.wait_for_selector("#watching:not([hidden])")
+        at_table(spectator)
+        spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
+        # No Turn and no Pause: the row has room for it, without a "More" to open first.
+        assert spectator.locator("#leave").is_visible() and spectator.locator("#more").is_hidden()
+        row = spectator.locator("#table .controls").bounding_box()
+        leave = spectator.locator("#leave").bounding_box()
+        assert row is not None and leave is not None
+        assert row["y"] <= leave["y"] and leave["y"] + leave["height"] <= min(
+            row["y"] + row["height"], PHONE["height"]
+        )
+        assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert axe(spectator, impacts=None) == []
+        spectator.tap("#leave")
+        spectator.wait_for_selector("#home:not([hidden])")
+
+
 def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
     with opened(browser, PHONE, is_mobile=True, has_touch=True) as host, opened(browser) as guest:
         link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)
@@ -1841,6 +1981,27 @@ def test_after_play_again_the_short_log_shows_no_cut_line_of_the_last_game(
         assert shown == []  # the last game's line above the rule shows whole or not at all
         lines = page.evaluate(WHOLE_LINES)
         assert lines and all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_after_play_again_the_new_game_s_lines_start_at_the_short_log_s_top(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
+        page.click("#end-again")
+        page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).lineHeight)")
+        lines = page.evaluate(WHOLE_LINES)
+        # No blank band where the last game's cut line would be: the rule and the new game's
+        # first line lie at the top, whole; the room left is below them.
+        assert lines and -1 <= lines[0][0] < 2, (line, lines)
+        assert all(top >= -1 and bottom >= -1 for top, bottom in lines), lines
+        page.click("#turn")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_function("!document.querySelector('#log li:last-child').innerText.startsWith('New')")
+        lines = page.evaluate(WHOLE_LINES)
+        assert lines and -1 <= lines[0][0] < 2, (line, lines)
 
 
 HC_COLOURS = """cards => cards.map((card) => {

@@ -341,25 +341,42 @@ export function fillRules(root, presets) {
   const table = el("table", "presets");
   const own = (preset) => preset.measured[preset.settings.players];
   const games = presets.find(own);
+  const figuresWord = "A typical game";
   const note = el("p", "hint", games
-    ? "A typical game: the median number of cards turned, found by playing "
+    ? `${figuresWord}: the median number of cards turned, found by playing `
       + `${own(games).games.toLocaleString("en")} random deals of each table with its own number of `
       + "players (the home page gives the figures for any number)."
     : "");
   const head = table.createTHead().insertRow();
-  for (const text of ["Table", "What it is", "A typical game", "Settings"]) head.append(el("th", "", text));
+  for (const text of ["Table", "What it is", figuresWord, "Settings"]) head.append(el("th", "", text));
   const body = table.createTBody();
   for (const preset of presets) {
     const row = body.insertRow();
-    row.insertCell().textContent = preset.title;
+    const name = el("th", "", preset.title);
+    name.scope = "row";
+    row.append(name);
     row.insertCell().textContent = preset.description;
-    row.insertCell().textContent = own(preset) ? measuredShort(own(preset)) : "";
+    // On a phone each table is a block of its own, without the column names above it: its figures
+    // say what they are (the column's name says it to a screen reader already).
+    const figures = row.insertCell();
+    if (own(preset)) {
+      const label = el("span", "cell-label", `${figuresWord}: `);
+      label.setAttribute("aria-hidden", "true");
+      figures.append(label, measuredShort(own(preset)));
+    }
     const settings = el("details", "settings");
     settings.append(el("summary", "", "Settings"));
     const list = el("ul");
     for (const [key, value] of Object.entries(preset.settings)) list.append(el("li", "", `${key}: ${value}`));
     settings.append(list);
     row.insertCell().append(settings);
+  }
+  // A phone lays the table out in blocks (style.css): its parts say their roles outright, as some
+  // browsers forget a table's roles once it is not displayed as one.
+  table.setAttribute("role", "table");
+  for (const part of table.querySelectorAll("thead, tbody, tr, th, td")) {
+    const role = { THEAD: "rowgroup", TBODY: "rowgroup", TR: "row", TD: "cell" }[part.tagName];
+    part.setAttribute("role", role || (part.closest("thead") ? "columnheader" : "rowheader"));
   }
   within(root)("preset-table").replaceChildren(note, table);
 }

@@ -137,7 +137,7 @@ export class TableView {
       $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
-    control("pause", () => this.send({ type: this.state && this.state.paused ? "resume" : "pause" }));
+    control("pause", () => this.send({ type: "pause" })); // while paused, Resume stands in Turn's place
     control("resume-big", () => this.send({ type: "resume" }));
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     // A game against the computer is thrown away by a new one: asked first (a friend table asks the
@@ -413,9 +413,9 @@ export class TableView {
     const asked = s.new_game_asked.includes(s.you);
     again.textContent = asked ? "Waiting for the others…" : lesson || s.mode === "famous" ? "Start again" : "Play again";
     again.disabled = asked;
-    $("pause").textContent = s.paused ? "Resume" : "Pause";
-    $("pause").classList.toggle("standby", pausedNow && player); // Resume is the big button then
-    $("pause").disabled = !player || over || waiting;
+    // While paused, Pause stays in the row, greyed (Resume is the big button then): nothing in the
+    // row moves, and the row stays centred.
+    $("pause").disabled = !player || over || waiting || pausedNow;
     $("auto").setAttribute("aria-pressed", String(auto));
     const watchWords = s.mode === "friends" ? "Play my cards for me"
       : s.seats.length > 2 ? "Watch all players" : "Watch both players";
@@ -440,8 +440,10 @@ export class TableView {
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
     $("pause").hidden = !player || over;
-    // Someone watching a friend table has no seat to leave: they stop watching (and go home).
+    // Someone watching a friend table has no seat to leave: they stop watching (and go home). With
+    // no Turn and no Pause, a phone has room for it in the row, not behind "More".
     $("leave").textContent = $("watching").hidden ? "Leave table" : "Stop watching";
+    this.root.classList.toggle("spectating", !$("watching").hidden);
     $("over-line").hidden = !over;
     if (over) {
       $("over-sentence").textContent = s.ending;
@@ -706,14 +708,16 @@ export class TableView {
   /** The log shows its latest lines. The short log shows whole lines only, and fills its box: a
    * line cut at its top (a long one, wrapped) shows its beginning in the room left, as many whole
    * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank.
-   * A line of the last game, above the rule that starts this one, is left blank too: cut, it would
-   * read as this game's news. */
+   * A line of the last game, above the rule that starts this one, is never shown cut (it would read
+   * as this game's news): the lines below it rise to the top instead, and the room is left below
+   * them, where this game's next lines come. */
   scrollLog() {
     const log = this.$("log");
     log.querySelectorAll(":scope > .cut, :scope > .clamped").forEach((item) => {
       item.classList.remove("cut", "clamped");
       item.style.removeProperty("--lines");
     });
+    log.style.removeProperty("--room-below");
     log.scrollTop = log.scrollHeight;
     if (!log.classList.contains("short") || this.root.hidden) return;
     const top = log.getBoundingClientRect().top + log.clientTop;
@@ -721,8 +725,16 @@ export class TableView {
     while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
     if (!item || item === log.lastElementChild) return; // the last line shows, cut or not
     const next = item.nextElementSibling.getBoundingClientRect().top;
+    if (item.classList.contains("old")) {
+      item.classList.add("cut");
+      if (next - top > 0.5) {
+        log.style.setProperty("--room-below", `${next - top}px`);
+        log.scrollTop = log.scrollHeight;
+      }
+      return;
+    }
     const lines = Math.floor((next - top + 0.5) / parseFloat(getComputedStyle(item).lineHeight));
-    if (lines < 1 || item.classList.contains("old")) {
+    if (lines < 1) {
       item.classList.add("cut");
       return;
     }
