@@ -23,6 +23,7 @@ from helpers import (
     opened,
     play_the_computer,
     seat_a_friend,
+    shared_facts,
     watch_to_the_end,
 )
 
@@ -1776,6 +1777,31 @@ def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
         )
         assert watch is not None and replay is not None
         assert (watch["y"], watch["height"]) == (replay["y"], replay["height"])
+
+
+NUMBERS = "nodes => nodes.map((node) => node.innerText.match(/\\d+/g).map(Number))"
+"""The numbers each node of a list says ("Ann: 30" gives [30])."""
+
+
+def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        # Deal 2 stops at the card limit with cards still on the pile: the result leaves them out.
+        watch_to_the_end(page, server, seed=2, pace="instant", spec="max-cards=60")
+        terms = page.locator("#end-facts dt").all_inner_texts()
+        held = [int(n) for n in re.findall(r"\d+", shared_facts(page)[terms.index("Cards held")])]
+        assert sum(held) < 52, held  # some on the pile
+        page.wait_for_selector("#end-chart-box:not([hidden]) #end-chart-legend li")
+        assert [n for [n] in page.locator("#end-chart-legend li").evaluate_all(NUMBERS)] == held
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#chart-box:not([hidden]) #chart-legend li")
+        assert [n for [n] in page.locator("#chart-legend li").evaluate_all(NUMBERS)] == held
+        assert page.inner_text("#chart-caption").endswith(", and at the end")
+        page.wait_for_selector("#end-replay:not([hidden])", state="attached")
+        page.goto(str(page.get_attribute("#end-replay", "href")))
+        page.wait_for_selector("#replay:not([hidden]) #replay-legend li")
+        page.click("#replay-end")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 60 ')")
+        assert [n for [n] in page.locator("#replay-legend li").evaluate_all(NUMBERS)] == held
 
 
 WHOLE_LINES = """() => {

@@ -750,8 +750,9 @@ export class TableView {
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((_, index) => seatName(s, index));
-    drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
-    $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
+    drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s), null, s.tricks);
+    const end = this.chartPoints.length - 1 > s.tricks ? ", and at the end" : "";
+    $("chart-caption").textContent = `Cards in each stack after each of ${plural(s.tricks, "trick")}${end}`;
   }
 }
 
@@ -859,7 +860,7 @@ export class EndDialog {
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (points.length > 2) {
       const names = s.seats.map((_, index) => seatName(s, index));
-      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s));
+      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s), null, s.over.tricks);
     }
     $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
