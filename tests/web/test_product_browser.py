@@ -1804,6 +1804,24 @@ def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, bro
         assert [n for [n] in page.locator("#replay-legend li").evaluate_all(NUMBERS)] == held
 
 
+@pytest.mark.parametrize("how", ["Escape", "#end-close"])
+def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, browser: Any, how: str) -> None:
+    with opened(browser) as page:
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
+        page.wait_for_function("document.activeElement.id === 'end-title'")
+        if how == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.focus(how)
+            page.keyboard.press("Enter")  # the keyboard's way to "Look at the table"
+        page.wait_for_selector("#end:not([open])", state="attached")
+        page.wait_for_function("document.activeElement.id === 'play-again'")
+        cards = cards_turned(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) < {cards}")
+        page.wait_for_selector("#play-again", state="hidden")
+
+
 WHOLE_LINES = """() => {
   const log = document.querySelector('#log');
   const box = log.getBoundingClientRect();

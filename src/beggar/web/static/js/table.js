@@ -269,6 +269,14 @@ export class TableView {
     this.root.focus({ preventScroll: true });
   }
 
+  /** After the end window closes: on "Play again" where this person may press it, so that Enter
+   * starts it (the table's Space and Enter turn cards, and there are none to turn); else the table. */
+  focusAfterEnd() {
+    const again = this.$("play-again");
+    if (!again.hidden && !again.disabled) again.focus({ preventScroll: true });
+    else this.focus();
+  }
+
   refocus(event) {
     if (!event || event.detail !== 0) this.focus();
   }
@@ -759,13 +767,14 @@ export class TableView {
 /**
  * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
  * (Play again), `no()` (No to another's ask for a new game), `next(lesson)` (Next lesson; null
- * after the last: Play the computer), `close()` (Look at the table).
+ * after the last: Play the computer), `close()` (Look at the table, or Escape).
  */
 export class EndDialog {
   constructor(root, { again, no, next, close }) {
     this.root = root;
     this.$ = within(root);
     this.shownEnd = null;
+    this.cancelled = false;
     const $ = this.$;
     $("end-copy").addEventListener("click", () => copy($("end-link"), $("end-copy")));
     $("end-again").addEventListener("click", () => {
@@ -780,6 +789,13 @@ export class EndDialog {
     $("end-close").addEventListener("click", () => {
       this.close();
       close();
+    });
+    // Escape closes the dialog as "Look at the table" does, and leads to the same place. The
+    // browser puts the focus back where it was before the dialog opened, then says "close".
+    root.addEventListener("cancel", () => { this.cancelled = true; });
+    root.addEventListener("close", () => {
+      if (this.cancelled) close();
+      this.cancelled = false;
     });
   }
 
