@@ -1542,6 +1542,24 @@ def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: A
         host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
 
 
+def test_a_seated_friend_may_pass_the_link_on_to_the_friend_still_to_come(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser, PHONE) as guest:
+        link = friend_table(host, server, name="Ann", players="4", humans="3", seed=SHORT_SEED)
+        at_table(host)
+        alone = "Send this link to your friends; the game starts when everyone is here."
+        assert host.inner_text("#share-text") == alone
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        at_table(guest)
+        # Every seated person sees the link while someone is awaited: any of them may pass it on.
+        words = "Send this link to the friend still to come; the game starts when they arrive."
+        for page in (host, guest):
+            page.wait_for_function(f"document.querySelector('#share-text').innerText === {words!r}")
+            assert page.locator("#share").is_visible()
+            assert page.input_value("#share-link") == link
+
+
 def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)

@@ -351,9 +351,11 @@ export class TableView {
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
     $("share").hidden = !(s.mode === "friends" && player && waiting);
-    $("share-text").textContent = s.waiting_for.length > 1
-      ? "Send this link to your friends; the game starts when everyone is here."
-      : "Send this link to your friend; the game starts when they arrive.";
+    // Anyone seated may pass the link on: "your friend" only to the one person seated so far.
+    const company = s.seats.some((seat, index) => index !== s.you && seat.human && seat.taken);
+    const many = s.waiting_for.length > 1;
+    const to = company ? `the ${many ? "friends" : "friend"} still to come` : `your ${many ? "friends" : "friend"}`;
+    $("share-text").textContent = `Send this link to ${to}; the game starts when ${many ? "everyone is here" : "they arrive"}.`;
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2")
