@@ -225,7 +225,7 @@ def test_the_friend_table_waits_for_the_friend(server: str, browser: Any) -> Non
         guest.fill("#sit-name", "Bea")  # asked before sitting down
         guest.click("#sit-name-save")
         host.wait_for_selector("#share", state="hidden")
-        assert guest.locator("#share").is_hidden()  # the joiner is never asked to send the link
+        assert guest.locator("#share").is_hidden()  # everyone is here: nobody is left to send it to
         host.wait_for_function("!document.querySelector('#prompt').innerText.startsWith('Waiting')")
         leader = host if host.locator("#turn").is_enabled() else guest
         leader.click("#turn")

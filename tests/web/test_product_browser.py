@@ -23,6 +23,7 @@ from helpers import (
     opened,
     play_the_computer,
     seat_a_friend,
+    shared_facts,
     watch_to_the_end,
 )
 
@@ -1681,6 +1682,24 @@ def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: A
         host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
 
 
+def test_a_seated_friend_may_pass_the_link_on_to_the_friend_still_to_come(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser, PHONE) as guest:
+        link = friend_table(host, server, name="Ann", players="4", humans="3", seed=SHORT_SEED)
+        at_table(host)
+        alone = "Send this link to your friends; the game starts when everyone is here."
+        assert host.inner_text("#share-text") == alone
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        at_table(guest)
+        # Every seated person sees the link while someone is awaited: any of them may pass it on.
+        words = "Send this link to the friend still to come; the game starts when they arrive."
+        for page in (host, guest):
+            page.wait_for_function(f"document.querySelector('#share-text').innerText === {words!r}")
+            assert page.locator("#share").is_visible()
+            assert page.input_value("#share-link") == link
+
+
 def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
@@ -1916,6 +1935,49 @@ def test_the_end_says_who_won_once_from_your_seat_and_its_choices_are_one_size(
         )
         assert watch is not None and replay is not None
         assert (watch["y"], watch["height"]) == (replay["y"], replay["height"])
+
+
+NUMBERS = "nodes => nodes.map((node) => node.innerText.match(/\\d+/g).map(Number))"
+"""The numbers each node of a list says ("Ann: 30" gives [30])."""
+
+
+def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        # Deal 2 stops at the card limit with cards still on the pile: the result leaves them out.
+        watch_to_the_end(page, server, seed=2, pace="instant", spec="max-cards=60")
+        terms = page.locator("#end-facts dt").all_inner_texts()
+        held = [int(n) for n in re.findall(r"\d+", shared_facts(page)[terms.index("Cards held")])]
+        assert sum(held) < 52, held  # some on the pile
+        page.wait_for_selector("#end-chart-box:not([hidden]) #end-chart-legend li")
+        assert [n for [n] in page.locator("#end-chart-legend li").evaluate_all(NUMBERS)] == held
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#chart-box:not([hidden]) #chart-legend li")
+        assert [n for [n] in page.locator("#chart-legend li").evaluate_all(NUMBERS)] == held
+        assert page.inner_text("#chart-caption").endswith(", and at the end")
+        page.wait_for_selector("#end-replay:not([hidden])", state="attached")
+        page.goto(str(page.get_attribute("#end-replay", "href")))
+        page.wait_for_selector("#replay:not([hidden]) #replay-legend li")
+        page.click("#replay-end")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 60 ')")
+        assert [n for [n] in page.locator("#replay-legend li").evaluate_all(NUMBERS)] == held
+
+
+@pytest.mark.parametrize("how", ["Escape", "#end-close"])
+def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, browser: Any, how: str) -> None:
+    with opened(browser) as page:
+        watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
+        page.wait_for_function("document.activeElement.id === 'end-title'")
+        if how == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.focus(how)
+            page.keyboard.press("Enter")  # the keyboard's way to "Look at the table"
+        page.wait_for_selector("#end:not([open])", state="attached")
+        page.wait_for_function("document.activeElement.id === 'play-again'")
+        cards = cards_turned(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) < {cards}")
+        page.wait_for_selector("#play-again", state="hidden")
 
 
 WHOLE_LINES = """() => {

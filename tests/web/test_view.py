@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web
+from beggar.engine import Reason
 from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
@@ -429,6 +430,58 @@ def test_a_loop_or_a_stop_is_said_with_what_it_awards() -> None:
     while not table.game.over:
         table.step()
     assert personal(table, 0)["result"].startswith("Stopped by the card limit. ")
+
+
+def _with_a_pile(rules_spec: str, cards: int | None = None) -> Table:
+    """A game of ``rules_spec`` played to its end (or ``cards`` cards) with cards on the pile."""
+    rules = rules_named(rules_spec)
+    for seed in range(100):
+        seats = [Seat("Ann", True), Seat("Bea", False)]
+        table = Table("chartabcde", Mode.COMPUTER, rules, seats, random_deal(rules, seed))
+        while not table.game.over and (cards is None or table.game.cards < cards):
+            table.step()
+        if table.game.pile:
+            return table
+    raise AssertionError("no deal leaves cards on the pile")
+
+
+def test_the_chart_ends_with_the_hands_the_game_ended_with() -> None:
+    # The stacks after the last trick leave out the cards still on the pile; the result counts
+    # the hands, and so must the chart's last point (its legend).
+    table = _with_a_pile("standard:max-cards=60")
+    record = table.game.record
+    assert record is not None
+    assert table.history[-1] == record.holdings
+    assert len(table.history) == record.tricks + 2  # the deal, each trick, the end
+    assert personal(table, 0)["history"][-1] == record.holdings
+
+
+def test_a_game_that_ends_on_a_trick_charts_no_extra_point() -> None:
+    table = _played(Mode.COMPUTER, "Q-/-J")
+    assert table.game.record is not None
+    assert len(table.history) == table.game.record.tricks + 1
+    assert table.history[-1] == table.game.record.holdings
+
+
+def test_a_game_stopped_by_the_clock_charts_its_end_hands() -> None:
+    table = _with_a_pile("standard:time-limit=60", cards=57)
+    table.started -= 61
+    table.check_time_limit()
+    record = table.game.record
+    assert record is not None and record.holdings == table.game.hand_sizes
+    assert table.history[-1] == record.holdings
+
+
+def test_a_stopped_game_rebuilt_from_its_save_charts_its_end_hands() -> None:
+    played = _with_a_pile("standard:max-cards=60")
+    for stopped, turned in ((Reason.STOPPED, 57), (None, played.game.cards)):
+        seats = [Seat("Ann", True), Seat("Bea", False)]
+        table = Table("chartabcde", Mode.COMPUTER, played.rules, seats, played.deal)
+        for _ in table.resume(played.game.first, turned, stopped):
+            pass
+        record = table.game.record
+        assert record is not None and table.game.pile
+        assert table.history[-1] == record.holdings
 
 
 def test_a_taken_trick_is_told_from_each_seat_until_the_next_card() -> None:

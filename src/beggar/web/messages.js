@@ -39,7 +39,8 @@
  * @property {RulesEntry} [rules] - the table's rules: with a connection's first state only
  * @property {number} history_start - where the chart points sent begin
  * @property {number[][]} history - every hand's size after each trick, from history_start
- *   (only once the game is over, or at a famous game)
+ *   (only once the game is over, or at a famous game); a game stopped in the middle of a trick
+ *   ends with one point more, the hands it ended with (its result's counts)
  * @property {number | null} since - when the oldest change this state carries happened (seconds
  *   since the epoch, server time); null if none is pending
  * @property {string} table - the table's id

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, GameError, Outcome, PileTaken, PlayerOut, Reason
+from beggar.engine import CardTurned, Event, Game, GameError, GameOver, Outcome, PileTaken, PlayerOut, Reason
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator
 from beggar.notation import Deal, random_deal
@@ -606,7 +606,11 @@ class Table:
 
     def _note(self, events: list[Event]) -> None:
         """Remember the last card, the last trick taken and who went out when, and chart the hands
-        after each trick."""
+        after each trick and at the end.
+
+        A game stopped in the middle of a trick ends with cards on the pile: its result counts the
+        hands it ended with, so the chart ends with them too, or its legend would say otherwise.
+        """
         for event in events:
             if isinstance(event, CardTurned):
                 self.last_card = event
@@ -615,6 +619,8 @@ class Table:
                 self.history.append(self.game.hand_sizes)
             elif isinstance(event, PlayerOut):
                 self.went_out.append((event.player, self.game.cards))
+            elif isinstance(event, GameOver) and event.record.holdings != self.history[-1]:
+                self.history.append(event.record.holdings)
 
     def resume(self, first: int, turned: int, stopped: Reason | None = None) -> Iterator[None]:
         """Play this table's deal again through the engine to where a saved table stood: led by
@@ -638,7 +644,7 @@ class Table:
             if self.game.cards % RESUME_SLICE == 0:
                 yield
         if stopped is not None and not self.game.over:
-            self.game.stop(stopped)
+            self._note(self.game.stop(stopped))
 
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` holds, if any."""
@@ -667,6 +673,7 @@ class Table:
             return
         if self.playing_seconds() >= limit:
             events = self.game.stop(Reason.TIME_LIMIT)
+            self._note(events)
             self.say(self.narrator.tell(events))
             self._after_game()
             self.changed()

@@ -34,11 +34,13 @@ const fmt = (value) => value.toLocaleString("en");
  * `pre_period_tricks`, `pre_period_cards`, `period_tricks`, `period_cards`) marks where a
  * never-ending game's cycle starts and shades one period, as far as the chart reaches. `counts`:
  * the stacks the legend gives (a replay in the middle of a trick), else those at the cursor.
+ * `tricks`: how many tricks the points follow; a point past them is the hands a game stopped with
+ * in the middle of a trick (the server's), drawn last and marked "end".
  */
-export function drawChart(svg, legend, points, names, cursor = null, cycle = null, counts = null) {
+export function drawChart(svg, legend, points, names, cursor = null, cycle = null, counts = null, tricks = null) {
   svg.replaceChildren();
   legend.replaceChildren();
-  svg.chartArgs = [legend, points, names, cursor, cycle, counts];
+  svg.chartArgs = [legend, points, names, cursor, cycle, counts, tricks];
   resized.observe(svg);
   const shown = Math.round(svg.getBoundingClientRect().width);
   svg.chartWidth = shown;
@@ -58,7 +60,8 @@ export function drawChart(svg, legend, points, names, cursor = null, cycle = nul
   };
   label(String(total), L - 4, T + 8, "end");
   label("0", L - 4, H - B, "end");
-  label(`trick ${fmt(points.length - 1)}`, W - R, H - 6, "end");
+  const ended = tricks !== null && points.length - 1 > tricks;
+  label(ended ? "end" : `trick ${fmt(points.length - 1)}`, W - R, H - 6, "end");
   label("trick 0", L, H - 6);
   const at = cursor === null ? points.length - 1 : Math.min(cursor, points.length - 1);
   names.forEach((name, k) => {

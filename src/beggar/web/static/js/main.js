@@ -33,7 +33,7 @@ class App {
       },
       no: () => this.send({ type: "keep-playing" }),
       next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
-      close: () => this.table.focus(),
+      close: () => this.table.focusAfterEnd(),
     });
     this.replay = new ReplayView($("replay"), {
       playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),

@@ -269,6 +269,14 @@ export class TableView {
     this.root.focus({ preventScroll: true });
   }
 
+  /** After the end window closes: on "Play again" where this person may press it, so that Enter
+   * starts it (the table's Space and Enter turn cards, and there are none to turn); else the table. */
+  focusAfterEnd() {
+    const again = this.$("play-again");
+    if (!again.hidden && !again.disabled) again.focus({ preventScroll: true });
+    else this.focus();
+  }
+
   refocus(event) {
     if (!event || event.detail !== 0) this.focus();
   }
@@ -343,9 +351,11 @@ export class TableView {
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
     $("share").hidden = !(s.mode === "friends" && player && waiting);
-    $("share-text").textContent = s.waiting_for.length > 1
-      ? "Send this link to your friends; the game starts when everyone is here."
-      : "Send this link to your friend; the game starts when they arrive.";
+    // Anyone seated may pass the link on: "your friend" only to the one person seated so far.
+    const company = s.seats.some((seat, index) => index !== s.you && seat.human && seat.taken);
+    const many = s.waiting_for.length > 1;
+    const to = company ? `the ${many ? "friends" : "friend"} still to come` : `your ${many ? "friends" : "friend"}`;
+    $("share-text").textContent = `Send this link to ${to}; the game starts when ${many ? "everyone is here" : "they arrive"}.`;
     if (!$("share").hidden) $("share-link").value = siteUrl(`t/${s.table}`).href;
 
     // A friend who came by a link without a name is asked for one (their seat says "Player 2")
@@ -762,21 +772,23 @@ export class TableView {
     $("chart-box").hidden = !show;
     if (!show) return;
     const names = s.seats.map((_, index) => seatName(s, index));
-    drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s));
-    $("chart-caption").textContent = `Cards in each stack after each of ${plural(this.chartPoints.length - 1, "trick")}`;
+    drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s), null, s.tricks);
+    const end = this.chartPoints.length - 1 > s.tricks ? ", and at the end" : "";
+    $("chart-caption").textContent = `Cards in each stack after each of ${plural(s.tricks, "trick")}${end}`;
   }
 }
 
 /**
  * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
  * (Play again), `no()` (No to another's ask for a new game), `next(lesson)` (Next lesson; null
- * after the last: Play the computer), `close()` (Look at the table).
+ * after the last: Play the computer), `close()` (Look at the table, or Escape).
  */
 export class EndDialog {
   constructor(root, { again, no, next, close }) {
     this.root = root;
     this.$ = within(root);
     this.shownEnd = null;
+    this.cancelled = false;
     const $ = this.$;
     $("end-copy").addEventListener("click", () => copy($("end-link"), $("end-copy")));
     $("end-again").addEventListener("click", () => {
@@ -791,6 +803,13 @@ export class EndDialog {
     $("end-close").addEventListener("click", () => {
       this.close();
       close();
+    });
+    // Escape closes the dialog as "Look at the table" does, and leads to the same place. The
+    // browser puts the focus back where it was before the dialog opened, then says "close".
+    root.addEventListener("cancel", () => { this.cancelled = true; });
+    root.addEventListener("close", () => {
+      if (this.cancelled) close();
+      this.cancelled = false;
     });
   }
 
@@ -871,7 +890,7 @@ export class EndDialog {
     $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
     if (points.length > 2) {
       const names = s.seats.map((_, index) => seatName(s, index));
-      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s));
+      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s), null, s.over.tricks);
     }
     $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
