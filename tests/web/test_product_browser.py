@@ -1950,6 +1950,7 @@ def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, bro
         assert sum(held) < 52, held  # some on the pile
         page.wait_for_selector("#end-chart-box:not([hidden]) #end-chart-legend li")
         assert [n for [n] in page.locator("#end-chart-legend li").evaluate_all(NUMBERS)] == held
+        assert str(page.get_attribute("#end-chart", "aria-label")).endswith(", and at the end")
         page.keyboard.press("Escape")
         page.wait_for_selector("#chart-box:not([hidden]) #chart-legend li")
         assert [n for [n] in page.locator("#chart-legend li").evaluate_all(NUMBERS)] == held

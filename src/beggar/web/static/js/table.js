@@ -24,6 +24,13 @@ export function seatName(s, index) {
  * "Friend table: Ann and Bea").
  * @param {import("../../messages.js").TableState} s
  */
+/** What a chart of `points` over `tricks` tricks shows: a last point past the tricks is the hands
+ * a game stopped with in the middle of a trick. */
+function chartWords(points, tricks) {
+  const end = points.length - 1 > tricks ? ", and at the end" : "";
+  return `Cards in each stack after each of ${plural(tricks, "trick")}${end}`;
+}
+
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
@@ -773,8 +780,7 @@ export class TableView {
     if (!show) return;
     const names = s.seats.map((_, index) => seatName(s, index));
     drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s), null, s.tricks);
-    const end = this.chartPoints.length - 1 > s.tricks ? ", and at the end" : "";
-    $("chart-caption").textContent = `Cards in each stack after each of ${plural(s.tricks, "trick")}${end}`;
+    $("chart-caption").textContent = chartWords(this.chartPoints, s.tricks);
   }
 }
 
@@ -891,6 +897,7 @@ export class EndDialog {
     if (points.length > 2) {
       const names = s.seats.map((_, index) => seatName(s, index));
       drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s), null, s.over.tricks);
+      $("end-chart").setAttribute("aria-label", chartWords(points, s.over.tricks));
     }
     $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
     if (first && !dialog.open) {
