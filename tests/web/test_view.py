@@ -646,3 +646,13 @@ def test_someone_watching_by_the_link_is_not_told_that_they_switched_tabs(mode: 
     )
     said = "Paused: the player switched to another tab."
     assert personal(table, None)["prompt"] == _texts(table, None)[-1] == said
+
+
+def test_the_prompt_does_not_ask_you_to_turn_while_the_computer_turns_your_cards() -> None:
+    seats = [Seat("Ann", True), Seat("Robin", False)]
+    table = Table("watchingab", Mode.COMPUTER, STANDARD, seats, random_deal(STANDARD, 5), seed=5)
+    while table.game.to_play != 0 or table.game.owed:
+        table.step()
+    assert personal(table, 0)["prompt"] == "Your turn: turn your top card."
+    table.set_automatic(0, True)
+    assert personal(table, 0)["prompt"] == "Your turn: the computer turns your card."
