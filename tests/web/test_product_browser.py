@@ -755,6 +755,35 @@ def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: st
         shows("practice-table", 4)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_house_rules_typed_take_the_measured_figures_away_and_say_why(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, rules="standard")
+        measured = page.locator("#opt-rules-measured")
+        expect_figures = "document.querySelector('#opt-rules-measured').textContent.startsWith('With 2 ')"
+        page.wait_for_function(expect_figures)
+        page.locator("#opt-spec").fill("max-cards=20")
+        # Typing changes nothing above the field (it would move under the fingers); leaving it does.
+        assert (measured.text_content() or "").startswith("With 2 players")
+        page.locator("#opt-spec").press("Tab")
+        page.wait_for_function(f"!({expect_figures})")
+        text = measured.text_content() or ""
+        assert "No limits" in text and "house rules" in text and "cards" not in text, text
+        assert measured.is_visible()
+        assert axe(page, impacts=None) == []
+        # A reload brings the house rules back from this browser, and the sentence with them.
+        page.reload()
+        open_settings(page)
+        page.wait_for_function(f"document.querySelector('#opt-rules-measured').textContent === {text!r}")
+        page.locator("#opt-spec").fill("")
+        page.locator("#opt-spec").press("Tab")
+        page.wait_for_function(expect_figures)
+        assert "a typical game turns 195 cards" in (measured.text_content() or "")
+
+
 def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
