@@ -2283,6 +2283,26 @@ def test_back_from_a_friend_table_shows_the_way_back_in_view_on_a_phone(server: 
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
 
 
+def test_a_famous_game_has_one_name_in_its_list_at_its_table_and_in_its_replay(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#famous")
+        first = page.locator("#famous-list li").first
+        heading = first.locator("h2").inner_text()
+        assert heading == "Paulhus 1999"
+        assert first.locator("button", has_text="Watch").get_attribute("aria-label") == f"Watch {heading}"
+        first.locator("button", has_text="Watch").click()
+        at_table(page)
+        page.wait_for_function(
+            "text => document.querySelector('#table-title').textContent === text", arg=heading
+        )
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function(
+            "text => document.querySelector('#replay-title').textContent === text", arg=f"Replay: {heading}"
+        )
+
+
 def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
     server: str, browser: Any
 ) -> None:

@@ -338,16 +338,16 @@ export function fillFamous(root, options, actions) {
       : `${game.cards.toLocaleString("en")} cards, ${game.tricks.toLocaleString("en")} tricks.`;
     const buttons = el("div", "row");
     const watch = el("button", "", "Watch");
-    watch.setAttribute("aria-label", `Watch ${game.finder} ${game.year}`);
+    watch.setAttribute("aria-label", `Watch ${game.title}`);
     watch.addEventListener("click", () => actions.famous(game.index));
     const replay = el("a", "button secondary", "Replay");
     replay.href = siteUrl(`r/famous-${game.index}`).href;
-    replay.setAttribute("aria-label", `Replay ${game.finder} ${game.year}`);
+    replay.setAttribute("aria-label", `Replay ${game.title}`);
     const play = el("button", "secondary", "Play this deal");
-    play.setAttribute("aria-label", `Play this deal: ${game.finder} ${game.year}`);
+    play.setAttribute("aria-label", `Play this deal: ${game.title}`);
     play.addEventListener("click", () => actions.playDeal(game.deal, "standard", 2));
     buttons.append(watch, replay, play);
-    item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
+    item.append(el("h2", "", game.title), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
   showFound(root, options.found || [], actions);
