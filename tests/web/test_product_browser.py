@@ -1771,12 +1771,19 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         open_settings(page, seed=SHORT_SEED, pace="instant")
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#table-title').textContent !== ''")
+        title = page.inner_text("#table-title")
+        assert title == "You against Robin"
         page.click("#auto")
         page.wait_for_selector("#end-replay:not([hidden])")
         link = str(page.locator("#end-replay").get_attribute("href"))
-        page.goto(link)
+        page.goto(server)  # the recent games call it so, and their link opens the replay called so too
+        page.wait_for_selector("#recent:not([hidden])")
+        assert page.locator("#recent-list a").first.inner_text() == title
+        page.locator("#recent-list a").first.click()
         page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
-        assert page.inner_text("#replay-title") == "Replay: You · Robin"
+        assert page.inner_text("#replay-title") == f"Replay: {title}"
+        assert page.title() == f"Replay: {title} — Beggar-My-Neighbour"
         assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
         page.click("#replay-end")  # the sentences, told from this person's seat as the table told them
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 40 ')")
@@ -1784,7 +1791,7 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         assert "Player 1" not in told and "You " in told
         other.goto(link)  # anyone else with the link: the seat by its place
         other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
-        assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"
+        assert other.inner_text("#replay-title") == "Replay: Player 1 and Robin"
         assert "You " not in other.inner_text("#replay-rules")
 
 
