@@ -47,7 +47,7 @@ def predecessors(position: Position, rules: Rules = STANDARD) -> list[Position]:
         pile = stack[len(stack) - size :]
         played = pile if rules.pile_order is PileOrder.OLDEST_FIRST else pile[::-1]
         if rules.pay_value(played[-1]) or not any(rules.pay_value(card) for card in played):
-            continue  # a pile is won on an ordinary card that completes a payment
+            continue  # a pile is won on a card that pays nothing and completes a payment
         for leader in range(2):
             trick = trick_from(played, leader, rules)
             if trick is None or trick.winner != winner:

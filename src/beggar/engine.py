@@ -120,7 +120,7 @@ class CardTurned:
     paying: bool
     """True if the card was turned to pay a debt."""
     value: int
-    """The card's pay value (0 for an ordinary card)."""
+    """The card's pay value (0 for a card that pays nothing)."""
 
 
 @dataclass(frozen=True)

@@ -80,18 +80,19 @@ class Lesson:
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         1,
-        "Ordinary turns",
+        "Number cards",
         "Each player has a face-down stack and turns its top card onto the pile. Two to ten are "
-        "ordinary (number) cards: after one, the other player turns.",
+        "number cards: after one, the other player turns.",
         "7H 4S 9C / 2D 10S 5H 3C",
         {
-            1: "A seven is an ordinary card, so the turn passes to B.",
-            2: "B's two is ordinary too: back to A. Nobody chooses anything; the top card is always turned.",
-            5: "Suits never matter, and neither does the number on an ordinary card.",
+            1: "A seven is a number card, so the turn passes to B.",
+            2: "B's two is a number card too: back to A. Nobody chooses anything; the top card is "
+            "always turned.",
+            5: "Suits never matter, and neither does which number a number card shows.",
             6: "A must turn a card now, but A's stack is empty.",
         },
         "A player who must turn a card and has none loses, and the other player takes the pile. "
-        "Ordinary cards never win a pile by themselves: that is what pay cards are for.",
+        "Number cards never win a pile by themselves: that is what pay cards are for.",
     ),
     Lesson(
         2,
@@ -102,11 +103,12 @@ LESSONS: tuple[Lesson, ...] = (
         {
             3: "A king: B must pay three cards, one after another.",
             4: "First of the three.",
-            6: "Three ordinary cards: the king is paid in full. A takes the whole pile and puts it "
+            6: "Three number cards: the king is paid in full. A takes the whole pile and puts it "
             "face down under A's stack, oldest card first.",
             7: "The winner of a pile leads the next card.",
         },
-        "If every card of a payment is ordinary, the player who laid the pay card takes the pile and leads.",
+        "If every card of a payment is a number card, the player who laid the pay card takes the "
+        "pile and leads.",
     ),
     Lesson(
         3,
@@ -120,7 +122,7 @@ LESSONS: tuple[Lesson, ...] = (
             4: "A pays with an ace: the jack is cancelled and B owes four.",
             7: "A king in the middle of paying for the ace: now A owes three. "
             "Only the latest pay card counts.",
-            10: "Three ordinary cards pay for the king, so B, who laid it, takes all ten cards.",
+            10: "Three number cards pay for the king, so B, who laid it, takes all ten cards.",
         },
         "Only the latest pay card counts: whoever laid it takes the pile when it is paid in full.",
     ),
@@ -132,7 +134,7 @@ LESSONS: tuple[Lesson, ...] = (
         "3H JC / 8S 5D 2C 9H",
         {
             3: "That jack was A's last card. A's stack is empty, but A is not out: B must pay first.",
-            4: "B pays the jack with an ordinary card, so A takes the pile and is back in the game.",
+            4: "B pays the jack with a number card, so A takes the pile and is back in the game.",
             5: "The pile went under A's stack oldest card first, so the three of hearts comes back first.",
             9: "A's jack again, and this time B has no card left to pay with.",
         },

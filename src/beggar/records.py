@@ -32,6 +32,11 @@ class PublishedGame:
     """For a never-ending deal: the published length of its cycle, in tricks."""
     note: str = ""
 
+    @property
+    def title(self) -> str:
+        """What the site calls the game, in its list, at its table and in its replay ("Paulhus 1999")."""
+        return f"{self.finder} {self.year}"
+
     def replay(self) -> GameRecord:
         return play(self.deal)
 

@@ -118,7 +118,7 @@ class Rules:
 
     name: str = "standard"
     pay: tuple[tuple[Rank, int], ...] = STANDARD_PAY
-    """Pay value of each pay rank; every other rank is an ordinary (number) card."""
+    """Pay value of each pay rank; every other rank pays nothing."""
     deck: Deck = STANDARD_DECK
     players: int = 2
     direction: Direction = Direction.CLOCKWISE
@@ -190,12 +190,12 @@ class Rules:
 
     @property
     def pay_table(self) -> dict[Rank, int]:
-        """Pay value of every rank of the deck (0 for ordinary cards)."""
+        """Pay value of every rank of the deck (0 for cards that pay nothing)."""
         values = dict(self.pay)
         return {rank: values.get(rank, 0) for rank in self.deck.ranks}
 
     def pay_value(self, card: Card | Rank) -> int:
-        """How many cards the next player must pay for ``card`` (0 for an ordinary card)."""
+        """How many cards the next player must pay for ``card`` (0 for a card that pays nothing)."""
         rank = card.rank if isinstance(card, Card) else card
         if rank is None:
             return 0
@@ -378,7 +378,7 @@ PRESET_LIST: tuple[Preset, ...] = (
     ),
     _preset(
         "Court cards only",
-        "Jack, queen and king pay; the ace is an ordinary card.",
+        "Jack, queen and king pay; the ace pays nothing.",
         name="court-only",
         pay=((Rank.JACK, 1), (Rank.QUEEN, 2), (Rank.KING, 3)),
     ),

@@ -755,6 +755,35 @@ def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: st
         shows("practice-table", 4)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_house_rules_typed_take_the_measured_figures_away_and_say_why(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as page:
+        page.goto(server)
+        open_settings(page, rules="standard")
+        measured = page.locator("#opt-rules-measured")
+        expect_figures = "document.querySelector('#opt-rules-measured').textContent.startsWith('With 2 ')"
+        page.wait_for_function(expect_figures)
+        page.locator("#opt-spec").fill("max-cards=20")
+        # Typing changes nothing above the field (it would move under the fingers); leaving it does.
+        assert (measured.text_content() or "").startswith("With 2 players")
+        page.locator("#opt-spec").press("Tab")
+        page.wait_for_function(f"!({expect_figures})")
+        text = measured.text_content() or ""
+        assert "No limits" in text and "house rules" in text and "cards" not in text, text
+        assert measured.is_visible()
+        assert axe(page, impacts=None) == []
+        # A reload brings the house rules back from this browser, and the sentence with them.
+        page.reload()
+        open_settings(page)
+        page.wait_for_function(f"document.querySelector('#opt-rules-measured').textContent === {text!r}")
+        page.locator("#opt-spec").fill("")
+        page.locator("#opt-spec").press("Tab")
+        page.wait_for_function(expect_figures)
+        assert "a typical game turns 195 cards" in (measured.text_content() or "")
+
+
 def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(server: str, browser: Any) -> None:
     with opened(browser) as page:
         page.goto(server)
@@ -1742,12 +1771,19 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         open_settings(page, seed=SHORT_SEED, pace="instant")
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#table-title').textContent !== ''")
+        title = page.inner_text("#table-title")
+        assert title == "You against Robin"
         page.click("#auto")
         page.wait_for_selector("#end-replay:not([hidden])")
         link = str(page.locator("#end-replay").get_attribute("href"))
-        page.goto(link)
+        page.goto(server)  # the recent games call it so, and their link opens the replay called so too
+        page.wait_for_selector("#recent:not([hidden])")
+        assert page.locator("#recent-list a").first.inner_text() == title
+        page.locator("#recent-list a").first.click()
         page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
-        assert page.inner_text("#replay-title") == "Replay: You · Robin"
+        assert page.inner_text("#replay-title") == f"Replay: {title}"
+        assert page.title() == f"Replay: {title} — Beggar-My-Neighbour"
         assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
         page.click("#replay-end")  # the sentences, told from this person's seat as the table told them
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 40 ')")
@@ -1755,7 +1791,7 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         assert "Player 1" not in told and "You " in told
         other.goto(link)  # anyone else with the link: the seat by its place
         other.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
-        assert other.inner_text("#replay-title") == "Replay: Player 1 · Robin"
+        assert other.inner_text("#replay-title") == "Replay: Player 1 and Robin"
         assert "You " not in other.inner_text("#replay-rules")
 
 
@@ -2252,6 +2288,26 @@ def test_back_from_a_friend_table_shows_the_way_back_in_view_on_a_phone(server: 
         page.wait_for_timeout(300)  # the browser puts back the old scroll after the page is drawn
         box = page.locator("#current-link").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_a_famous_game_has_one_name_in_its_list_at_its_table_and_in_its_replay(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(f"{server}/#famous")
+        first = page.locator("#famous-list li").first
+        heading = first.locator("h2").inner_text()
+        assert heading == "Paulhus 1999"
+        assert first.locator("button", has_text="Watch").get_attribute("aria-label") == f"Watch {heading}"
+        first.locator("button", has_text="Watch").click()
+        at_table(page)
+        page.wait_for_function(
+            "text => document.querySelector('#table-title').textContent === text", arg=heading
+        )
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function(
+            "text => document.querySelector('#replay-title').textContent === text", arg=f"Replay: {heading}"
+        )
 
 
 def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(

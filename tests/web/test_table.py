@@ -356,13 +356,15 @@ def test_a_replay_asked_for_from_a_seat_is_told_to_that_seat_as_the_table_told_i
         sentences = logged(me)[1:]
     link = f"/api/replay/{over['over']['replay']}"
     mine = client.get(link, params={"you": over["you"]}).json()
-    assert mine["names"] == ["You", "Robin"] and mine["title"] == "You · Robin"
+    # The page calls the game as its table did (its words are the page's): it needs the table's
+    # mode and whose seat it is told from.
+    assert mine["names"] == ["You", "Robin"] and (mine["mode"], mine["you"]) == ("computer", over["you"])
     assert [frame[7] for frame in mine["frames"][1:]] == sentences  # "You take the 11 cards..."
     assert mine["over"]["sentence"] == over["ending"]
     told = " ".join([mine["over"]["sentence"], *(frame[7] for frame in mine["frames"])])
     assert "Player 1" not in told and "You " in told
     anyone = client.get(link).json()  # the same link for anyone else: every seat by name
-    assert anyone["names"] == ["Player 1", "Robin"]
+    assert anyone["names"] == ["Player 1", "Robin"] and (anyone["mode"], anyone["you"]) == ("computer", None)
     assert anyone["over"]["sentence"].startswith(("Player 1", "Robin"))
     assert any("Player 1 " in frame[7] for frame in anyone["frames"])
     assert client.get(link, params={"you": "2"}).status_code == 400

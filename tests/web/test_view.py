@@ -147,6 +147,18 @@ def test_every_card_of_a_lesson_is_sent_with_its_sentence(number: int) -> None:
         assert sentence == (taught.note(table.game.cards) or said["text"]), table.game.cards
 
 
+def test_the_lessons_and_the_tables_call_a_card_that_pays_nothing_as_the_rules_page_does() -> None:
+    from beggar.rules import PRESET_LIST
+
+    rules_page = (Path(__file__).parents[2] / "docs" / "rules.md").read_text()
+    assert "**Number cards**, 2 to 10" in rules_page  # the rules page owns the word
+    said = [text for each in LESSONS for text in (each.title, each.intro, each.outro, *each.notes.values())]
+    said += [step.sentence for each in LESSONS for step in each.script()]
+    said += [preset.description for preset in PRESET_LIST]
+    assert [text for text in said if "ordinary" in text.lower()] == []
+    assert "number cards" in lesson(1).intro
+
+
 def test_over_the_socket_the_player_reads_you_and_a_spectator_reads_names(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws_player, client.websocket_connect("/ws") as ws_watcher:
         player, watcher = Socket(ws_player), Socket(ws_watcher)

@@ -204,7 +204,7 @@ def records_command(as_json: bool) -> None:
         row = _record_row(game, record)
         winner = "-" if record.winner is None else names[record.winner]
         agrees = "yes" if row["agrees"] else "NO"
-        finder = f"{game.finder} {game.year}"
+        finder = game.title
         if narrow:
             replayed = (
                 _replayed_text(record)

@@ -1,6 +1,6 @@
 """The compiled batch kernel: many games at native speed, exactly as the reference engine plays them.
 
-A card is its pay value (0 for an ordinary card), so the rules compile to a few numbers and a
+A card is its pay value (0 for a card that pays nothing), so the rules compile to a few numbers and a
 deck of pay values (:class:`KernelRules`). :func:`play_random` deals and plays games inside the
 kernel; :func:`play_deals` plays given deals. Both return a :class:`Batch` whose
 :meth:`Batch.records` are the reference engine's :class:`~beggar.engine.GameRecord` objects,

@@ -187,7 +187,10 @@ async def replay_data(request: Request) -> Response:
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
-    data["title"] = " · ".join(data["names"])
+    # The page calls the game as its table did ("You against Robin"), in the table's own words: it
+    # needs the table's mode and the seat it is told from.
+    data["mode"] = saved.mode
+    data["you"] = you
     data["finished"] = saved.finished
     return JSONResponse(data)
 

@@ -106,7 +106,7 @@
  * @property {string} rank - "A", "K", "Q", "J", "10"... ("" for a compact deal's number card)
  * @property {string} suit - "C", "D", "H", "S" ("" without a suit)
  * @property {string} label - the card as written in a deal ("QH", "-")
- * @property {number} pays - what it asks for under the table's rules (0: an ordinary card)
+ * @property {number} pays - what it asks for under the table's rules (0: a card that pays nothing)
  */
 
 /**
@@ -138,7 +138,7 @@
  * @property {number} seat
  * @property {CardJson} card
  * @property {number} number - the card's number in the game (1: the first)
- * @property {number} value - its pay value (0: an ordinary card)
+ * @property {number} value - its pay value (0: a card that pays nothing)
  */
 
 /**

@@ -100,7 +100,7 @@ def replay_famous(published: PublishedGame) -> dict[str, Any]:
     deal = dress(parse_deal(published.deal, STANDARD.deck))
     names = ["A", "B"]
     result = replay(Game(deal, STANDARD, first=0), names)
-    result["title"] = f"{published.finder} {published.year}"
+    result["title"] = published.title
     result["cycle"] = published_cycle(published) if published.cycle_tricks is not None else None
     return result
 

@@ -515,7 +515,7 @@ def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
     if isinstance(game, FoundDeal):
         return {"title": "A never-ending deal found here", **game.to_json()}
     return {
-        "title": f"{game.finder} {game.year}",
+        "title": game.title,
         "finder": game.finder,
         "year": game.year,
         "deal": game.deal,

@@ -24,6 +24,12 @@ export function measuredText(measured, pace) {
     + `(measured over ${measured.games.toLocaleString("en")} deals).`;
 }
 
+/** What stands instead of a preset's figures once house rules are added to it: they were measured
+ * for the preset as listed, and would be untrue of the game those rules make. */
+export function unmeasuredText(title) {
+  return `No figures are shown: they were measured for "${title}" as listed, and your house rules change the game.`;
+}
+
 /** The same figures in a few words, for a row of the rules page's table. */
 function measuredShort(measured) {
   if (!measured) return "";
@@ -119,6 +125,8 @@ export class HomeForm {
     };
     $("opt-rules").addEventListener("change", about);
     $("opt-pace").addEventListener("change", () => this.showMeasured());
+    // Only once the field is left: the figures stand above it, and would move it while typing.
+    $("opt-spec").addEventListener("change", () => this.showMeasured());
     $("opt-players").addEventListener("change", () => {
       this.wantedPlayers = $("opt-players").value;
       this.fitHumans();
@@ -133,13 +141,22 @@ export class HomeForm {
     return this.options.presets.find((p) => p.name === this.$("opt-rules").value);
   }
 
+  /** The house rules typed in More house rules, without the colons that would join them to the
+   * preset's name (empty: none). */
+  get extra() {
+    return this.$("opt-spec").value.trim().replace(/^:+/, "");
+  }
+
   /** What the chosen rules (the computer's table for the table's own) do to a game with the
-   * number of players chosen, as measured; the sentence names that number. */
+   * number of players chosen, as measured; the sentence names that number. House rules added to
+   * them make another game, which nobody measured: then the sentence says so instead. */
   showMeasured() {
     const $ = this.$;
     const preset = this.preset || this.options.presets.find((p) => p.name === this.options.defaults.computer);
     const figures = preset && (preset.measured[$("opt-players").value] || preset.measured[preset.settings.players]);
-    $("opt-rules-measured").textContent = figures ? measuredText(figures, $("opt-pace").value) : "";
+    $("opt-rules-measured").textContent = !figures ? ""
+      : this.extra ? unmeasuredText(preset.title)
+        : measuredText(figures, $("opt-pace").value);
   }
 
   /** The numbers of players the chosen rules may seat: a rule for two players says so by the
@@ -191,7 +208,7 @@ export class HomeForm {
         const own = this.preset ? this.preset.settings.players : String(this.options.limits.players.min);
         if (id === "opt-players" && saved[id] !== own) this.wantedPlayers = saved[id];
         if (id === "opt-players") this.fitHumans();
-        if (id === "opt-players" || id === "opt-pace") this.showMeasured();
+        if (id === "opt-players" || id === "opt-pace" || id === "opt-spec") this.showMeasured();
       }
     }
     const keep = () => {
@@ -212,7 +229,7 @@ export class HomeForm {
     const options = this.options;
     const seed = $("opt-seed").value.trim();
     const deal = $("opt-deal").value.trim();
-    const extra = $("opt-spec").value.trim().replace(/^:+/, "");
+    const extra = this.extra;
     const open = $("opt-open").checked;
     const chosen = $("opt-rules").value;
     const message = { pace: $("opt-pace").value };
@@ -321,16 +338,16 @@ export function fillFamous(root, options, actions) {
       : `${game.cards.toLocaleString("en")} cards, ${game.tricks.toLocaleString("en")} tricks.`;
     const buttons = el("div", "row");
     const watch = el("button", "", "Watch");
-    watch.setAttribute("aria-label", `Watch ${game.finder} ${game.year}`);
+    watch.setAttribute("aria-label", `Watch ${game.title}`);
     watch.addEventListener("click", () => actions.famous(game.index));
     const replay = el("a", "button secondary", "Replay");
     replay.href = siteUrl(`r/famous-${game.index}`).href;
-    replay.setAttribute("aria-label", `Replay ${game.finder} ${game.year}`);
+    replay.setAttribute("aria-label", `Replay ${game.title}`);
     const play = el("button", "secondary", "Play this deal");
-    play.setAttribute("aria-label", `Play this deal: ${game.finder} ${game.year}`);
+    play.setAttribute("aria-label", `Play this deal: ${game.title}`);
     play.addEventListener("click", () => actions.playDeal(game.deal, "standard", 2));
     buttons.append(watch, replay, play);
-    item.append(el("h2", "", `${game.finder}, ${game.year}`), el("p", "", text), el("code", "deal", game.deal), buttons);
+    item.append(el("h2", "", game.title), el("p", "", text), el("code", "deal", game.deal), buttons);
     famous.append(item);
   }
   showFound(root, options.found || [], actions);

@@ -5,6 +5,7 @@ import { backElement, cardElement, fan, owedMarks } from "./cards.js";
 import { drawChart } from "./chart.js";
 import { ringSlot } from "./ring.js";
 import { recentGames } from "./recent.js";
+import { tableTitle } from "./table.js";
 
 /** The replay page. It owns its root (#replay) and binds its own controls; `playDeal(deal, rules,
  * players)` starts a game on the replayed deal. */
@@ -79,7 +80,12 @@ export class ReplayView {
     const last = data.frames.length - 1;
     if (this.trickFrames[this.trickFrames.length - 1] !== last) this.trickFrames.push(last);
     this.names = data.names;
-    const title = data.title;
+    // A famous game or a deal found here comes with its title; a game played here is called as its
+    // table called it, by the table's own words. Its names are those the table showed (the seat it
+    // is told from is "You" where its person gave no name).
+    const title = data.title || tableTitle({
+      mode: data.mode, you: data.you, seats: data.names.map((name) => ({ name, named: true })),
+    });
     document.title = `Replay: ${title} — Beggar-My-Neighbour`;
     const $ = this.$;
     $("replay-title").textContent = `Replay: ${title}`;
