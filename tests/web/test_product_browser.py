@@ -2329,3 +2329,24 @@ def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
         page.click("header >> text=Play")
         page.wait_for_selector("#current-game:not([hidden])")
         assert page.inner_text("#current-link") == f"Back to your game: {title}"
+
+
+def test_house_rules_taking_the_figures_away_as_the_field_is_left_do_not_steal_the_click(
+    server: str, browser: Any
+) -> None:
+    with opened(browser, PHONE) as page:
+        page.goto(server)
+        open_settings(page, spec="max-cards=20")
+        figures = page.inner_text("#opt-rules-measured")
+        page.locator("#opt-contrast").scroll_into_view_if_needed()
+        box = page.locator("#opt-contrast").bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()  # the field is left: its figures give way to a shorter sentence…
+        page.wait_for_timeout(100)  # a person's press lasts about this long
+        # …but not under the press, which would move what it is on before the click.
+        assert page.inner_text("#opt-rules-measured") == figures
+        page.mouse.up()
+        said = "document.querySelector('#opt-rules-measured').innerText.startsWith('No figures')"
+        page.wait_for_function(said)
+        assert page.locator("#opt-contrast").is_checked(), "the press on the box became its click"

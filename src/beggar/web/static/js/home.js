@@ -125,8 +125,12 @@ export class HomeForm {
     };
     $("opt-rules").addEventListener("change", about);
     $("opt-pace").addEventListener("change", () => this.showMeasured());
-    // Only once the field is left: the figures stand above it, and would move it while typing.
-    $("opt-spec").addEventListener("change", () => this.showMeasured());
+    // Only once the field is left: the figures stand above it, and would move it while typing;
+    // and, left by a press on a control below, once the press has become its click.
+    $("opt-spec").addEventListener("change", async () => {
+      await this.afterPress();
+      this.showMeasured();
+    });
     $("opt-players").addEventListener("change", () => {
       this.wantedPlayers = $("opt-players").value;
       this.fitHumans();
@@ -262,15 +266,19 @@ export class HomeForm {
       return; // Play asks again
     }
     if (!answer.error) return;
-    if (this.pressing) {
-      // The click that ends the press comes in the same task as its pointerup: then, the error.
-      await new Promise((done) => {
-        for (const type of ["pointerup", "pointercancel"]) {
-          document.addEventListener(type, () => setTimeout(done), { once: true, capture: true });
-        }
-      });
-    }
+    await this.afterPress();
     if ($("opt-deal").value.trim() === deal) this.settingError("deal", answer.error, { quiet: true });
+  }
+
+  /** Resolves at once, or, while a press is on, once it has become its click (which comes in the
+   * same task as its pointerup): what moves the form waits for it, or the click lands elsewhere. */
+  afterPress() {
+    if (!this.pressing) return Promise.resolve();
+    return new Promise((done) => {
+      for (const type of ["pointerup", "pointercancel"]) {
+        document.addEventListener(type, () => setTimeout(done), { once: true, capture: true });
+      }
+    });
   }
 
   /** A new table refused for one of its settings: the error stays by that field, in view, until
