@@ -2273,3 +2273,40 @@ def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
         page.click("header >> text=Play")
         page.wait_for_selector("#current-game:not([hidden])")
         assert page.inner_text("#current-link") == f"Back to your game: {title}"
+
+
+PILE_CENTRE = """() => {
+  const pile = document.querySelector('#pile');
+  const cards = [...pile.querySelectorAll('.card:not(.sweeping)')];
+  if (!cards.length) return null;
+  const left = Math.min(...cards.map((node) => node.offsetLeft));
+  const right = Math.max(...cards.map((node) => node.offsetLeft + node.offsetWidth));
+  const lefts = cards.map((node) => node.offsetLeft);
+  return { offCentre: (left + right) / 2 - pile.clientWidth / 2, lefts };
+}"""
+"""How far the pile's cards, together, lie from the pile's centre, and where each lies in it (where
+it is laid: a card flying in is not counted off its place)."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_pile_is_centred_after_a_reload_as_before_it(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        next_card(page, 0, read="#pile-count")
+        page.wait_for_selector("#turn:enabled")
+        next_card(page, 2, read="#pile-count")
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        page.wait_for_function("document.querySelectorAll('#pile .card').length >= 3")
+        before = page.evaluate(PILE_CENTRE)
+        assert abs(before["offCentre"]) < 3, before
+        page.reload()
+        at_table(page)
+        centred = f"() => {{ const pile = ({PILE_CENTRE})(); return Math.abs(pile?.offCentre) < 3 && pile; }}"
+        try:
+            after = page.wait_for_function(centred, timeout=3000).json_value()
+        except Exception as missed:
+            raise AssertionError(page.evaluate(PILE_CENTRE)) from missed
+        assert after["lefts"] == pytest.approx(before["lefts"], abs=1)
