@@ -2310,3 +2310,23 @@ def test_the_pile_is_centred_after_a_reload_as_before_it(
         except Exception as missed:
             raise AssertionError(page.evaluate(PILE_CENTRE)) from missed
         assert after["lefts"] == pytest.approx(before["lefts"], abs=1)
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_row_of_controls_stays_put_while_the_computer_plays_both(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        play_the_computer(page, server, pace="slow")
+        before = page.evaluate(CONTROLS_ROW)
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='true']")
+        assert page.inner_text("#auto") == "Stop watching"
+        assert (
+            page.get_by_role("button", name="Stop watching", exact=True).count() == 1
+        )  # its name: one label
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]  # nothing in the row moves
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='false']")
+        assert page.inner_text("#auto") == "Watch both players"
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]
