@@ -1964,7 +1964,9 @@ def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, bro
 
 
 @pytest.mark.parametrize("how", ["Escape", "#end-close"])
-def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, browser: Any, how: str) -> None:
+def test_closing_the_end_window_leaves_the_focus_on_play_again_and_enter_there_on_the_table(
+    server: str, browser: Any, how: str
+) -> None:
     with opened(browser) as page:
         watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
         page.wait_for_function("document.activeElement.id === 'end-title'")
@@ -1979,6 +1981,11 @@ def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, brow
         page.keyboard.press("Enter")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) < {cards}")
         page.wait_for_selector("#play-again", state="hidden")
+        # Play again hides as the new game starts: the focus goes to the table, not to the page,
+        # so that Space turns a card at once.
+        page.wait_for_selector("#turn:enabled")
+        assert page.evaluate("document.activeElement.id") == "table"
+        next_card(page, cards_turned(page), read="#pile-count")
 
 
 WHOLE_LINES = """() => {

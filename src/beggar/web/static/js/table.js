@@ -172,7 +172,12 @@ export class TableView {
         this.focus();
       });
     }
-    control("play-again", () => this.send({ type: "new-game" }));
+    // Play again hides as the new game starts: pressed from the keyboard too, the focus goes to
+    // the table (else it would drop to the page, and Space would turn nothing).
+    $("play-again").addEventListener("click", () => {
+      this.send({ type: "new-game" });
+      this.focus();
+    });
     // Another person asks for a new game: agree, or keep playing (which ends the ask).
     control("new-game-yes", () => this.send({ type: "new-game" }));
     control("new-game-no", () => this.send({ type: "keep-playing" }));
