@@ -2000,7 +2000,9 @@ def test_the_chart_s_legend_gives_the_hands_the_game_ended_with(server: str, bro
 
 
 @pytest.mark.parametrize("how", ["Escape", "#end-close"])
-def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, browser: Any, how: str) -> None:
+def test_closing_the_end_window_leaves_the_focus_on_play_again_and_enter_there_on_the_table(
+    server: str, browser: Any, how: str
+) -> None:
     with opened(browser) as page:
         watch_to_the_end(page, server, seed=SHORT_SEED, pace="instant")
         page.wait_for_function("document.activeElement.id === 'end-title'")
@@ -2015,6 +2017,11 @@ def test_closing_the_end_window_leaves_the_focus_on_play_again(server: str, brow
         page.keyboard.press("Enter")
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) < {cards}")
         page.wait_for_selector("#play-again", state="hidden")
+        # Play again hides as the new game starts: the focus goes to the table, not to the page,
+        # so that Space turns a card at once.
+        page.wait_for_selector("#turn:enabled")
+        assert page.evaluate("document.activeElement.id") == "table"
+        next_card(page, cards_turned(page), read="#pile-count")
 
 
 WHOLE_LINES = """() => {
@@ -2350,3 +2357,60 @@ def test_house_rules_taking_the_figures_away_as_the_field_is_left_do_not_steal_t
         said = "document.querySelector('#opt-rules-measured').innerText.startsWith('No figures')"
         page.wait_for_function(said)
         assert page.locator("#opt-contrast").is_checked(), "the press on the box became its click"
+
+
+PILE_CENTRE = """() => {
+  const pile = document.querySelector('#pile');
+  const cards = [...pile.querySelectorAll('.card:not(.sweeping)')];
+  if (!cards.length) return null;
+  const left = Math.min(...cards.map((node) => node.offsetLeft));
+  const right = Math.max(...cards.map((node) => node.offsetLeft + node.offsetWidth));
+  const lefts = cards.map((node) => node.offsetLeft);
+  return { offCentre: (left + right) / 2 - pile.clientWidth / 2, lefts };
+}"""
+"""How far the pile's cards, together, lie from the pile's centre, and where each lies in it (where
+it is laid: a card flying in is not counted off its place)."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_pile_is_centred_after_a_reload_as_before_it(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        next_card(page, 0, read="#pile-count")
+        page.wait_for_selector("#turn:enabled")
+        next_card(page, 2, read="#pile-count")
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        page.wait_for_function("document.querySelectorAll('#pile .card').length >= 3")
+        before = page.evaluate(PILE_CENTRE)
+        assert abs(before["offCentre"]) < 3, before
+        page.reload()
+        at_table(page)
+        centred = f"() => {{ const pile = ({PILE_CENTRE})(); return Math.abs(pile?.offCentre) < 3 && pile; }}"
+        try:
+            after = page.wait_for_function(centred, timeout=3000).json_value()
+        except Exception as missed:
+            raise AssertionError(page.evaluate(PILE_CENTRE)) from missed
+        assert after["lefts"] == pytest.approx(before["lefts"], abs=1)
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE])
+def test_the_row_of_controls_stays_put_while_the_computer_plays_both(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        play_the_computer(page, server, pace="slow")
+        before = page.evaluate(CONTROLS_ROW)
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='true']")
+        assert page.inner_text("#auto") == "Stop watching"
+        assert (
+            page.get_by_role("button", name="Stop watching", exact=True).count() == 1
+        )  # its name: one label
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]  # nothing in the row moves
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='false']")
+        assert page.inner_text("#auto") == "Watch both players"
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]

@@ -87,6 +87,25 @@ export function backElement() {
  * are always spread (the card being paid for and those paid on it), and the card being paid for
  * shows its pay badge whole beside the next one, the others giving up room for it. */
 export function fan(pile, nodes, keep = 1) {
+  fanned.set(pile, { nodes, keep });
+  resized.observe(pile);
+  layOut(pile, nodes, keep);
+}
+
+/** The cards each pile last spread, spread again whenever the pile changes size: a pile drawn
+ * before the table around it is laid out (a table's first state, drawn before its seats, after a
+ * reload or by a link) or before the window is turned or resized would otherwise keep a spread
+ * measured for another width. The observer calls back before the page is painted. */
+const fanned = new WeakMap();
+const resized = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const last = fanned.get(target);
+    const nodes = last ? last.nodes.filter((node) => node.isConnected && !node.classList.contains("sweeping")) : [];
+    if (nodes.length) layOut(target, nodes, last.keep);
+  }
+});
+
+function layOut(pile, nodes, keep) {
   if (!nodes.length) return;
   const width = pile.clientWidth || 300;
   const cardWidth = nodes[0].offsetWidth || 84;

@@ -172,7 +172,12 @@ export class TableView {
         this.focus();
       });
     }
-    control("play-again", () => this.send({ type: "new-game" }));
+    // Play again hides as the new game starts: pressed from the keyboard too, the focus goes to
+    // the table (else it would drop to the page, and Space would turn nothing).
+    $("play-again").addEventListener("click", () => {
+      this.send({ type: "new-game" });
+      this.focus();
+    });
     // Another person asks for a new game: agree, or keep playing (which ends the ask).
     control("new-game-yes", () => this.send({ type: "new-game" }));
     control("new-game-no", () => this.send({ type: "keep-playing" }));
@@ -436,8 +441,11 @@ export class TableView {
     $("auto").setAttribute("aria-pressed", String(auto));
     const watchWords = s.mode === "friends" ? "Play my cards for me"
       : s.seats.length > 2 ? "Watch all players" : "Watch both players";
-    $("auto").textContent = auto ? (s.mode === "friends" ? "Turn my own cards" : "Stop watching")
-      : (lesson ? "Play it for me" : watchWords);
+    // Both its labels lie in one place, so that the button keeps the wider one's width and
+    // nothing beside it moves as it is pressed.
+    const autoOff = lesson ? "Play it for me" : watchWords;
+    const autoOn = s.mode === "friends" ? "Turn my own cards" : "Stop watching";
+    sayOneOf($("auto"), [autoOff, autoOn], auto ? autoOn : autoOff);
     // A finished game has no cards left to turn for anyone: "Play again" gives them back.
     $("auto").hidden = !player || over || s.mode === "watch" || s.mode === "famous";
     this.drawOffers(s);
