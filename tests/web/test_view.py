@@ -667,4 +667,4 @@ def test_the_prompt_does_not_ask_you_to_turn_while_the_computer_turns_your_cards
         table.step()
     assert personal(table, 0)["prompt"] == "Your turn: turn your top card."
     table.set_automatic(0, True)
-    assert personal(table, 0)["prompt"] == "Your turn: the computer turns your card."
+    assert personal(table, 0)["prompt"] == "Your turn: the computer turns it."

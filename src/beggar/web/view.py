@@ -299,7 +299,7 @@ def prompt(table: Table, seat: int | None) -> str:
         more = " more" if game.owed < table.rules.pay_value(price) else ""
         return f"{price.noun.capitalize()}: {subject} {verb} {game.owed}{more}{_absence(table, who)}."
     if you and table.seats[who].automatic:
-        return "Your turn: the computer turns your card."  # "Watch" is on: Turn is greyed
+        return "Your turn: the computer turns it."  # "Watch" is on: Turn is greyed
     if you:
         return "Your turn: turn your top card."
     return f"{names[who]}'s turn{_absence(table, who)}."
