@@ -234,7 +234,7 @@ class Table:
     famous: PublishedGame | FoundDeal | None = None
     """A famous game: a published one, or a never-ending deal found here."""
     bound_to_connection: bool = False
-    """Close the table when its creator disconnects (a lesson, a famous game)."""
+    """Close the table when its creator disconnects (a lesson)."""
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
     chosen: bool = False
@@ -595,8 +595,6 @@ class Table:
         sentence = self.narrator.tell(events)
         note = self.lesson.note(self.game.cards) if self.lesson else ""
         self._note(events)
-        if any(isinstance(event, PileTaken) for event in events):
-            self.new_game_refused = None  # the game has moved on since
         self.say(sentence, note)
         if self.game.over and self.lesson is not None and self.lesson.outro:
             self.say(self.lesson.outro)
@@ -617,6 +615,7 @@ class Table:
             elif isinstance(event, PileTaken):
                 self.last_take = event
                 self.history.append(self.game.hand_sizes)
+                self.new_game_refused = None  # the game has moved on since a no to a new game
             elif isinstance(event, PlayerOut):
                 self.went_out.append((event.player, self.game.cards))
             elif isinstance(event, GameOver) and event.record.holdings != self.history[-1]:

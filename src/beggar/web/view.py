@@ -173,13 +173,13 @@ def personal(
     }
     log = table.log
     skip = max(0, log_after - log[0]["seq"] + 1) if log else 0
-    you = addressed(table, seat)
-    mine["log"] = [told_to(line, you) for line in log[skip:]]
+    lines = log[skip:]
     if seat is None:  # someone watching by the link: words said to the table's person are not theirs
-        mine["log"] = [
-            {**told, "text": line["others"]} if "others" in line else told
-            for line, told in zip(log[skip:], mine["log"], strict=True)
+        lines = [
+            {**line, "text": line["others"], "named": []} if "others" in line else line for line in lines
         ]
+    you = addressed(table, seat)
+    mine["log"] = [told_to(line, you) for line in lines]
     if first:
         mine["rules"] = rules_entry(table.rules)
         picked = table.chosen_deal()

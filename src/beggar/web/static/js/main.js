@@ -11,12 +11,18 @@ import { HomeForm, fillFamous, fillLessons, fillRules, paceChoices } from "./hom
 
 const PAGES = ["home", "lessons", "famous", "rules", "table", "replay", "closed"];
 
+/** Where this page sits: at no table, unless `at` says which (the server tells the rest once
+ * joined: the seat, and whether the table has an address of its own). */
+function seatedAt(at = {}) {
+  return { table: null, seat: null, token: null, mode: null, addressed: false, ...at };
+}
+
 /** The page's frame: it owns the connection, shows one page at a time, and wires the components
  * (each of which owns its root element) to the connection and to each other. */
 class App {
   constructor() {
     this.options = null;
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
+    this.me = seatedAt();
     this.sound = new Sound();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.home = new HomeForm($("home"), { create: (mode) => this.create(mode) });
@@ -111,7 +117,6 @@ class App {
       this.me.table = message.table;
       this.me.seat = message.seat;
       this.me.mode = message.mode;
-      this.me.kept = message.kept;
       this.me.addressed = message.addressed;
       if (message.token) {
         this.me.token = message.token;
@@ -129,7 +134,6 @@ class App {
       this.table.focus();
     } else if (message.type === "state") {
       this.me.mode = message.mode;
-      this.me.kept = message.kept;
       this.me.addressed = message.addressed;
       if (message.mode === "friends" && App.here() !== `t/${message.table}`) {
         history.replaceState(null, "", siteUrl(`t/${message.table}`).href);
@@ -157,14 +161,14 @@ class App {
       }
       this.showError(message.message);
     } else if (message.type === "left") {
-      this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
+      this.me = seatedAt();
     }
   }
 
   closeTable() {
     setCurrentGame(null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
+    this.me = seatedAt();
     this.end.close();
     const minutes = this.options ? this.options.limits.idle_minutes : null;
     const idle = minutes === null ? "for a while" : `for ${minutes} minute${minutes === 1 ? "" : "s"}`;
@@ -182,7 +186,7 @@ class App {
       this.connection.reopen({ type: "join", table: this.me.table, token: this.me.token });
     } else if (this.me.table) {
       this.showError("The connection to the table was lost; the game has ended.");
-      this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
+      this.me = seatedAt();
       history.replaceState(null, "", siteUrl("#home").href);
       this.showPage("home");
     }
@@ -190,7 +194,7 @@ class App {
 
   /** A new table: the server first names it, so that its socket can go where the table will live. */
   async create(mode, extra = {}, own = false) {
-    const me = { table: null, seat: null, token: null, mode, kept: false, addressed: false };
+    const me = seatedAt({ mode });
     this.me = me;
     const base = mode === "lesson" || mode === "famous" || own ? { pace: extra.pace || "normal" } : this.home.chosen(mode);
     const name = this.home.name;
@@ -215,7 +219,7 @@ class App {
 
   async join(tableId) {
     const token = localStorage.getItem(`beggar-token-${tableId}`);
-    const me = { table: tableId, seat: null, mode: "friends", token, kept: false, addressed: true };
+    const me = seatedAt({ table: tableId, mode: "friends", token, addressed: true });
     this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
@@ -268,7 +272,7 @@ class App {
     const waits = !onPurpose && s && s.addressed && this.table.player && !s.over;
     setCurrentGame(waits ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
-    this.me = { table: null, seat: null, token: null, mode: null, kept: false, addressed: false };
+    this.me = seatedAt();
     this.table.reset();
     this.end.close();
     if (goHome) {

@@ -19,11 +19,6 @@ export function seatName(s, index) {
   return index === s.you && SEATED_MODES.includes(s.mode) && !seat.named ? "You" : seat.name;
 }
 
-/**
- * The title of a table: its lesson, famous game, or who sits at it ("You against Robin",
- * "Friend table: Ann and Bea").
- * @param {import("../../messages.js").TableState} s
- */
 /** What a chart of `points` over `tricks` tricks shows: a last point past the tricks is the hands
  * a game stopped with in the middle of a trick. */
 function chartWords(points, tricks) {
@@ -31,6 +26,11 @@ function chartWords(points, tricks) {
   return `Cards in each stack after each of ${plural(tricks, "trick")}${end}`;
 }
 
+/**
+ * The title of a table: its lesson, famous game, or who sits at it ("You against Robin",
+ * "Friend table: Ann and Bea").
+ * @param {import("../../messages.js").TableState} s
+ */
 export function tableTitle(s) {
   if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
   if (s.famous) return s.famous.title;
