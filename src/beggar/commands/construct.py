@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,7 +17,17 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from beggar.commands.options import Amount, Whole, connect_cluster, console, db_option, db_path, rules_option
+from beggar.commands.options import (
+    Amount,
+    Whole,
+    connect_cluster,
+    console,
+    db_option,
+    kept_db_path,
+    plot_option,
+    rules_option,
+    workers_option,
+)
 from beggar.cycle import find_cycle
 from beggar.rules import Rules
 
@@ -177,7 +188,7 @@ def construct_command(
     default=None,
     help="Seconds per instance; beyond it the instance is stored as unknown.",
 )
-@click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
+@workers_option()
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
 @click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
 @click.option(
@@ -188,21 +199,19 @@ def construct_command(
     help="Positions each backward walk explores at most.",
 )
 @db_option
-@click.option(
-    "--plot", default=None, help="Draw the solver's time per instance (every deck stored) to this PNG."
-)
+@plot_option("the solver's time per instance (every deck stored)")
 @click.option("--json", "as_json", is_flag=True, help="Print the census as one JSON object.")
 def census_command(
     rules: Rules,
     cards: str | None,
     max_period: int,
     time_limit: float | None,
-    workers: int | None,
+    workers: int,
     scheduler: str | None,
     balanced: bool,
     basin_positions: int,
     db: str | None,
-    plot: str | None,
+    plot_path: Path | None,
     as_json: bool,
 ) -> None:
     """Decide every period up to --max-period and store every cycle, each once, in the database.
@@ -211,7 +220,6 @@ def census_command(
     cycle by its canonical position. Run again, the census resumes where it stopped, even after
     being killed.
     """
-    from beggar.research.cluster import default_workers
     from beggar.research.cycles.census import (
         balanced_deals,
         census_summary,
@@ -227,7 +235,7 @@ def census_command(
     if balanced and not composition.full:
         raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
     try:
-        store = Store(db_path(db))
+        store = Store(kept_db_path(db))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
     cluster = connect_cluster(scheduler)
@@ -239,8 +247,10 @@ def census_command(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
+    err = console_err()
     try:
-        with Progress(*columns, console=console_err(), transient=as_json) as bar:
+        # No bar where standard error is not a terminal: a log or a pipe gets only what is said.
+        with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal) as bar:
             task = bar.add_task(composition.key(), total=None, cycles=0)
 
             def show(progress: Any) -> None:
@@ -257,7 +267,7 @@ def census_command(
                 store,
                 max_period,
                 time_limit=time_limit,
-                workers=workers or default_workers(),
+                workers=workers,
                 executor=None if cluster is None else cluster.executor,
                 on_progress=show,
             )
@@ -279,8 +289,11 @@ def census_command(
     summary = census_summary(store, composition, max_period)
     if not balanced:
         summary.pop("deals")
-    if plot is not None:
-        plot_times(store, plot)
+    if plot_path is not None:
+        try:
+            plot_times(store, plot_path)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the plot {plot_path}: {exc.strerror or exc}") from None
     if as_json:
         click.echo(json.dumps(summary))
         return

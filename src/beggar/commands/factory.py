@@ -17,6 +17,7 @@ from beggar.commands.options import (
     connect_cluster,
     db_option,
     db_path,
+    kept_db_path,
     rules_option,
 )
 from beggar.rules import Rules
@@ -51,7 +52,7 @@ def factory_command(
     rules: Rules,
     minutes: float,
     seed: int,
-    workers: int | None,
+    workers: int,
     walkers: int | None,
     basin_positions: int | None,
     band: str,
@@ -67,7 +68,6 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.research.cluster import default_workers
     from beggar.research.cycles.factory import (
         DEFAULT_BASIN_POSITIONS,
         TRIES_PER_PARENT,
@@ -80,18 +80,17 @@ def factory_command(
     from beggar.rules import RulesError
 
     spec = rules.name
-    count = workers or default_workers()
     try:
         alphabet_of(spec)
         args = FactoryArgs(
             spec,
             seed,
-            walkers or count,
+            walkers or workers,
             basin_positions or DEFAULT_BASIN_POSITIONS,
             band,
             tries or TRIES_PER_PARENT,
         )
-        store = Store(db_path(db))
+        store = Store(kept_db_path(db))
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
@@ -110,7 +109,7 @@ def factory_command(
                     store,
                     seconds=minutes * 60,
                     executor=None if cluster is None else cluster.executor,
-                    workers=count,
+                    workers=workers,
                     on_progress=show,
                     units=units,
                 )

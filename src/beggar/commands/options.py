@@ -102,12 +102,48 @@ def rules_option(
     )
 
 
+def _bound_workers(ctx: click.Context, param: click.Parameter, value: int | None) -> int:
+    """The processes a command runs: ``--workers`` bounded by the cores, with a word when lowered."""
+    from beggar.research.cluster import bounded_workers
+
+    count = bounded_workers(value)
+    if value is not None and count < value:
+        click.echo(
+            f"beggar: --workers {value} is more than the {count} cores this process may use: using {count}",
+            err=True,
+        )
+    return count
+
+
+def workers_option(what: str = "Processes") -> Callable[[F], F]:
+    """The one ``--workers`` option: ``what`` runs side by side (processes, threads), every core by
+    default and never more than the cores (see :func:`beggar.research.cluster.bounded_workers`);
+    the command receives a whole number."""
+    return click.option(
+        "--workers",
+        type=Whole(1),
+        default=None,
+        callback=_bound_workers,
+        help=f"{what} (default and most: every core).",
+    )
+
+
 DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."
 
 
 def db_path(path: str | None) -> str:
     """The database a research command uses: ``--db``, else ``$BEGGAR_DB``, else ``beggar.db``."""
     return path or os.environ.get("BEGGAR_DB") or "beggar.db"
+
+
+def kept_db_path(path: str | None) -> str:
+    """The database of a command whose point is to keep its results (search, factory, census), as
+    :func:`db_path` gives it; one held in memory, lost when the command ends, is refused."""
+    chosen = db_path(path)
+    if chosen == ":memory:":
+        named = "--db :memory:" if path else "$BEGGAR_DB=:memory:"
+        raise click.UsageError(f"{named} would lose every result when the command ends: give a file")
+    return chosen
 
 
 def db_option(f: F) -> F:
@@ -129,7 +165,7 @@ def campaign_options(walkers: str) -> Callable[[F], F]:
             help="Run this long, in minutes (a killed run resumes where it stopped).",
         ),
         click.option("--seed", type=Whole(0), default=0, show_default=True, help="Names the campaign."),
-        click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core)."),
+        workers_option(),
         click.option("--walkers", type=Whole(1), default=None, help=f"{walkers} (default: workers)."),
         db_option,
         click.option(
@@ -193,6 +229,32 @@ def output_file(path: Path | str, *, newline: str | None = None) -> Iterator[Tex
     finally:
         with suppress(OSError):
             stream.close()
+
+
+def _checked_plot(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Refuse, before any work, a plot file that is not .png or .svg or cannot be created."""
+    if value is None:
+        return None
+    from beggar.research.plots import plot_format
+
+    try:
+        plot_format(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    check_writable(value, "the plot")
+    return value
+
+
+def plot_option(what: str) -> Callable[[F], F]:
+    """The one ``--plot`` option: draw ``what`` to the .png or .svg file named, that very file."""
+    return click.option(
+        "--plot",
+        "plot_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        callback=_checked_plot,
+        help=f"Draw {what} to this .png or .svg file.",
+    )
 
 
 def check_writable(path: Path | str, what: str) -> None:

@@ -17,15 +17,16 @@ from rich.table import Table
 from beggar.commands.options import (
     Whole,
     campaign_options,
-    check_writable,
     connect_cluster,
     console,
     db_option,
     db_path,
+    kept_db_path,
     output_file,
+    plot_option,
     rules_option,
+    workers_option,
 )
-from beggar.research.cluster import default_workers
 from beggar.research.simulate import (
     CsvRows,
     Summary,
@@ -50,9 +51,6 @@ def _progress(out: Console, show: bool) -> Progress:
     )
 
 
-_PLOT_SUFFIXES = (".png", ".svg")
-
-
 @click.command("simulate")
 @click.option(
     "-n",
@@ -64,12 +62,7 @@ _PLOT_SUFFIXES = (".png", ".svg")
 )
 @rules_option(several=True, help="Rules preset or spec; several, comma-separated, are compared side by side.")
 @click.option("--seed", type=Whole(min=0), default=0, show_default=True, help="Seed of the random deals.")
-@click.option(
-    "--workers",
-    type=Whole(min=1),
-    default=None,
-    help="Threads to run the kernel on  [default: every core].",
-)
+@workers_option("Threads to run the kernel on")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--csv",
@@ -78,18 +71,12 @@ _PLOT_SUFFIXES = (".png", ".svg")
     default=None,
     help="Write one row per game to this CSV file.",
 )
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Draw the length histogram and survival curve to a .png or .svg file.",
-)
+@plot_option("the length histogram and survival curve")
 def simulate_command(
     games: int,
     rules: tuple[Rules, ...],
     seed: int,
-    workers: int | None,
+    workers: int,
     as_json: bool,
     csv_path: Path | None,
     plot_path: Path | None,
@@ -102,11 +89,6 @@ def simulate_command(
     seed is always the same deal, whatever the number of workers. A time limit in the rules is
     ignored: it is for live tables.
     """
-    if plot_path is not None:
-        if plot_path.suffix.lower() not in _PLOT_SUFFIXES:
-            raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
-        check_writable(plot_path, "the plot")
-    threads = workers or default_workers()
     out = Console(stderr=True)
     show = out.is_terminal and games * len(rules) >= 200_000
     summaries: list[Summary] = []
@@ -114,7 +96,7 @@ def simulate_command(
         for one in rules:
             task = bar.add_task(one.name, total=games)
             summaries.append(
-                simulate(one, games, seed, threads, progress=partial(bar.advance, task), rows=sink)
+                simulate(one, games, seed, workers, progress=partial(bar.advance, task), rows=sink)
             )
     if plot_path is not None:
         from beggar.research.plots import plot_summaries
@@ -160,12 +142,7 @@ class _csv_rows:
     help="Games for the reference engine (it is much slower).",
 )
 @rules_option()
-@click.option(
-    "--workers",
-    type=Whole(min=1),
-    default=None,
-    help="Threads for the all-cores figure  [default: every core].",
-)
+@workers_option("Threads for the all-cores figure")
 @click.option("--repeat", type=Whole(min=1), default=1, show_default=True, help="Runs per figure (median).")
 @click.option(
     "--seed",
@@ -186,7 +163,7 @@ def bench_command(
     games: int,
     engine_games: int,
     rules: Rules,
-    workers: int | None,
+    workers: int,
     repeat: int,
     seed: int,
     measure_compile: bool,
@@ -196,9 +173,7 @@ def bench_command(
     from beggar.research.bench import BenchError, Speed, measure, ratio
 
     try:
-        report = measure(
-            rules, games, engine_games, workers or default_workers(), repeat, seed, measure_compile
-        )
+        report = measure(rules, games, engine_games, workers, repeat, seed, measure_compile)
     except BenchError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -256,7 +231,7 @@ def search_command(
     target: str,
     minutes: float,
     seed: int,
-    workers: int | None,
+    workers: int,
     walkers: int | None,
     db: str | None,
     scheduler: str | None,
@@ -271,10 +246,9 @@ def search_command(
     from beggar.research.search import SearchArgs, SearchError, run_search
     from beggar.research.store import Store, StoreError
 
-    count = workers or default_workers()
     try:
-        args = SearchArgs(rules.name, strategy, target, seed, walkers or count)
-        store = Store(db_path(db))
+        args = SearchArgs(rules.name, strategy, target, seed, walkers or workers)
+        store = Store(kept_db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
     cluster = connect_cluster(scheduler)
@@ -291,7 +265,7 @@ def search_command(
                     store,
                     seconds=minutes * 60,
                     executor=None if cluster is None else cluster.executor,
-                    workers=count,
+                    workers=workers,
                     on_progress=show,
                     units=units,
                 )

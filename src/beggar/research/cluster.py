@@ -94,13 +94,19 @@ def _die_with_parent(parent: int, then: Callable[[], None] | None) -> None:
         then()
 
 
-def local_pool(workers: int, initializer: Callable[[], None] | None = None) -> cf.ProcessPoolExecutor:
-    """A pool of ``workers`` processes on this machine that end when this process ends, even by SIGKILL.
+def local_pool(
+    workers: int, initializer: Callable[[], None] | None = None, *, units: int | None = None
+) -> cf.ProcessPoolExecutor:
+    """A pool of at most ``workers`` processes on this machine that end when this process ends,
+    even by SIGKILL: never more than the cores, nor than ``units`` pieces of work (see
+    :func:`bounded_workers`).
 
     ``initializer`` runs once in each worker (for example, to load the compiled kernel).
     """
     return cf.ProcessPoolExecutor(
-        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(), initializer)
+        max_workers=bounded_workers(workers, units),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(), initializer),
     )
 
 
@@ -134,7 +140,7 @@ def run_walkers(
     units in all. Without an ``executor`` the units run on a :func:`local_pool` of ``workers``.
     """
     own = executor is None
-    pool = executor or local_pool(workers, initializer)
+    pool = executor or local_pool(workers, initializer, units=walkers)  # a walker runs one unit at a time
     deadline = time.monotonic() + seconds
     pending: dict[cf.Future[UnitOutcome], int] = {}
     try:
@@ -166,6 +172,25 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def bounded_workers(requested: int | None, units: int | None = None) -> int:
+    """How many processes (or threads) to run: ``requested`` (every core when None), but never
+    more than the cores this process may use, nor more than ``units`` pieces of work, nor fewer
+    than one.
+
+    The one bound on every ``--workers``: a process beyond the cores only adds memory (each one
+    loads the compiled kernels), and one beyond the work does nothing at all.
+
+    >>> bounded_workers(2**31) == default_workers()
+    True
+    >>> bounded_workers(None, units=1)
+    1
+    """
+    count = min(default_workers(), requested or default_workers())
+    if units is not None:
+        count = min(count, units)
+    return max(1, count)
 
 
 @dataclass

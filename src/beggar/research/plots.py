@@ -9,18 +9,34 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
 
-from beggar.research.simulate import Summary
+if TYPE_CHECKING:  # matplotlib is loaded when a plot is drawn, not to check a file's name
+    from matplotlib.axes import Axes
+
+    from beggar.research.simulate import Summary
 
 MAX_BINS = 120
+
+PLOT_SUFFIXES = (".png", ".svg")
+"""The files a plot is written as; the name says which (and is used exactly as given)."""
+
+
+def plot_format(path: Path | str) -> str:
+    """The format matplotlib writes ``path`` in, from its suffix; ValueError for any other name.
+
+    Given to ``savefig`` so that the file is ``path`` itself: without it, matplotlib would add
+    ``.png`` to a name without a suffix and write somewhere else.
+
+    >>> plot_format("lengths.SVG")
+    'svg'
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_SUFFIXES:
+        raise ValueError(f"{Path(path).name}: the plot file must end in .png or .svg")
+    return suffix[1:]
 
 
 def _extent(summaries: Sequence[Summary]) -> int:
@@ -92,17 +108,21 @@ def plot_summaries(summaries: Sequence[Summary], path: Path | str) -> Path:
     if not summaries:
         raise ValueError("nothing to plot: no summaries")
     target = Path(path)
-    if target.suffix.lower() not in (".png", ".svg"):
-        raise ValueError(f"{target.name}: the plot file must end in .png or .svg")
+    form = plot_format(target)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5), layout="constrained")
     try:
         draw_histogram(left, summaries)
         draw_survival(right, summaries)
         figure.suptitle(f"Beggar-My-Neighbour game lengths: {_title(summaries)}")
-        figure.savefig(target, dpi=120)
+        figure.savefig(target, format=form, dpi=120)
     finally:
         plt.close(figure)
     return target
 
 
-__all__ = ["draw_histogram", "draw_survival", "plot_summaries"]
+__all__ = ["PLOT_SUFFIXES", "draw_histogram", "draw_survival", "plot_format", "plot_summaries"]

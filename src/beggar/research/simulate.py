@@ -34,6 +34,7 @@ import numpy.typing as npt
 from rich.table import Table
 
 from beggar.kernels import codes
+from beggar.research.cluster import bounded_workers
 from beggar.rules import Rules, rules_named
 
 if TYPE_CHECKING:
@@ -339,7 +340,8 @@ def run_batches(
         return start, play(compiled, seed, start, count)
 
     spans = list(chunks(games, chunk))
-    if workers <= 1 or len(spans) <= 1:
+    workers = bounded_workers(workers, len(spans))
+    if workers <= 1:
         yield from map(work, spans)
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -21,6 +21,7 @@ import concurrent.futures as cf
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
@@ -149,15 +150,16 @@ def run_census(
     on_progress: Callable[[CensusProgress], None] | None = None,
 ) -> CensusProgress:
     """Decide and store every instance up to ``max_period`` that the store does not hold yet."""
-    from beggar.research.cluster import local_pool
+    from beggar.research.cluster import bounded_workers, local_pool
 
     todo = pending_rows(store, composition, max_period, time_limit)
     progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
     progress.skipped = progress.instances - sum(len(row.hands) for row in todo)
     progress.decided = progress.skipped
     start = time.perf_counter()
-    own = executor is None and workers > 1
-    pool = executor if executor is not None else (local_pool(workers) if workers > 1 else None)
+    count = bounded_workers(workers, len(todo))  # never a process more than the cores or the rows
+    own = executor is None and count > 1
+    pool = executor if executor is not None else (local_pool(count) if count > 1 else None)
     try:
         if pool is None:
             results: Iterable[RowResult] = (
@@ -341,12 +343,17 @@ def period_table(store: Store, deck: str) -> list[PeriodRow]:
     return table
 
 
-def plot_times(store: Store, path: str) -> None:
-    """Draw the solver's time per instance against the period, one line per deck the store holds."""
+def plot_times(store: Store, path: Path | str) -> None:
+    """Draw the solver's time per instance against the period, one line per deck the store holds,
+    into ``path`` itself (.png or .svg)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from beggar.research.plots import plot_format
+
+    form = plot_format(path)
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
     for deck in store.census_decks():
@@ -361,5 +368,5 @@ def plot_times(store: Store, path: str) -> None:
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, format=form, dpi=110)
     plt.close(figure)
