@@ -15,6 +15,7 @@ import click
 
 from beggar.commands import construct, factory, games, research, serve
 from beggar.commands.games import USER_ERRORS, record_json, summary_line
+from beggar.research.store import StoreError
 
 _DEAL_TOKEN = re.compile(r"-[-/0-9TJQKAHDCS ,]*", re.IGNORECASE)
 
@@ -67,6 +68,9 @@ def run(args: Sequence[str] | None = None) -> int:
     except USER_ERRORS as exc:
         click.echo(f"beggar: {_one_line(str(exc))}", err=True)
         return 2
+    except StoreError as exc:  # a store that cannot be used or written (a full disk): says what is kept
+        click.echo(f"beggar: {_one_line(str(exc))}", err=True)
+        return 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -24,11 +24,19 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
 from beggar.notation import seat_name
+from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
+
+SCHEMA_VERSION = 1
+"""The store's schema version (``PRAGMA user_version``); a store of a later version is refused.
+
+To change the schema, add a step to :data:`_MIGRATIONS` and raise this number; :data:`SCHEMA` stays
+version 1 as it was written, since every new store goes through every step."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -136,6 +144,22 @@ CREATE TABLE IF NOT EXISTS factory_moves (
     PRIMARY KEY (campaign, move)
 );
 """
+
+
+def _to_version_1(db: sqlite3.Connection) -> None:
+    """Version 1: every table of :data:`SCHEMA`. A store written before versions were kept
+    (version 0) holds some of them already, and perhaps ``finds`` without its ``lead`` column."""
+    for statement in statements(SCHEMA):
+        db.execute(statement)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(finds)")}
+    if "lead" not in columns:
+        db.execute("ALTER TABLE finds ADD COLUMN lead INTEGER NOT NULL DEFAULT 0")
+
+
+_MIGRATIONS: dict[int, Step] = {1: _to_version_1}
+"""Step ``n`` brings a store of version ``n - 1`` to version ``n`` (see :mod:`beggar.schema`)."""
+
+_ELSEWHERE = "give another --db"
 
 
 @dataclass(frozen=True)
@@ -363,11 +387,21 @@ class Store:
                 )
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot use {self.path} as a database: {exc}") from None
+        try:
+            # A newer store is refused before anything in it changes, its journal mode included.
+            refuse_newer(self.db, self.path, SCHEMA_VERSION, elsewhere=_ELSEWHERE)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
+            migrate(self.db, self.path, _MIGRATIONS, elsewhere=_ELSEWHERE)
+        except NewerSchema as exc:
+            self.db.close()
+            raise StoreError(str(exc)) from None
+        except sqlite3.Error as exc:
+            self.db.close()
+            if str(getattr(exc, "sqlite_errorname", "")).startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+                raise _write_failure(self.path, exc) from None
             raise StoreError(f"cannot use {self.path} as a database: {exc}") from None
 
     def _open_read_only(self) -> None:
@@ -383,14 +417,12 @@ class Store:
                 Path(self.path).resolve().as_uri() + "?mode=ro", uri=True, timeout=30, isolation_level=None
             )
             self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            refuse_newer(self.db, self.path, SCHEMA_VERSION, elsewhere=_ELSEWHERE)
+        except NewerSchema as exc:
+            self.db.close()
+            raise StoreError(str(exc)) from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot read {self.path} as a database: {exc}") from None
-
-    def _migrate(self) -> None:
-        """Bring a database written by an earlier version up to this schema."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(finds)")}
-        if "lead" not in columns:
-            self.db.execute("ALTER TABLE finds ADD COLUMN lead INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         self.db.close()
@@ -401,10 +433,11 @@ class Store:
         """The campaign with these arguments, created if new."""
         key = campaign_id(args)
         now = time.time()
-        self.db.execute(
-            "INSERT OR IGNORE INTO campaigns (id, args, created, updated) VALUES (?, ?, ?, ?)",
-            (key, json.dumps(args, sort_keys=True), now, now),
-        )
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR IGNORE INTO campaigns (id, args, created, updated) VALUES (?, ?, ?, ?)",
+                (key, json.dumps(args, sort_keys=True), now, now),
+            )
         row = self.db.execute("SELECT args, scored, seconds FROM campaigns WHERE id = ?", (key,)).fetchone()
         return Campaign(key, json.loads(row[0]), int(row[1]), float(row[2]))
 
@@ -693,22 +726,64 @@ class Store:
             )
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.path)
 
 
 class StoreError(Exception):
     """A database that cannot be used, or a bad query."""
 
 
+class StoreWriteError(StoreError):
+    """A write the database refused (a full disk, a read-only file): nothing of it was kept, and
+    everything written before it is."""
+
+
+_CANNOT_WRITE = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_BUSY")
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    """Is this SQLite error a write the file or the disk refused (not a bug in a query)?"""
+    return str(getattr(exc, "sqlite_errorname", "")).startswith(_CANNOT_WRITE)
+
+
+def _write_failure(path: str, exc: sqlite3.Error) -> StoreWriteError:
+    """The one message for a write the database refused: what happened, and that nothing is lost."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    why = "the disk is full (or the database reached its size limit)" if name == "SQLITE_FULL" else str(exc)
+    return StoreWriteError(
+        f"cannot write to the database {path}: {why}; everything saved before is kept, "
+        "and the same command resumes once it can write again"
+    )
+
+
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    """One write: all of it is kept, or (the error raised as :class:`StoreWriteError` when the
+    file or the disk refused it) none of it."""
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self.db = db
+        self.path = path
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _write_failure(self.path, exc) from None
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as exc:
+                value = exc
+        # SQLite may have rolled back already (a full disk can end the transaction by itself).
+        with suppress(sqlite3.Error):
+            self.db.execute("ROLLBACK")
+        if isinstance(value, sqlite3.Error) and _cannot_write(value):
+            raise _write_failure(self.path, value) from None
+        if isinstance(value, sqlite3.Error) and kind is None:
+            raise value
 
 
 def export(finds: Sequence[Find], form: str) -> str:

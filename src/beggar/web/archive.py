@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from beggar.engine import Game
+from beggar.schema import NewerSchema, migrate
 
 SCHEMA_VERSION = 2
 _MIGRATIONS = {
@@ -265,17 +266,11 @@ def _text(value: object, bad: str) -> str:
 
 
 def _migrate(db: sqlite3.Connection, path: str) -> None:
-    """Bring the file's schema up to :data:`SCHEMA_VERSION`, one version at a time."""
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    if version > SCHEMA_VERSION:
-        raise DatabaseError(
-            f"{path} was written by a newer beggar (database version {version}; this one reads up to "
-            f"{SCHEMA_VERSION}): upgrade beggar, or give serve another --db"
-        )
-    for target in range(version + 1, SCHEMA_VERSION + 1):
-        db.executescript(_MIGRATIONS[target])
-        db.execute(f"PRAGMA user_version = {target}")
-        db.commit()
+    """Bring the file's schema up to :data:`SCHEMA_VERSION`, one version at a time (:mod:`beggar.schema`)."""
+    try:
+        migrate(db, path, _MIGRATIONS, elsewhere="give serve another --db")
+    except NewerSchema as exc:
+        raise DatabaseError(str(exc)) from None
 
 
 def default_path() -> Path:
