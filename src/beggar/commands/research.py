@@ -207,7 +207,7 @@ def bench_command(
     keys = ("kernel_1_worker", "kernel_all_cores", "general_kernel_1_worker", "engine")
     speeds = [Speed.from_dict(report[key]) for key in keys]
     engine = speeds[-1]
-    table = Table(title=f"beggar bench: random {rules.name} deals, shuffle included")
+    table = Table(title=f"beggar bench: random {rules.spec()} deals, shuffle included")
     for column in ("", "games", "seconds", "games/s", "cards/s", "vs engine"):
         table.add_column(column, justify="left" if not column else "right")
     for speed in speeds:
@@ -273,7 +273,7 @@ def search_command(
 
     count = workers or default_workers()
     try:
-        args = SearchArgs(rules.name, strategy, target, seed, walkers or count)
+        args = SearchArgs(rules.spec(), strategy, target, seed, walkers or count)
         store = Store(db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -324,7 +324,7 @@ def _status_line(args: Any, progress: Any, budget: float) -> str:
     shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
     left = max(0.0, budget - progress.seconds)
     return (
-        f"{args.strategy} · {args.rules_spec} · {progress.rate:,.0f} deals/s · best {shown} · "
+        f"{args.strategy} · {args.rules} · {progress.rate:,.0f} deals/s · best {shown} · "
         f"loops {len(progress.loops)} · finds {progress.new_finds} · {left / 60:.1f} min left"
     )
 
@@ -417,7 +417,7 @@ def _finds(db: str | None, rules: Rules | None, by: str, limit: int, loops: bool
         raise click.UsageError(f"no database at {path}: run beggar search first, or give --db")
     try:
         return Store(path).top(
-            rules_spec=None if rules is None else rules.name,
+            rules=None if rules is None else rules.spec(),
             by=by,
             limit=limit,
             status="loop" if loops else None,
