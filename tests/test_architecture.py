@@ -288,6 +288,17 @@ def test_no_test_module_imports_another() -> None:
     assert [str(one) for one in imports_of_tests(imports(SOURCE.parent.parent / "tests"))] == []
 
 
+def test_the_product_cites_only_its_own_rules_page() -> None:
+    """The rules the product cites are ``docs/rules.md``; the text it was written from is not in
+    the repository, and a reader could not follow a citation of it."""
+    top = SOURCE.parent.parent
+    files = [top / "README.md", *sorted((top / "docs").rglob("*.md"))]
+    files += [path for path in sorted(SOURCE.rglob("*")) if path.suffix in (".py", ".js", ".html", ".md")]
+    assert [
+        str(path.relative_to(top)) for path in files if "RULES.md" in path.read_text(encoding="utf-8")
+    ] == []
+
+
 # -- the checks themselves, on a planted tree ---------------------------------------------------------
 
 
