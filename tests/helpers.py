@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 import uvicorn
 
 from beggar.cycle import find_cycle
-from beggar.engine import CardTurned, Game
+from beggar.engine import CardTurned, Game, GameRecord, play
+from beggar.notation import Deal
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.construct import Composition
 from beggar.research.store import CycleDeal, Store, StoredCycle
-from beggar.rules import rules_named
+from beggar.rules import Rules, rules_named
 from beggar.web.app import create_app
 from beggar.web.settings import ServerSettings
 
@@ -147,6 +148,12 @@ def disable_features(arguments: list[str]) -> str:
     given = [argument[len(switch) :] for argument in arguments if argument.startswith(switch)]
     features = [name for name in (given[-1] if given else "").split(",") if name]
     return switch + ",".join(dict.fromkeys([*features, *QUIET_FEATURES]))
+
+
+def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[GameRecord]:
+    """What the reference engine says of each deal, its seat in ``firsts`` leading: what every
+    kernel is held to."""
+    return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
 
 
 def free_port() -> int:

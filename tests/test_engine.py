@@ -766,7 +766,6 @@ def rules_variants(draw: st.DrawFn, max_players: int = 8) -> Rules:
     if max_cards is None and deck == "double":
         max_cards = 5000  # keep the run time modest
     return rules.replace(
-        name="drawn",
         players=players,
         direction=draw(st.sampled_from(list(Direction))),
         pile_order=draw(st.sampled_from(list(PileOrder))),

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from beggar.cards import DOUBLE_DECK, HALF_DECK, STANDARD_DECK, STRIPPED_DECK, Rank
 from beggar.rules import (
     ALIASES,
     PRESETS,
+    SETTINGS,
     STANDARD,
     Award,
     Direction,
@@ -197,8 +200,101 @@ def test_a_spec_changes_settings_of_a_preset():
     rules = rules_named("standard:players=4:direction=counter-clockwise")
     assert rules.players == 4
     assert rules.direction is Direction.COUNTER_CLOCKWISE
-    assert rules.name == "standard:players=4:direction=counter-clockwise"
+    assert rules.name == "standard"  # the preset; the spec names the rules themselves
+    assert rules.spec() == "standard:players=4:direction=counter-clockwise"
     assert rules.pay == STANDARD.pay
+
+
+# -- the spec printer ----------------------------------------------------------------------------
+
+_CHOICES = {
+    "direction": list(Direction),
+    "pile_order": list(PileOrder),
+    "empty_hand": list(EmptyHand),
+    "repeat": list(RepeatCheck),
+    "on_repeat": list(Award),
+    "on_stop": list(Award),
+}
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """Any rules a person can set up: a preset, then any value of any settings (every field of
+    :class:`Rules` is a setting of ``SETTINGS``, checked above)."""
+    changes: dict[str, object] = {}
+    fields = draw(st.sets(st.sampled_from([s.attribute for s in SETTINGS])))
+    deck = draw(st.sampled_from([STANDARD_DECK, STRIPPED_DECK, DOUBLE_DECK, HALF_DECK]))
+    for field in fields:
+        if field == "pay":
+            ranks = draw(st.lists(st.sampled_from(sorted(deck.ranks)), min_size=1, max_size=5, unique=True))
+            changes["pay"] = tuple((rank, draw(st.integers(1, 52))) for rank in ranks)
+            changes["deck"] = deck
+        elif field == "deck":
+            changes["deck"] = deck
+        elif field == "players":
+            changes["players"] = draw(st.integers(2, 8))
+        elif field == "lead":
+            changes["lead"] = draw(st.sampled_from(list(Lead)))
+            changes["lead_seat"] = draw(st.integers(0, 7))
+        elif field in ("max_cards", "max_tricks"):
+            changes[field] = draw(st.none() | st.integers(1, 10**12))
+        elif field == "time_limit":
+            micro = draw(st.integers(1, 366 * 86400 * 10**6))
+            changes["time_limit"] = draw(
+                st.sampled_from([micro / 10**6, micro // 10**6 or 1, 60.0 * (micro % 600 + 1)])
+            )
+        elif field == "open_hands":
+            changes["open_hands"] = draw(st.booleans())
+        else:
+            changes[field] = draw(st.sampled_from(_CHOICES[field]))
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    try:
+        return PRESETS[preset].replace(**changes)
+    except RulesError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=80, deadline=None)
+@given(any_rules())
+def test_the_spec_of_any_rules_reads_back_to_them_and_is_the_text_a_person_would_type(rules: Rules) -> None:
+    """One rule set, one spec: read back, it gives the same rules and the same spec. Before the
+    printer, a spec typed in this form was stored as typed, so every such stored key stays the same
+    (stores written otherwise are migrated: ``tests/research/test_store.py``)."""
+    spec = rules.spec()
+    again = rules_named(spec)
+    assert again == rules
+    assert again.spec() == spec
+    assert again.name == rules.name == spec.split(":")[0]
+    assert rules_named(spec.upper().replace(":", " : ")).spec() == spec  # however it is written
+
+
+def test_rules_derived_by_replace_have_their_own_spec() -> None:
+    assert STANDARD.spec() == "standard"
+    assert STANDARD.replace(players=3).spec() == "standard:players=3"
+    assert PRESETS["practice-table"].replace(lead=Lead.FIRST_HAND).spec() == "practice-table:lead=first-hand"
+    assert rules_named("practice-table:lead=1").spec() == "practice-table:lead=1"
+    assert (
+        rules_named("friend-table:on-end=no-winner").spec()
+        == "friend-table:on-repeat=no-winner:on-stop=no-winner"
+    )
+    assert (
+        rules_named("suck-the-well:players=4:pile-order=newest-first").spec()
+        == "counter-clockwise:pile=newest-first"
+    )
+    assert rules_named("standard:time-limit=1.5m").spec() == "standard:time-limit=90s"
+
+
+def test_the_name_is_a_preset() -> None:
+    with pytest.raises(RulesError, match="unknown preset 'lesson'"):
+        STANDARD.replace(name="lesson")
+
+
+def test_rules_data_that_names_a_whole_spec_reads_its_preset() -> None:
+    """Games archived before ``name`` meant the preset held the whole spec there."""
+    data = rules_named("friend-table:players=4").to_dict()
+    assert Rules.from_dict({**data, "name": "friend-table:players=4"}).spec() == "friend-table:players=4"
+    assert Rules.from_dict({**data, "name": "lesson"}).name == "standard"
 
 
 @pytest.mark.parametrize(

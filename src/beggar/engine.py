@@ -226,7 +226,7 @@ class Game:
         if deal.players != rules.players:
             raise GameError(
                 f"the deal has {deal.players} hands, "
-                f"but the rules {rules.name!r} are for {rules.players} players"
+                f"but the rules {rules.spec()!r} are for {rules.players} players"
             )
         self.rules = rules
         self.deal = deal

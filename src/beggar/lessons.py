@@ -20,7 +20,7 @@ from beggar.narrate import Narrator
 from beggar.notation import parse_deal
 from beggar.rules import STANDARD, Rules
 
-LESSON_RULES = STANDARD.replace(name="lesson", open_hands=True)
+LESSON_RULES = STANDARD.replace(open_hands=True)
 """The standard game, hands face up: nothing in a lesson is secret."""
 
 

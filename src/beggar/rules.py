@@ -117,6 +117,7 @@ class Rules:
     """
 
     name: str = "standard"
+    """The preset these rules start from (:data:`PRESETS`); :meth:`spec` names the rules themselves."""
     pay: tuple[tuple[Rank, int], ...] = STANDARD_PAY
     """Pay value of each pay rank; every other rank pays nothing."""
     deck: Deck = STANDARD_DECK
@@ -144,9 +145,18 @@ class Rules:
         # Normalise the pay scale so that equal rules compare equal whatever order they were given in.
         pay = tuple(sorted(((Rank(r), int(v)) for r, v in self.pay if int(v) != 0), key=lambda p: p[0]))
         object.__setattr__(self, "pay", pay)
+        # A leading seat matters only when a seat leads, and a time limit is kept to the microsecond
+        # (what a spec can write): equal games are equal rules, with one spec.
+        if self.lead is not Lead.SEAT:
+            object.__setattr__(self, "lead_seat", 0)
+        if self.time_limit is not None:
+            object.__setattr__(self, "time_limit", round(float(self.time_limit), 6))
         self._check()
 
     def _check(self) -> None:
+        presets = globals().get("PRESETS")  # None while the presets themselves are being built
+        if presets is not None and self.name not in presets:
+            raise RulesError(f"unknown preset {shown_text(self.name)}: choose one of {', '.join(presets)}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(f"players={self.players}: a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         if self.players > self.deck.size:
@@ -237,9 +247,36 @@ class Rules:
 
     # -- text --------------------------------------------------------------------------------
 
+    def spec(self) -> str:
+        """The rules spec of these rules: the preset, then each setting that differs from it, in
+        the order of :data:`SETTINGS`. One rule set has one spec, however it was written or built,
+        and :func:`rules_named` reads it back to these rules. Stores key their records by it.
+
+        >>> rules_named("Standard: players=3 :pay=J2Q4K6A8").spec()
+        'standard:pay=J2Q4K6A8:players=3'
+        >>> rules_named("friend-table").replace(players=4).spec()
+        'friend-table:players=4'
+        >>> rules_named("seed-000:players=2").spec()
+        'practice-table'
+        """
+        base = PRESETS[self.name]
+        changed = [
+            f"{setting.key}={setting.spec_text(self)}"
+            for setting in SETTINGS
+            if setting.spec_text(self) != setting.spec_text(base)
+        ]
+        return ":".join([self.name, *changed])
+
     def pay_spec(self) -> str:
-        """The pay scale written compactly, for example ``J1Q2K3A4``."""
-        return "".join(f"{rank.symbol}{value}" for rank, value in self.pay)
+        """The pay scale written compactly, for example ``J1Q2K3A4``; spaced when a number rank
+        pays, so that a rank's digit never runs into the value before it.
+
+        >>> rules_named("standard:pay=2=1,3=1,A4").pay_spec()
+        '21 31 A4'
+        """
+        return (" " if self.number_ranks_pay else "").join(
+            f"{rank.symbol}{value}" for rank, value in self.pay
+        )
 
     def settings(self) -> dict[str, str]:
         """Every setting as text, in the spec's own ``key: value`` words."""
@@ -257,7 +294,13 @@ class Rules:
         """Rebuild rules from :meth:`to_dict`'s output, checking every value."""
         if not isinstance(data, Mapping):
             raise RulesError(f"bad rules data: expected a mapping of settings, not {type(data).__name__}")
-        changes: dict[str, Any] = {"name": str(data.get("name", "custom"))}
+        try:
+            # ``name`` is the preset; data written before it was held the whole spec, so a spec is
+            # read for its preset. Rules of no preset (a lesson's, say) are read from the standard.
+            preset = rules_named(str(data.get("name", STANDARD.name))).name
+        except RulesError:
+            preset = STANDARD.name
+        changes: dict[str, Any] = {"name": preset}
         for setting in SETTINGS:
             try:
                 changes.update(setting.load(data))
@@ -431,15 +474,16 @@ ALIASES = {
 }
 
 
-def rules_named(rules_spec: str) -> Rules:
-    """Rules from a spec: a preset name, optionally followed by ``:key=value`` changes.
+def rules_named(spec: str) -> Rules:
+    """Rules from a spec: a preset name, optionally followed by ``:key=value`` changes
+    (:meth:`Rules.spec` writes the one spec of some rules).
 
     The keys are those of :data:`SETTINGS` (see :func:`spec_help`) and ``on-end``.
 
     >>> rules_named("standard:pay=J2Q4K6A8:players=3").pay_spec()
     'J2Q4K6A8'
     """
-    name, *changes = rules_spec.strip().split(":")
+    name, *changes = spec.strip().split(":")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     if key not in PRESETS:
         raise RulesError(f"unknown rules {shown_text(name)}: choose one of {', '.join(PRESETS)}")
@@ -452,7 +496,7 @@ def rules_named(rules_spec: str) -> Rules:
             raise RulesError(f"bad rules change {shown_text(change)}: write key=value, for example players=3")
         key, value = (part.strip() for part in change.split("=", 1))
         updates.update(_parse_change(key.lower(), value))
-    return rules.replace(name=rules_spec.strip(), **updates)
+    return rules.replace(**updates)
 
 
 NUMBER_DIGITS = 18
@@ -572,6 +616,10 @@ class Setting:
     def show(self, rules: Rules) -> str:
         return self.show_value(getattr(rules, self.attribute))
 
+    def spec_text(self, rules: Rules) -> str:
+        """The value as a spec writes it (``key=`` this), read back by :meth:`parse`."""
+        return self.show(rules)
+
     def parse(self, text: str) -> dict[str, Any]:
         """The :class:`Rules` changes a spec's ``key=text`` asks for."""
         try:
@@ -600,6 +648,9 @@ class _LeadSetting(Setting):
     def show(self, rules: Rules) -> str:
         return f"seat {rules.lead_seat}" if rules.lead is Lead.SEAT else str(rules.lead)
 
+    def spec_text(self, rules: Rules) -> str:
+        return str(rules.lead_seat) if rules.lead is Lead.SEAT else str(rules.lead)
+
     def parse(self, text: str) -> dict[str, Any]:
         text = text.strip()
         if text[:1].isdigit():
@@ -626,6 +677,9 @@ class _PaySetting(Setting):
     def show(self, rules: Rules) -> str:
         return " ".join(f"{rank.label}{value}" for rank, value in rules.pay)
 
+    def spec_text(self, rules: Rules) -> str:
+        return rules.pay_spec()
+
     def dump(self, rules: Rules) -> dict[str, Any]:
         return {"pay": {rank.symbol: value for rank, value in rules.pay}}
 
@@ -637,6 +691,9 @@ class _PaySetting(Setting):
 class _DeckSetting(Setting):
     def show(self, rules: Rules) -> str:
         return f"{rules.deck.name} ({rules.deck.size} cards)"
+
+    def spec_text(self, rules: Rules) -> str:
+        return rules.deck.name
 
     def dump(self, rules: Rules) -> dict[str, Any]:
         return {"deck": rules.deck.name}
@@ -657,7 +714,7 @@ def _show_seconds(seconds: float | None) -> str:
         return "none"
     if seconds % 60 == 0:
         return f"{int(seconds // 60)}m"
-    return f"{seconds:g}s"
+    return f"{seconds:.6f}".rstrip("0").rstrip(".") + "s"  # exact: rules keep a limit to the microsecond
 
 
 def _duration(text: str) -> float | None:

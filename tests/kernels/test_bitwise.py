@@ -15,12 +15,13 @@ import random
 import numpy as np
 import pytest
 
-from beggar.engine import GameRecord, Reason, Status, play
+from beggar.engine import Reason, Status, play
 from beggar.kernels import bitwise, general, lockstep
 from beggar.kernels.bits import DEBRUIJN_TABLE, tz, tz_float
 from beggar.notation import Deal, parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
 from beggar.rules import PRESETS, STANDARD, Rules, rules_named
+from helpers import engine_records
 
 KERNEL_SAMPLE = 3000
 ENGINE_SAMPLE = 60
@@ -60,10 +61,6 @@ EXTRA_SPECS = (
 )
 
 SPECS = COVERED_PRESETS + EXTRA_SPECS
-
-
-def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[GameRecord]:
-    return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
 
 
 def assert_same_as_kernel(rules: Rules, seed: int, count: int) -> None:

@@ -10,11 +10,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from beggar.engine import GameRecord, Status, play
+from beggar.engine import Status, play
 from beggar.kernels import general
-from beggar.notation import Deal, parse_deal
+from beggar.notation import parse_deal
 from beggar.records import NEVER_ENDING, RECORDS
 from beggar.rules import PRESETS, STANDARD, Rules, rules_named
+from helpers import engine_records
 
 SAMPLE = 120
 SLOW_SAMPLE = 10_000
@@ -48,10 +49,6 @@ EXTRA_SPECS = (
 )
 
 ALL_SPECS = tuple(PRESETS) + EXTRA_SPECS
-
-
-def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[GameRecord]:
-    return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
 
 
 def assert_same(rules: Rules, seed: int, count: int) -> None:

@@ -59,7 +59,7 @@ def test_local_search_climbs_above_a_typical_game() -> None:
 
 def test_a_search_of_never_ending_deals_under_a_variant_that_loops_often(tmp_path: Path) -> None:
     store = Store(tmp_path / "finds.db")
-    args = SearchArgs(rules_spec="half-deck:pay=J1", strategy="random", target="loops", seed=1, walkers=1)
+    args = SearchArgs(rules="half-deck:pay=J1", strategy="random", target="loops", seed=1, walkers=1)
     progress = run_search(args, store, seconds=60, workers=1, units=1)
     loops = store.top(status="loop")
     assert progress.loops and loops
@@ -72,7 +72,7 @@ def test_rules_whose_number_cards_pay_are_searched_with_those_ranks_written_out(
     rules = rules_named("standard:pay=J1Q2K3A4T1")
     space = Space.of(rules)
     assert space.symbols == "-TJQKA"
-    result = run_unit(SearchArgs(rules_spec=rules.name, strategy="hill-climb", seed=3).to_dict(), 0, 0, {})
+    result = run_unit(SearchArgs(rules=rules.spec(), strategy="hill-climb", seed=3).to_dict(), 0, 0, {})
     assert result.finds
     for find in result.finds:
         assert find.deal.count("T") == 4
@@ -84,7 +84,7 @@ def test_rules_whose_number_cards_pay_are_searched_with_those_ranks_written_out(
 def test_under_a_random_lead_every_find_is_the_game_that_was_scored(strategy: str) -> None:
     """friend-table draws a leader per game: a find stores it, and replays to what was scored."""
     rules = rules_named("friend-table")
-    args = SearchArgs(rules_spec="friend-table", strategy=strategy, target="cards", seed=11, walkers=1)
+    args = SearchArgs(rules="friend-table", strategy=strategy, target="cards", seed=11, walkers=1)
     finds = []
     state: dict[str, object] = {}
     for unit in range(2):
@@ -106,7 +106,7 @@ def test_under_a_random_lead_every_find_is_the_game_that_was_scored(strategy: st
 def test_random_search_keeps_a_loop_scored_under_a_random_lead_as_a_loop() -> None:
     """The half deck with only jacks paying loops often; each stored loop must loop as led."""
     rules = rules_named("half-deck:pay=J1:lead=random")
-    args = SearchArgs(rules_spec=rules.name, strategy="random", target="loops", seed=1, walkers=1)
+    args = SearchArgs(rules=rules.spec(), strategy="random", target="loops", seed=1, walkers=1)
     finds = run_unit(args.to_dict(), 0, 0, {}).finds
     loops = [find for find in finds if find.status == "loop"]
     assert loops
@@ -118,7 +118,7 @@ def test_random_search_keeps_a_loop_scored_under_a_random_lead_as_a_loop() -> No
 def test_search_runs_under_rules_with_a_card_limit_and_no_repeat_check(tmp_path: Path) -> None:
     """A house limit does not apply to the search (it wants the game itself), and must not break it."""
     store = Store(tmp_path / "finds.db")
-    args = SearchArgs(rules_spec="standard:repeat=off:max-cards=300", strategy="random", seed=2, walkers=1)
+    args = SearchArgs(rules="standard:repeat=off:max-cards=300", strategy="random", seed=2, walkers=1)
     run_search(args, store, seconds=60, workers=1, units=1)
     best = store.top(limit=1)[0]
     assert best.cards > 300
@@ -307,7 +307,7 @@ def test_a_random_unit_finds_what_one_table_of_the_whole_unit_holds(
 
     assert RANDOM_UNIT % RANDOM_CHUNK != 0  # a short last chunk is exercised too
     rules = rules_named(spec)
-    args = SearchArgs(rules_spec=spec, strategy="random", target=target, seed=5, walkers=2)
+    args = SearchArgs(rules=spec, strategy="random", target=target, seed=5, walkers=2)
     result = run_unit(args.to_dict(), 1, 1, {"best": best_before})
     start = (1 * 2 + 1) * RANDOM_UNIT
     whole = bitwise.play_random_fastest(general.KernelRules.of(rules), 5, start, RANDOM_UNIT)

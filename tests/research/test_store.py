@@ -62,7 +62,7 @@ def test_top_ranks_by_cards_or_tricks_and_filters(tmp_path: Path) -> None:
     store = Store(tmp_path / "finds.db")
     store.add([find("a/b", 100, 30), find("c/d", 200, 20), find("e/f", 150, 40, rules="stripped")])
     assert [f.deal for f in store.top(by="tricks")] == ["e/f", "a/b", "c/d"]
-    assert [f.deal for f in store.top(rules_spec="standard")] == ["c/d", "a/b"]
+    assert [f.deal for f in store.top(rules="standard")] == ["c/d", "a/b"]
     assert [f.deal for f in store.top(limit=1)] == ["c/d"]
     with pytest.raises(StoreError):
         store.top(by="luck")
@@ -104,3 +104,64 @@ def test_a_database_of_an_earlier_version_gains_the_lead_column(tmp_path: Path) 
         )
     [old] = Store(path).top()
     assert (old.deal, old.lead) == ("a/b", 0)
+
+
+# -- stores written before rules had one spec ------------------------------------------------------
+
+TYPED = Path(__file__).parent / "data" / "specs-as-typed.sqlite"
+"""A store written by the code before :meth:`beggar.rules.Rules.spec`, which keyed records by the
+spec as typed: ``beggar search --rules Half-Deck:pay=J1 --target loops --seed 1`` and the same with
+``half-deck:pay=J1``, ``beggar search --rules stripped-40:players=3 --seed 2``, ``beggar factory
+--rules half-deck:players=2:pay=Q2J1`` (seeds 0 and 1, the second with ``--basin-positions 300
+--units 4``), ``beggar census --rules HALF-DECK:pay=J1 --cards 6,2 --max-period 12`` and ``beggar
+census --rules standard:pile=oldest-first --cards 5,2,1 --max-period 16``, one unit and walker each."""
+
+
+def _keys(store: Store) -> dict[str, list[tuple[str, int]]]:
+    queries = {
+        "finds": "SELECT rules, count(*) FROM finds GROUP BY 1",
+        "cycles": "SELECT rules, count(*) FROM cycles GROUP BY 1",
+        "basins": "SELECT rules, count(*) FROM basins GROUP BY 1",
+        "cycle_deals": "SELECT rules, count(*) FROM cycle_deals GROUP BY 1",
+        "census_instances": "SELECT deck, count(*) FROM census_instances GROUP BY 1",
+        "census_cycles": "SELECT deck, count(*) FROM census_cycles GROUP BY 1",
+        "campaigns": "SELECT json_extract(args, '$.rules'), scored FROM campaigns ORDER BY 1, 2",
+    }
+    return {name: store.db.execute(query).fetchall() for name, query in queries.items()}
+
+
+def test_a_store_keyed_by_specs_as_typed_is_keyed_by_the_one_spec_and_its_campaigns_resume(
+    tmp_path: Path,
+) -> None:
+    from beggar.research.cycles.factory import FactoryArgs
+    from beggar.research.search import SearchArgs
+    from beggar.research.store import never_ending_deals
+    from beggar.rules import rules_named
+
+    path = tmp_path / "old.db"
+    path.write_bytes(TYPED.read_bytes())
+    store = Store(path)
+    keys = _keys(store)
+    texts = {text for rows in keys.values() for text, _ in rows}
+    assert texts == {"half-deck:pay=J1", "half-deck:pay=J1Q2", "stripped:players=3"} | {
+        "half-deck:pay=J1[6,2]",
+        "standard[5,2,1,0,0]",
+    }
+    assert all(rules_named(text.partition("[")[0]).spec() == text.partition("[")[0] for text in texts)
+    assert [f.cards for f in store.top(rules="stripped:players=3")] == [1387]
+    assert len(store.top(rules="half-deck:pay=J1", limit=100)) == 21  # typed two ways: kept once
+    assert len(store.cycles(rules="half-deck:pay=J1Q2")) == 87
+    assert len(store.basins(rules="half-deck:pay=J1Q2")) == 2
+    assert len(never_ending_deals(store, "half-deck:pay=J1Q2")) == 64
+    assert len(store.census_instances("half-deck:pay=J1[6,2]")) == 462
+    # The same command resumes its campaign: the same arguments name the same campaign, with its walkers.
+    rules = rules_named("stripped-40:players=3").spec()
+    search = store.campaign(SearchArgs(rules, "random", "cards", seed=2, walkers=1).to_dict())
+    factory = store.campaign(FactoryArgs(rules_named("half-deck:pay=J1Q2").spec(), 1, 1, 300).to_dict())
+    assert search.scored == 1_000_000 and store.walkers(search)
+    assert factory.scored > 0 and store.walkers(factory)
+    assert store.db.execute("SELECT count(*) FROM campaigns").fetchone() == (4,)
+    store.close()
+    again = Store(path)  # a store keyed by specs is left as it is
+    assert _keys(again) == keys
+    again.close()

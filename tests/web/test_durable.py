@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -38,7 +37,7 @@ from beggar.web.lobby import Lobby, LobbySettings
 from beggar.web.never_ending import found_again, viewing_rules
 from beggar.web.table import Mode, Pace, Seat, Table, TableError
 from beggar.web.view import personal, shared_view
-from helpers import run_async
+from helpers import free_port, run_async
 
 pytestmark = pytest.mark.system
 
@@ -56,12 +55,6 @@ def _long_deal() -> Deal:
 
 
 DEAL = _long_deal()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:

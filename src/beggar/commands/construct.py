@@ -164,7 +164,7 @@ def construct_command(
                     highlight=False,
                 )
     if as_json:
-        result = {"rules": rules.name, "cards": composition.size, "instances": answers, "cycles": cycles}
+        result = {"rules": rules.spec(), "cards": composition.size, "instances": answers, "cycles": cycles}
         if balanced:
             result["deals"] = deals
         click.echo(json.dumps(result))
@@ -272,9 +272,9 @@ def census_command(
                 on_progress=show,
             )
         if balanced:
-            done = store.basins(rules=rules.name)
+            done = store.basins(rules=rules.spec())
             for cycle in store.census_cycles(composition.key()):
-                if cycle.period_cards <= max_period and (rules.name, cycle.deal) not in done:
+                if cycle.period_cards <= max_period and (rules.spec(), cycle.deal) not in done:
                     basin = balanced_deals(rules, cycle.deal, max_positions=basin_positions)
                     store_basin(store, rules, basin, basin_positions)
     except (ConstructError, StoreError) as exc:

@@ -79,7 +79,7 @@ def factory_command(
     from beggar.research.store import Store, StoreError
     from beggar.rules import RulesError
 
-    spec = rules.name
+    spec = rules.spec()
     try:
         alphabet_of(spec)
         args = FactoryArgs(
@@ -159,7 +159,7 @@ def cycles_command(
     """
     from beggar.research.store import Store, StoreError
 
-    spec = None if rules is None else rules.name
+    spec = None if rules is None else rules.spec()
     path = db_path(db)
     if path != ":memory:" and not os.path.exists(path):
         raise click.UsageError(f"no database at {path}: run beggar factory first, or give --db")

@@ -49,7 +49,7 @@ def summary_line(record: GameRecord, rules: Rules) -> str:
 
 
 def record_json(deal: str, rules: Rules, record: GameRecord) -> dict[str, Any]:
-    return {"deal": deal, "rules": rules.name, **record.to_dict()}
+    return {"deal": deal, "rules": rules.spec(), **record.to_dict()}
 
 
 def _leader(rules: Rules, seed: int) -> int:
@@ -113,7 +113,7 @@ def _trace(game: Game, rules: Rules) -> None:
     narrator = Narrator(rules)
     names = seat_names(rules.players)
     hands = ", ".join(f"{name} {size}" for name, size in zip(names, game.hand_sizes, strict=True))
-    click.echo(f"{rules.name}: {hands} cards; {names[game.to_play]} leads.")
+    click.echo(f"{rules.spec()}: {hands} cards; {names[game.to_play]} leads.")
     while not game.over:
         events = game.step()
         click.echo(f"{game.cards:>5}. {narrator.tell(events)}")
@@ -261,7 +261,7 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
         return
     out = console()
     if rules is not None:
-        table = Table(title=f"{rules.name}: {rules.description}".rstrip(": "), show_header=False)
+        table = Table(title=f"{rules.spec()}: {rules.description}".rstrip(": "), show_header=False)
         table.add_column("setting")
         table.add_column("value")
         for key, value in rules.settings().items():
@@ -282,8 +282,8 @@ def rules_command(rules: Rules | None, as_json: bool) -> None:
 
 def _title(rules: Rules) -> str:
     """What a table calls a preset (a spec that changes one has none of its own)."""
-    preset = PRESET_BY_NAME.get(rules.name)
-    return "" if preset is None else preset.title
+    preset = PRESET_BY_NAME[rules.name]
+    return preset.title if preset.rules == rules else ""
 
 
 @click.command("cycle")
@@ -327,7 +327,7 @@ def cycle_command(
     if cycle is None:
         record = Game(deal, rules.unlimited(), first=first, complete=not partial).run()
         if as_json:
-            click.echo(json.dumps({"deal": deal, "rules": rules.name, "loops": False, **record.to_dict()}))
+            click.echo(json.dumps({"deal": deal, "rules": rules.spec(), "loops": False, **record.to_dict()}))
         else:
             click.echo(f"no cycle ({led}): the game ends ({summary_line(record, rules)})")
         return
@@ -346,7 +346,7 @@ def cycle_command(
     if as_json:
         data: dict[str, Any] = {
             "deal": deal,
-            "rules": rules.name,
+            "rules": rules.spec(),
             "loops": True,
             "first": first,
             **cycle.to_dict(),

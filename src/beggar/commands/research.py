@@ -182,7 +182,7 @@ def bench_command(
     keys = ("kernel_1_worker", "kernel_all_cores", "general_kernel_1_worker", "engine")
     speeds = [Speed.from_dict(report[key]) for key in keys]
     engine = speeds[-1]
-    table = Table(title=f"beggar bench: random {rules.name} deals, shuffle included")
+    table = Table(title=f"beggar bench: random {rules.spec()} deals, shuffle included")
     for column in ("", "games", "seconds", "games/s", "cards/s", "vs engine"):
         table.add_column(column, justify="left" if not column else "right")
     for speed in speeds:
@@ -247,7 +247,7 @@ def search_command(
     from beggar.research.store import Store, StoreError
 
     try:
-        args = SearchArgs(rules.name, strategy, target, seed, walkers or workers)
+        args = SearchArgs(rules.spec(), strategy, target, seed, walkers or workers)
         store = Store(kept_db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -298,7 +298,7 @@ def _status_line(args: Any, progress: Any, budget: float) -> str:
     shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
     left = max(0.0, budget - progress.seconds)
     return (
-        f"{args.strategy} · {args.rules_spec} · {progress.rate:,.0f} deals/s · best {shown} · "
+        f"{args.strategy} · {args.rules} · {progress.rate:,.0f} deals/s · best {shown} · "
         f"loops {len(progress.loops)} · finds {progress.new_finds} · {left / 60:.1f} min left"
     )
 
@@ -391,7 +391,7 @@ def _finds(db: str | None, rules: Rules | None, by: str, limit: int, loops: bool
         raise click.UsageError(f"no database at {path}: run beggar search first, or give --db")
     try:
         return Store(path).top(
-            rules_spec=None if rules is None else rules.name,
+            rules=None if rules is None else rules.spec(),
             by=by,
             limit=limit,
             status="loop" if loops else None,

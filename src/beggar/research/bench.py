@@ -164,7 +164,7 @@ def measure(
     general = time_kernel(rules, games, 1, seed, repeat, fast=False)
     engine = time_engine(rules, engine_games, seed, repeat)
     return {
-        "rules": rules.name,
+        "rules": rules.spec(),
         "cores": workers,
         "kernel_1_worker": one.to_dict(),
         "kernel_all_cores": every.to_dict(),

@@ -59,7 +59,8 @@ class SearchError(ValueError):
 class SearchArgs:
     """What names a campaign: the same arguments resume the same campaign."""
 
-    rules_spec: str = "standard"
+    rules: str = "standard"
+    """The rules spec (:meth:`beggar.rules.Rules.spec`), as the store keys finds by it."""
     strategy: str = "random"
     target: str = "cards"
     seed: int = 0
@@ -76,9 +77,9 @@ class SearchArgs:
             raise SearchError("the seed must be 0 or more")
 
     def to_dict(self) -> dict[str, Any]:
-        """The arguments as stored; they name the campaign (the spec is stored as ``rules``)."""
+        """The arguments as stored; they name the campaign."""
         return {
-            "rules": self.rules_spec,
+            "rules": self.rules,
             "strategy": self.strategy,
             "target": self.target,
             "seed": self.seed,
@@ -166,7 +167,7 @@ def _find(space: Space, args: SearchArgs, deal: str, lead: int, scored: GameReco
         )
     return Find(
         deal=deal,
-        rules=args.rules_spec,
+        rules=args.rules,
         cards=record.cards,
         tricks=record.tricks,
         status=str(record.status),
@@ -180,7 +181,7 @@ def _find(space: Space, args: SearchArgs, deal: str, lead: int, scored: GameReco
 def run_unit(args: dict[str, Any], walker: int, unit: int, state: dict[str, Any]) -> UnitResult:
     """Do unit ``unit`` of ``walker``: a pure function of its arguments (so it can be redone)."""
     search = SearchArgs.from_dict(args)
-    space = Space.of(rules_named(search.rules_spec))
+    space = Space.of(rules_named(search.rules))
     started = time.perf_counter()
     if search.strategy == "random":
         result = _random_unit(search, space, walker, unit, state)
@@ -335,7 +336,7 @@ def run_search(
     ``units`` stops each walker once it has done that many units in all (runs that can be
     compared exactly, whatever the machine's speed).
     """
-    rules = rules_named(args.rules_spec)
+    rules = rules_named(args.rules)
     Space.of(rules)  # refuse bad rules here, not in a worker
     with compiling("search", 25):  # here once, so that the workers load it rather than each compile it
         _warm()
@@ -390,5 +391,5 @@ def _better(a: Find, b: Find, target: str) -> bool:
 
 def _best_of(store: Store, args: SearchArgs) -> Find | None:
     by = "tricks" if args.target == "tricks" else "cards"
-    top = store.top(rules_spec=args.rules_spec, by=by, limit=1, status="finished")
+    top = store.top(rules=args.rules, by=by, limit=1, status="finished")
     return top[0] if top else None

@@ -465,7 +465,7 @@ class CsvRows:
         table = batch.table.tolist()
         self.writer.writerows(
             (
-                rules.name,
+                rules.spec(),
                 seed,
                 start + i,
                 deals[i],

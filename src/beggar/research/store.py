@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from beggar.notation import seat_name
+from beggar.rules import RulesError, rules_named
 from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The store's schema version (``PRAGMA user_version``); a store of a later version is refused.
 
 To change the schema, add a step to :data:`_MIGRATIONS` and raise this number; :data:`SCHEMA` stays
@@ -156,7 +157,12 @@ def _to_version_1(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE finds ADD COLUMN lead INTEGER NOT NULL DEFAULT 0")
 
 
-_MIGRATIONS: dict[int, Step] = {1: _to_version_1}
+def _to_version_2(db: sqlite3.Connection) -> None:
+    """Version 2: every record keyed by the one spec of its rules (see :func:`respell_rules`)."""
+    respell_rules(db)
+
+
+_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2}
 """Step ``n`` brings a store of version ``n - 1`` to version ``n`` (see :mod:`beggar.schema`)."""
 
 _ELSEWHERE = "give another --db"
@@ -619,7 +625,7 @@ class Store:
     def top(
         self,
         *,
-        rules_spec: str | None = None,
+        rules: str | None = None,
         by: str = "cards",
         limit: int = 20,
         status: str | None = None,
@@ -630,9 +636,9 @@ class Store:
         query = f"SELECT {', '.join(FIND_COLUMNS)} FROM finds"
         conditions: list[str] = []
         values: list[str | int] = []
-        if rules_spec is not None:
+        if rules is not None:
             conditions.append("rules = ?")
-            values.append(rules_spec)
+            values.append(rules)
         if status is not None:
             conditions.append("status = ?")
             values.append(status)
@@ -850,3 +856,68 @@ def never_ending_deals(store: Store, rules: str | None = None) -> list[NeverEndi
             )
         )
     return found
+
+
+# -- rules specs written as people typed them -------------------------------------------------------
+
+_KEYED_BY_RULES = ("finds", "cycles", "basins", "cycle_deals")
+_KEYED_BY_DECK = ("census_instances", "census_cycles")
+_NAMING_CAMPAIGNS = ("walkers", "finds", "cycles", "factory_moves")
+
+
+def _one_spec(text: str) -> str:
+    """The one spec of the rules ``text`` names (:meth:`beggar.rules.Rules.spec`); ``text`` itself
+    if it names no rules (left as it was rather than lost)."""
+    try:
+        return rules_named(text).spec()
+    except RulesError:
+        return text
+
+
+def _one_deck(text: str) -> str:
+    """A census deck's name (``spec`` or ``spec[counts]``) with its rules written as their spec."""
+    spec, bracket, counts = text.partition("[")
+    return _one_spec(spec) + bracket + counts
+
+
+def respell_rules(db: sqlite3.Connection) -> None:
+    """Key every record by the one spec of its rules.
+
+    Stores written before rules had one spec (:meth:`beggar.rules.Rules.spec`) keyed records by the
+    spec as it was typed (``Half-Deck:pay=J1``, ``stripped-40:players=3``): this rewrites each such
+    key, and each campaign named by one, so that the same rules find the same records and resume
+    the same campaigns. Where a record already exists under the one spec (the same rules typed two
+    ways), the one already there is kept; a campaign's walkers likewise. A store whose keys are all
+    specs already is read and left untouched. It runs as the step to version 2, inside the
+    migration's one transaction.
+    """
+    renamed: dict[str, dict[str, str]] = {}
+    for table in _KEYED_BY_RULES:
+        texts = [row[0] for row in db.execute(f"SELECT DISTINCT rules FROM {table}")]
+        renamed[table] = {text: _one_spec(text) for text in texts if _one_spec(text) != text}
+    for table in _KEYED_BY_DECK:
+        texts = [row[0] for row in db.execute(f"SELECT DISTINCT deck FROM {table}")]
+        renamed[table] = {text: _one_deck(text) for text in texts if _one_deck(text) != text}
+    campaigns: dict[str, dict[str, Any]] = {}
+    for key, text in db.execute("SELECT id, args FROM campaigns").fetchall():
+        args = json.loads(text)
+        if isinstance(args.get("rules"), str) and _one_spec(args["rules"]) != args["rules"]:
+            campaigns[key] = {**args, "rules": _one_spec(args["rules"])}
+    if not campaigns and not any(renamed.values()):
+        return
+    for table, column in [(t, "rules") for t in _KEYED_BY_RULES] + [(t, "deck") for t in _KEYED_BY_DECK]:
+        for old, new in renamed[table].items():
+            db.execute(f"UPDATE OR IGNORE {table} SET {column} = ? WHERE {column} = ?", (new, old))
+            db.execute(f"DELETE FROM {table} WHERE {column} = ?", (old,))
+    for old, args in campaigns.items():
+        new = campaign_id(args)
+        if db.execute("SELECT 1 FROM campaigns WHERE id = ?", (new,)).fetchone() is None:
+            db.execute(
+                "UPDATE campaigns SET id = ?, args = ? WHERE id = ?",
+                (new, json.dumps(args, sort_keys=True), old),
+            )
+        else:  # the same campaign run under two spellings: the one already under the spec goes on
+            db.execute("DELETE FROM campaigns WHERE id = ?", (old,))
+        for table in _NAMING_CAMPAIGNS:
+            db.execute(f"UPDATE OR IGNORE {table} SET campaign = ? WHERE campaign = ?", (new, old))
+            db.execute(f"DELETE FROM {table} WHERE campaign = ?", (old,))

@@ -10,9 +10,10 @@ table deals them out with a fixed, documented choice of faces that cannot change
   the ``k``-th card of the deck that pays nothing under the rules, taken suit by suit and rank by
   rank: on the standard deck, rank ``2 + k % 9`` (two to ten) of suit ``k // 9``.
 
-Under rules in which no number card pays, a number card's rank never matters and suits never
-matter (RULES.md), so the dressed deal plays card for card like the compact one. A card the deck
-has run out of (a deal that does not fit the deck) stays as it was.
+Under rules in which no number card pays, a number card's rank never matters, and suits play no
+part anywhere in the rules (the project's rules page, ``docs/rules.md``), so the dressed deal
+plays card for card like the compact one. A card the deck has run out of (a deal that does not
+fit the deck) stays as it was.
 
 >>> from beggar.notation import parse_deal
 >>> dress(parse_deal("K-K-/--Q-", complete=False)).format("full")

@@ -380,12 +380,13 @@ def archiver(archive: Archive | None) -> Callable[[Table], None] | None:
 
 def table_rules(mode: Mode, spec: str | None, players: int | None) -> Rules:
     """The rules a new table of ``mode`` plays by: ``spec`` (else the mode's default table), with
-    ``players`` if given."""
+    ``players`` if given.
+
+    >>> table_rules(Mode.FRIENDS, "friend-table:max-tricks=50:players=4", 3).spec()
+    'friend-table:players=3:max-tricks=50'
+    """
     rules = rules_named(spec or (FRIEND_DEFAULT if mode is Mode.FRIENDS else COMPUTER_DEFAULT))
-    if players is not None and players != rules.players:
-        kept = [part for part in rules.name.split(":") if not part.strip().startswith("players=")]
-        rules = rules_named(":".join([*kept, f"players={players}"]))
-    return rules
+    return rules if players is None else rules.replace(players=players)
 
 
 def deal_problem(deal: str, mode: Mode, spec: str | None, players: int | None) -> str:

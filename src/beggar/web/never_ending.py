@@ -75,7 +75,7 @@ class FoundDeal:
         return {
             "key": self.key,
             "deal": self.deal,
-            "rules": self.rules.name,
+            "rules": self.rules.spec(),
             "rules_title": table_rules_title(self.rules),
             "cards": self.rules.deck.size,
             "cycle": cycle_json(self.cycle),
@@ -111,11 +111,11 @@ def viewing_rules(rules: Rules) -> Rules:
     return rules.unlimited().replace(on_repeat=Award.NO_WINNER)
 
 
-def checked(rules_spec: str, deal: str) -> FoundDeal | None:
+def checked(spec: str, deal: str) -> FoundDeal | None:
     """The stored deal as the reference engine plays it (first hand leading), or None if it is
     malformed or does not loop."""
     try:
-        rules = viewing_rules(rules_named(rules_spec))
+        rules = viewing_rules(rules_named(spec))
         parsed = parse_deal(deal, rules.deck, rules=rules)
         cycle = find_cycle(parsed, rules, first=0)
     except (RulesError, DealError, GameError, ValueError):
@@ -123,7 +123,7 @@ def checked(rules_spec: str, deal: str) -> FoundDeal | None:
     if cycle is None:
         return None
     # Shown as the rules read it: ``-`` for every card that pays nothing (a king under J1Q2).
-    return FoundDeal(found_key(rules_spec, deal), parsed.compact(rules), rules, cycle)
+    return FoundDeal(found_key(spec, deal), parsed.compact(rules), rules, cycle)
 
 
 def load_found(path: str | Path, limit: int = FOUND_LIMIT) -> list[FoundDeal]:

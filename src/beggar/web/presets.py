@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping
 
 from beggar.research import houserules
 from beggar.rules import (
-    ALIASES,
     PRESET_BY_NAME,
     PRESET_LIST,
     STANDARD,
@@ -41,12 +40,6 @@ COMPUTER_DEFAULT = "practice-table"
 """The rules of "Play the computer": the practice table a person plays alone."""
 FRIEND_DEFAULT = "friend-table"
 """The rules of "Play a friend": the table two friends play at."""
-
-
-def preset_key(name: str) -> str:
-    """The preset a rules name starts from: ``"friend-table:max-tricks=5"`` → ``"friend-table"``."""
-    key = name.split(":", 1)[0].strip().lower()
-    return ALIASES.get(key, key)
 
 
 def _article(noun: str) -> str:
@@ -114,9 +107,7 @@ def house_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     settings it covers. A preset's title stands for the changes that make that preset
     (``pay=J2Q4K6A8`` is "Double penalty"). The number of players is not a house rule: the table
     says how many play."""
-    base = PRESET_BY_NAME.get(preset_key(rules.name))
-    if base is None:
-        return []
+    base = PRESET_BY_NAME[rules.name]
     mine, theirs, standard = rules.settings(), base.rules.settings(), STANDARD.settings()
     changed = [key for key in mine if key != "players" and mine[key] != theirs[key]]
     named = []
@@ -134,8 +125,7 @@ def house_rules(rules: Rules) -> list[tuple[str, list[str]]]:
 def table_rules_title(rules: Rules) -> str:
     """What a table calls its rules: the preset's plain name, and the house rules it adds
     ("Practice table + 1 house rule (open hands)")."""
-    key = preset_key(rules.name)
-    title = TITLES.get(key, (key.replace("-", " ").capitalize(), ""))[0]
+    title = TITLES[rules.name][0]
     added = [words for words, _ in house_rules(rules)]
     if not added:
         return title
@@ -207,7 +197,7 @@ def measured(figures: houserules.HouseRuleFigures, delays: Mapping[str, float]) 
 def rules_entry(rules: Rules) -> dict[str, object]:
     """The rules a table plays by, for its players: plain title and every setting."""
     return {
-        "name": rules.name,
+        "name": rules.spec(),
         "title": table_rules_title(rules),
         "summary": rules_summary(rules),
         "settings": rules.settings(),

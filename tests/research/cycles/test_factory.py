@@ -119,7 +119,7 @@ def test_full_deck_cycles_and_the_balanced_deals_that_reach_them(tmp_path: Path)
         )
         assert (cycle.period_tricks, cycle.period_cards) == (deal.period_tricks, deal.period_cards)
         assert canonical_form(deal.deal, rules).deal == deal.cycle
-    loops = store.top(rules_spec=EASY, status="loop", limit=10_000)
+    loops = store.top(rules=EASY, status="loop", limit=10_000)
     assert {f.deal for f in loops} == {d.deal for d in deals}
 
 

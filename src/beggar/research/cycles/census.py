@@ -66,10 +66,10 @@ def rows(composition: Composition, max_period: int, *, min_period: int = 2) -> l
 
 
 def solve_row(
-    rules_spec: str, counts: tuple[int, ...], row: Row, time_limit: float | None, least_leader: bool = True
+    spec: str, counts: tuple[int, ...], row: Row, time_limit: float | None, least_leader: bool = True
 ) -> RowResult:
     """Decide every instance of ``row`` and name every cycle found (runs in a worker)."""
-    rules = rules_named(rules_spec)
+    rules = rules_named(spec)
     composition = Composition(rules, Composition.of(rules).values, counts)
     key = composition.key()
     start = time.perf_counter()
@@ -163,16 +163,16 @@ def run_census(
     try:
         if pool is None:
             results: Iterable[RowResult] = (
-                solve_row(composition.rules.name, composition.counts, row, time_limit) for row in todo
+                solve_row(composition.rules.spec(), composition.counts, row, time_limit) for row in todo
             )
         else:
             futures = [
-                pool.submit(solve_row, composition.rules.name, composition.counts, row, time_limit)
+                pool.submit(solve_row, composition.rules.spec(), composition.counts, row, time_limit)
                 for row in todo
             ]
             results = (future.result() for future in cf.as_completed(futures))
         for result in results:
-            shown = [stored_cycle(c, composition.rules.name, composition.describe()) for c in result.cycles]
+            shown = [stored_cycle(c, composition.rules.spec(), composition.describe()) for c in result.cycles]
             progress.new_cycles += store.save_census_row(
                 result.instances, result.cycles, shown if composition.full else []
             )
@@ -244,7 +244,7 @@ def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
     """Keep a basin and its deals where the browser and ``beggar cycles`` read them."""
     store.save_basin(
         StoredBasin(
-            rules=rules.name,
+            rules=rules.spec(),
             cycle=basin.cycle,
             budget=budget,
             explored=basin.explored,
@@ -254,7 +254,7 @@ def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
             closest_split=basin.closest_split,
             seconds=basin.seconds,
         ),
-        [CycleDeal(rules.name, deal, basin.cycle, t, c) for deal, (t, c) in sorted(basin.deals.items())],
+        [CycleDeal(rules.spec(), deal, basin.cycle, t, c) for deal, (t, c) in sorted(basin.deals.items())],
     )
 
 
@@ -263,10 +263,10 @@ def census_summary(store: Store, composition: Composition, max_period: int) -> d
     key = composition.key()
     instances = [i for i in store.census_instances(key) if i.period <= max_period]
     cycles = [c for c in store.census_cycles(key) if c.period_cards <= max_period]
-    deals = store.cycle_deals(rules=composition.rules.name) if composition.full else []
+    deals = store.cycle_deals(rules=composition.rules.spec()) if composition.full else []
     periods = {c.deal: c.period_cards for c in cycles}
     return {
-        "rules": composition.rules.name,
+        "rules": composition.rules.spec(),
         "cards": composition.size,
         "composition": composition.describe(),
         "max_period": max_period,

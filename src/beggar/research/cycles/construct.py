@@ -145,8 +145,8 @@ class Composition:
     def key(self) -> str:
         """The name of this deck in the store: the rules spec, and the counts if not the whole deck."""
         if self.full:
-            return self.rules.name
-        return f"{self.rules.name}[{','.join(map(str, self.counts))}]"
+            return self.rules.spec()
+        return f"{self.rules.spec()}[{','.join(map(str, self.counts))}]"
 
     def compact(self, kinds: Sequence[int], lead_size: int) -> str:
         """Leader-first kinds (indices into :attr:`values`) as a position in compact notation.

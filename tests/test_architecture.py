@@ -1,0 +1,383 @@
+"""The rules of ``docs/architecture.md``, held by reading the package's imports (``ast``, nothing run).
+
+Each rule is a function of a source tree that lists what breaks it; the tests run each on the
+package (which must break none) and on a tiny synthetic tree with one planted break each (which
+each must find), so that a checker that cannot fail would fail here.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parent.parent / "src" / "beggar"
+
+LAYERS = ("game", "kernels", "research", "web", "commands")
+"""The layers, lowest first: each imports only from itself and the layers before it."""
+
+LAZY_RANDOM = "kernels.rng"
+"""The one module of a higher layer the game may import: the one random generator, which the game
+calls for a random deal or lead, inside the function that needs it (so importing the game loads
+no compiler)."""
+
+WEB_ORDER = ("table", "view", "pacing", "lobby", "handler", "app")
+"""The browser table's modules by concern: each imports only those before it."""
+
+COMPILERS = ("numba", "llvmlite")
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's dependency of one module on another."""
+
+    module: str
+    """The importing module, dotted (``beggar.web.table``)."""
+    target: str
+    """The module imported (``from X import name`` imports ``X.name`` if that is a module, else ``X``)."""
+    names: tuple[str, ...]
+    """The names a ``from`` import takes from ``target`` (empty for ``import X``)."""
+    line: int
+    lazy: bool
+    """Inside a function: run when the function is called, not when the module is imported."""
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.line} imports {self.target}" + (
+            f" ({', '.join(self.names)})" if self.names else ""
+        )
+
+
+def module_name(path: Path, root: Path) -> str:
+    """``root/web/table.py`` → ``beggar.web.table`` (``root`` is the package folder)."""
+    parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Every module of the package in ``root``, by dotted name."""
+    return {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+
+
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node of ``tree``, and whether it lies inside a function."""
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, lazy = stack.pop()
+        yield node, lazy
+        inner = lazy or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+
+def imports(root: Path) -> list[Import]:
+    """Every import of every module of the package in ``root`` (relative imports resolved)."""
+    known = modules(root)
+    found = []
+    for module, path in known.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node, lazy in _nodes(_parsed(path)):
+            if isinstance(node, ast.Import):
+                found += [Import(module, alias.name, (), node.lineno, lazy) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                for alias in node.names:
+                    whole = f"{base}.{alias.name}"
+                    if whole in known:
+                        found.append(Import(module, whole, (), node.lineno, lazy))
+                    else:
+                        found.append(Import(module, base, (alias.name,), node.lineno, lazy))
+    return sorted(found, key=lambda one: (one.module, one.line))
+
+
+def layer(module: str) -> str | None:
+    """The layer of a module of the package (None for a module outside it).
+
+    >>> layer("beggar.rules"), layer("beggar.kernels.rng"), layer("beggar.cli"), layer("numpy")
+    ('game', 'kernels', 'commands', None)
+    """
+    top, _, rest = module.partition(".")
+    if top != "beggar":
+        return None
+    first = rest.split(".")[0]
+    if first in ("kernels", "research", "web", "commands"):
+        return first
+    if first in ("cli", "__main__"):
+        return "commands"  # the ``beggar`` command puts the commands together
+    return "game"
+
+
+def _within(module: str) -> str:
+    """A module's name inside the package: ``beggar.kernels.rng`` → ``kernels.rng``."""
+    return module.partition(".")[2]
+
+
+def compiler_imports(found: list[Import]) -> list[Import]:
+    """Imports of numba (or its llvmlite) outside ``kernels/``."""
+    return [one for one in found if one.target.split(".")[0] in COMPILERS and layer(one.module) != "kernels"]
+
+
+def upward_imports(found: list[Import]) -> list[Import]:
+    """Imports of a higher layer than the importer's (the one random generator excepted, lazily)."""
+    broken = []
+    for one in found:
+        mine, theirs = layer(one.module), layer(one.target)
+        if mine is None or theirs is None or LAYERS.index(theirs) <= LAYERS.index(mine):
+            continue
+        if mine == "game" and one.lazy and _within(one.target) == LAZY_RANDOM:
+            continue
+        broken.append(one)
+    return broken
+
+
+def private_imports(found: list[Import]) -> list[Import]:
+    """Imports of another module's underscore names (``from beggar.x import _y``), or of a
+    module whose own name starts with one, from outside its package."""
+    broken = []
+    for one in found:
+        if layer(one.target) is None or one.target == one.module:
+            continue
+        names = [name for name in one.names if name.startswith("_") and not name.endswith("__")]
+        hidden = [part for part in one.target.split(".") if part.startswith("_") and part != "__init__"]
+        if names or (hidden and not one.module.startswith(one.target.rpartition(".")[0] + ".")):
+            broken.append(one)
+    return broken
+
+
+def private_attributes(root: Path) -> list[str]:
+    """Uses of another module's underscore names through a name imported from it
+    (``import beggar.x as x; x._y``, ``from beggar.x import Thing; Thing._y``)."""
+    broken = []
+    for module, path in modules(root).items():
+        tree = _parsed(path)
+        imported: set[str] = set()
+        for node, _ in _nodes(tree):
+            if (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("beggar")) or (
+                isinstance(node, ast.ImportFrom) and node.level
+            ):
+                imported |= {alias.asname or alias.name for alias in node.names}
+            elif isinstance(node, ast.Import):
+                imported |= {
+                    alias.asname or alias.name.split(".")[0]
+                    for alias in node.names
+                    if alias.name.startswith("beggar")
+                }
+        for node, _ in _nodes(tree):
+            if not isinstance(node, ast.Attribute):
+                continue
+            if not node.attr.startswith("_") or node.attr.endswith("__"):
+                continue
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in imported:
+                broken.append(f"{module}:{node.lineno} uses {ast.unparse(node)}")
+    return broken
+
+
+def web_order(found: list[Import]) -> list[Import]:
+    """Imports, among the browser table's modules by concern, of one after the importer."""
+    order = {f"beggar.web.{name}": index for index, name in enumerate(WEB_ORDER)}
+    return [
+        one
+        for one in found
+        if one.module in order and one.target in order and order[one.target] > order[one.module]
+    ]
+
+
+def import_cycles(found: list[Import]) -> list[list[str]]:
+    """Circles of modules that import each other when imported (imports inside functions aside)."""
+    graph: dict[str, set[str]] = {}
+    for one in found:
+        if not one.lazy and layer(one.target) is not None and one.target != one.module:
+            graph.setdefault(one.module, set()).add(one.target)
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == 1:
+                cycles.append([*path[path.index(target) :], target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    return cycles
+
+
+def imports_of_tests(found: list[Import]) -> list[Import]:
+    """Imports, among test files, of a test module (``test_*``) or of ``conftest``: what the test
+    files share goes through ``tests/helpers.py`` and ``tests/conftest.py``'s fixtures."""
+    return [
+        one
+        for one in found
+        if any(
+            part.startswith("test_") or part == "conftest" for part in (*one.target.split("."), *one.names)
+        )
+    ]
+
+
+# -- the package ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def package() -> list[Import]:
+    return imports(SOURCE)
+
+
+def test_every_layer_is_a_folder_and_every_module_has_a_layer(package: list[Import]) -> None:
+    assert {layer(module) for module in modules(SOURCE)} == set(LAYERS)
+    assert {_within(module).split(".")[0] for module in modules(SOURCE) if layer(module) != "game"} == {
+        "kernels",
+        "research",
+        "web",
+        "commands",
+        "cli",
+        "__main__",
+    }
+
+
+def test_only_the_kernels_import_numba(package: list[Import]) -> None:
+    assert [str(one) for one in compiler_imports(package)] == []
+    assert any(one.target == "numba" for one in package)  # the check reads the imports that matter
+
+
+def test_no_layer_imports_a_higher_one(package: list[Import]) -> None:
+    assert [str(one) for one in upward_imports(package)] == []
+
+
+def test_no_module_uses_another_modules_private_names(package: list[Import]) -> None:
+    assert [str(one) for one in private_imports(package)] == []
+    assert private_attributes(SOURCE) == []
+
+
+def test_the_browser_tables_modules_import_only_those_before_them(package: list[Import]) -> None:
+    assert [str(one) for one in web_order(package)] == []
+
+
+def test_nothing_imports_in_a_circle(package: list[Import]) -> None:
+    assert import_cycles(package) == []
+
+
+@pytest.mark.system
+def test_importing_the_game_and_the_kernels_package_loads_no_compiler() -> None:
+    game = sorted(module for module in modules(SOURCE) if layer(module) == "game")
+    code = f"import sys, beggar.kernels; {'; '.join(f'import {m}' for m in game)}; print(sorted(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert [name for name in COMPILERS if f"'{name}'" in loaded] == []
+    assert "'beggar.rules'" in loaded  # it did import what it names
+
+
+def test_no_test_module_imports_another() -> None:
+    assert [str(one) for one in imports_of_tests(imports(SOURCE.parent.parent / "tests"))] == []
+
+
+def test_the_product_cites_only_its_own_rules_page() -> None:
+    """The rules the product cites are ``docs/rules.md``; the text it was written from is not in
+    the repository, and a reader could not follow a citation of it."""
+    top = SOURCE.parent.parent
+    files = [top / "README.md", *sorted((top / "docs").rglob("*.md"))]
+    files += [path for path in sorted(SOURCE.rglob("*")) if path.suffix in (".py", ".js", ".html", ".md")]
+    assert [
+        str(path.relative_to(top)) for path in files if "RULES.md" in path.read_text(encoding="utf-8")
+    ] == []
+
+
+# -- the checks themselves, on a planted tree ---------------------------------------------------------
+
+
+PLANTED = {
+    "__init__.py": "",
+    "cards.py": "import numba\n\n_SECRET = 1\n",
+    "rules.py": "def draw():\n    from beggar.kernels.rng import draw\n\n    return draw\n",
+    "notation.py": "from beggar.kernels.rng import deal_order\n",
+    "kernels/__init__.py": "",
+    "kernels/rng.py": "import numba\nfrom numba import njit\n",
+    "kernels/general.py": "from beggar.research import store\nfrom beggar.cards import _SECRET\n",
+    "research/__init__.py": "",
+    "research/store.py": "import beggar.cards as cards\n\nx = cards._SECRET\n",
+    "research/cycles/__init__.py": "",
+    "research/cycles/canon.py": "from ..store import _helper\nfrom . import _model\n",
+    "research/cycles/_model.py": "from beggar.research.cycles import canon\n",
+    "web/__init__.py": "",
+    "web/table.py": "from beggar.web.view import personal\n",
+    "web/view.py": "from beggar.web.table import Table\nimport beggar.commands.serve\n",
+    "web/plain.py": "from beggar.research.cycles._model import build\n",
+    "commands/__init__.py": "",
+    "commands/serve.py": "from beggar.web.app import create_app\n\ndef f():\n    import numba\n",
+    "cli.py": "from beggar.commands import serve\n",
+    "test_one.py": "from helpers import free_port\nfrom test_two import DEAL\n",
+    "tests/test_three.py": "from beggar.tests import test_one\nimport conftest\n",
+}
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> Path:
+    """A tiny package named ``beggar`` with one planted break of each rule (and lawful imports)."""
+    root = tmp_path / "beggar"
+    for name, text in PLANTED.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_the_numba_check_finds_numba_outside_the_kernels_even_inside_a_function(planted: Path) -> None:
+    assert [str(one) for one in compiler_imports(imports(planted))] == [
+        "beggar.cards:1 imports numba",
+        "beggar.commands.serve:4 imports numba",
+    ]
+
+
+def test_the_layer_check_finds_every_import_of_a_higher_layer(planted: Path) -> None:
+    assert sorted(str(one) for one in upward_imports(imports(planted))) == [
+        "beggar.kernels.general:1 imports beggar.research.store",
+        "beggar.notation:1 imports beggar.kernels.rng (deal_order)",  # at import time: not allowed
+        "beggar.web.view:2 imports beggar.commands.serve",
+    ]  # beggar.rules draws lazily from kernels.rng: the one exception
+
+
+def test_the_private_check_finds_underscore_names_imported_or_used(planted: Path) -> None:
+    assert sorted(str(one) for one in private_imports(imports(planted))) == [
+        "beggar.kernels.general:2 imports beggar.cards (_SECRET)",
+        "beggar.research.cycles.canon:1 imports beggar.research.store (_helper)",
+        "beggar.web.plain:1 imports beggar.research.cycles._model (build)",
+    ]  # canon's own package's _model is its own business
+    assert private_attributes(planted) == ["beggar.research.store:3 uses cards._SECRET"]
+
+
+def test_the_web_order_check_finds_an_import_of_a_later_concern(planted: Path) -> None:
+    assert [str(one) for one in web_order(imports(planted))] == [
+        "beggar.web.table:1 imports beggar.web.view (personal)"
+    ]
+
+
+def test_the_test_module_check_finds_a_test_module_imported(planted: Path) -> None:
+    assert [str(one) for one in imports_of_tests(imports(planted))] == [
+        "beggar.test_one:2 imports test_two (DEAL)",
+        "beggar.tests.test_three:1 imports beggar.tests (test_one)",
+        "beggar.tests.test_three:2 imports conftest",
+    ]
+
+
+def test_the_circle_check_finds_modules_that_import_each_other(planted: Path) -> None:
+    circles = import_cycles(imports(planted))
+    assert [sorted(set(circle)) for circle in circles] == [
+        ["beggar.research.cycles._model", "beggar.research.cycles.canon"],
+        ["beggar.web.table", "beggar.web.view"],
+    ]
