@@ -389,7 +389,7 @@ class Table:
             self.started = time.monotonic()
             self.paused_for = 0.0
             intro = self.lesson.intro if self.lesson else ""
-            told = f" {CHOSEN}; you see it when the game ends." if self.chosen_deal() else ""
+            told = f" {CHOSEN}; it is shown when the game ends." if self.chosen_deal() else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
             what = table_rules_title(self.rules)
