@@ -95,7 +95,7 @@ export class ReplayView {
     if (data.notes) $("replay-rules").append(" ", data.notes);
     (data.dealt_again || []).forEach((deal, i, all) => {
       if (!deal.replay) return;
-      const link = el("a", "", all.length === 1 ? "Replay the first deal" : `Replay deal ${i + 1}`);
+      const link = el("a", "light-link", all.length === 1 ? "Replay the first deal" : `Replay deal ${i + 1}`);
       link.href = siteUrl(`r/${deal.replay}`).href;
       $("replay-rules").append(" ", link);
     });
