@@ -544,18 +544,3 @@ def test_no_accessibility_violation_in_dark_mode(server: str, browser: Any, page
         phone.wait_for_selector("#pile.empty")
         found["phone, eight seats"] = axe(phone, impacts=None)
     assert {name: problems for name, problems in found.items() if problems} == {}
-
-
-def test_back_from_a_friend_table_is_told_as_another_page_not_a_lost_connection(
-    friends: tuple[Any, Any],
-) -> None:
-    host, guest = friends
-    host.go_back()  # to the home page: the page says it goes as it closes its line
-    host.wait_for_selector("#home:not([hidden])")
-    guest.wait_for_function("document.querySelector('#log').innerText.includes('Ann went to another page.')")
-    assert "went to another page" in guest.inner_text("#notice")
-    host.go_forward()
-    guest.wait_for_function("document.querySelector('#log').innerText.includes('Ann came back.')")
-    host.wait_for_function("document.querySelector('#log').innerText.includes('You came back.')")
-    for page in (host, guest):
-        assert "lost the connection" not in page.inner_text("#log")
