@@ -1066,7 +1066,7 @@ def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_bel
         guest.close()
         for page in (host, spectator):  # a player and a spectator are told alike
             page.wait_for_function(
-                "document.querySelector('#prompt').innerText.endsWith(' — Bea has lost the connection.')"
+                "document.querySelector('#prompt').innerText.endsWith(' — Bea went to another page.')"
             )
         host.wait_for_selector("#offers:not([hidden])")
         host.wait_for_timeout(200)
