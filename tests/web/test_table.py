@@ -651,7 +651,7 @@ def test_a_friend_whose_page_went_elsewhere_is_said_to_have_gone_to_another_page
             a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED, pace="slow")
             token = b.seen[[m["type"] for m in b.seen].index("joined")]["token"]
             b.send({"type": "away"})  # Back, as the page says it before closing its socket
-            state = a.until("state", lambda s: s["seats"][1]["away"] is not None)
+        state = a.until("state", lambda s: s["seats"][1]["away"] is not None)
         assert state["seats"][1]["away"] == "elsewhere"
         assert "Bea went to another page." in logged(a)
         assert "lost the connection" not in " ".join(logged(a))
