@@ -35,7 +35,7 @@ from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.lobby import Lobby, LobbySettings
 from beggar.web.never_ending import found_again, viewing_rules
-from beggar.web.table import Mode, Pace, Seat, Table, TableError
+from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table, TableError
 from beggar.web.view import personal, shared_view
 from helpers import free_port, run_async
 
@@ -680,7 +680,8 @@ def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path: Path) ->
     archive.put_live([LiveRow("t", "0", 1.0, "{}")])
     assert archive.live_ids("0") == {"t"}
     with sqlite3.connect(path) as reopened:
-        assert reopened.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert reopened.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert archive.load("oldgame1").dealt_again == []  # a game stored before deals were noted
 
 
 def test_a_newer_database_is_refused_in_plain_words(tmp_path: Path) -> None:
@@ -794,3 +795,20 @@ def test_a_never_ending_deal_found_here_is_restored_and_does_not_stop_the_keeper
         assert [row.id for row in rows] == [table.id]  # the others are still kept
 
     run_async(scenario())
+
+
+def test_a_friend_gone_to_another_page_and_the_deals_dealt_again_survive_a_restart() -> None:
+    rules = rules_named("family-table")
+    seats = [Seat("Ann", True), Seat("Bea", True)]
+    table = Table("sittingab2", Mode.FRIENDS, rules, seats, random_deal(rules, 3))
+    for seat, token in enumerate(("ann", "bea")):
+        table.take_seat(seat, token)
+        table.arrive(seat)
+    table.depart(1, elsewhere=True)
+    table.dealt_again = [DealtAgain(474, True, "replay01")]
+    again, replay = restore(json.loads(json.dumps(snapshot(table))))
+    for _ in replay:
+        pass
+    assert again.seats[1].elsewhere and not again.seats[1].left
+    assert again.dealt_again == [DealtAgain(474, True, "replay01")]
+    assert shared_view(again)["seats"][1]["away"] == "elsewhere"

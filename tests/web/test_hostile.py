@@ -42,7 +42,7 @@ from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.lobby import Lobby
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Seat, Table
-from helpers import run_async
+from helpers import Socket, run_async
 
 SHORT_SEED = 1432
 """A standard deal that ends after 40 cards."""
@@ -332,20 +332,36 @@ def test_live_deals_are_not_drawn_from_a_32_bit_seed(monkeypatch: pytest.MonkeyP
 RIGGED = "AAAAKKKKQQQQJJJJ----------/--------------------------"
 
 
-@pytest.mark.parametrize(("field", "value", "shown"), [("deal", RIGGED, RIGGED), ("seed", 12345, "12345")])
-def test_a_chosen_deal_is_shown_to_whoever_joins_before_the_first_card(
-    client: TestClient, field: str, value: Any, shown: str
+@pytest.mark.parametrize(
+    ("field", "value", "hidden", "told"),
+    [
+        ("deal", RIGGED, RIGGED, "The table's creator chose this deal."),
+        ("seed", 12345, "deal number 12345", "The table's creator chose this deal (deal number 12345)."),
+    ],
+)
+def test_a_chosen_deal_is_said_to_be_chosen_and_shown_only_after_the_game(
+    client: TestClient, field: str, value: Any, hidden: str, told: str
 ) -> None:
     with client.websocket_connect("/ws") as first, client.websocket_connect("/ws") as second:
-        ann, bea = Browser(first), Browser(second)
+        ann, bea = Socket(first), Socket(second)
         ann.send({"type": "create", "mode": "friends", "name": "Ann", field: value})
         table = ann.until("joined")["table"]
         bea.send({"type": "join", "table": table, "name": "Bea"})
         bea.until("joined")
         state = bea.until("state")
         assert state["cards"] == 0
-        assert shown in state["rules"]["title"]
-        assert any(shown in line["text"] and "chose" in line["text"] for line in state["log"])
+        # Everyone is told, before the first card, that the creator chose the deal; not what it is.
+        assert state["rules"]["title"] == "Friend table, on a deal its creator chose"
+        assert any("creator chose the deal" in line["text"] for line in state["log"])
+        for socket in (ann, bea):
+            socket.send({"type": "watch", "on": True})
+        ann.send({"type": "pace", "pace": "instant"})
+        end = bea.until("state", lambda s: s["over"] is not None, limit=20_000)
+        assert all(hidden not in json.dumps(seen) for seen in bea.seen if seen.get("over") is None)
+        # Once the game is over, the end says so, and shows the deal.
+        assert end["over"]["notes"] == told
+        if field == "deal":
+            assert end["over"]["deal"] == RIGGED
 
 
 # -- crowds from one address -----------------------------------------------------------------------------

@@ -105,13 +105,13 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
         guest.goto(link)
         guest.wait_for_selector("#table:not([hidden])")
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
-        guest.close()
-        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (connection lost)')")
+        guest.close()  # the page says it goes: not a lost connection
+        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (away)')")
         assert (
-            "Bea lost the connection; you may go on without them once they have been away 1 s"
+            "Bea went to another page; you may go on without them once they have been away 1 s"
             in host.inner_text("#notice")
         )
-        assert "Bea lost the connection." in host.inner_text("#log")
+        assert "Bea went to another page." in host.inner_text("#log")
         host.wait_for_selector("text=Let the computer play for Bea")
         assert host.locator("text=New game without Bea").is_visible()
         host.click("text=Let the computer play for Bea")
@@ -862,16 +862,18 @@ def test_a_friend_who_presses_back_keeps_the_seat_and_the_way_back(server: str, 
         host.wait_for_selector("#home:not([hidden])")
         host.wait_for_selector("#current-game:not([hidden])")
         assert host.inner_text("#current-link").startswith("Back to your game: ")
-        # The friend is told of a lost connection, with its grace, not of someone who left.
-        guest.wait_for_function("document.querySelector('#seats').innerText.includes('(connection lost)')")
-        assert "Ann (connection lost)" in guest.inner_text("#seats")
-        assert "left" not in guest.inner_text("#notice")
+        # The friend is told what happened, with its grace: not of someone who left, nor of a lost line.
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Ann (away)')")
+        assert guest.inner_text("#notice").startswith("Ann went to another page; you may go on without them")
         assert guest.locator("#offers").is_hidden()
         host.reload()  # the way back outlives a reload of the home page
         host.click("#current-link")
         at_table(host)
         host.wait_for_function("document.querySelector('.seat.you .name').innerText.startsWith('Ann')")
-        guest.wait_for_function("!document.querySelector('#seats').innerText.includes('connection lost')")
+        guest.wait_for_function("!document.querySelector('#seats').innerText.includes('(away)')")
+        assert "Ann came back." in guest.inner_text("#log")
+        host.wait_for_function("document.querySelector('#log').innerText.includes('You came back.')")
+        assert "lost the connection" not in host.inner_text("#log") + guest.inner_text("#log")
 
 
 def _switch_tab(page: Any, hidden: bool) -> None:
@@ -1064,7 +1066,7 @@ def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_bel
         guest.close()
         for page in (host, spectator):  # a player and a spectator are told alike
             page.wait_for_function(
-                "document.querySelector('#prompt').innerText.endsWith(' — Bea has lost the connection.')"
+                "document.querySelector('#prompt').innerText.endsWith(' — Bea went to another page.')"
             )
         host.wait_for_selector("#offers:not([hidden])")
         host.wait_for_timeout(200)

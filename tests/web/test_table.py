@@ -21,7 +21,7 @@ from beggar.web.presets import SETTING_WORDS, rules_summary, table_rules_title
 from beggar.web.protocol import MAX_MESSAGE_BYTES
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Seat, Table
-from beggar.web.view import shared_view
+from beggar.web.view import notice, shared_view
 from helpers import SHORT_SEED, Socket, create
 
 
@@ -582,3 +582,102 @@ def test_the_server_tells_the_page_what_kind_of_table_it_is_at(
         assert (state["type"], state["mode"], state["kept"], state["solo"]) == ("state", mode, kept, solo)
         assert state["addressed"] is addressed
         assert Mode(mode).kept is kept and Mode(mode).addressed is addressed and Mode(mode).solo is solo
+
+
+# -- the table says what happened, and what is true now ------------------------------------------------
+
+
+def _friend_table() -> Table:
+    """Ann and Ben at a friend table, both at it, playing a deal of 40 cards (and short ones after)."""
+    rules = rules_named("friend-table")
+    seats = [Seat("Ann", True), Seat("Ben", True)]
+    table = Table("friendsab3", Mode.FRIENDS, rules, seats, random_deal(rules, SHORT_SEED), seed=SHORT_SEED)
+    for seat, token in enumerate(("ann-token", "ben-token")):
+        table.take_seat(seat, token)
+        table.arrive(seat)
+    return table
+
+
+def test_play_again_after_a_friend_left_does_not_deal_them_in() -> None:
+    table = _friend_table()
+    while not table.game.over:
+        table.step()
+    table.depart(1, left=True)
+    # The end asks one question: Play again, which is said to go on without Ben.
+    assert notice(table, 0) == "Ben left the table: Play again starts a new game without them."
+    assert notice(table, None) == "Ben left the table."
+    table.ask_new_game(0)
+    assert table.games_played == 1 and not table.game.over
+    # Ben is not dealt in to wait on: the computer plays his seat, and nobody is offered anything.
+    assert table.seats[1].stand_in and table.seats[1].automatic
+    assert table.log[-1]["text"] == "Ben left the table: the computer plays for them until they return."
+    assert notice(table, 0) == "Ben is away: the computer plays for them until they return."
+    while table.game.to_play != 1:
+        table.step()
+    assert table.waiting_for_machine()  # Ben's turn does not wait for Ben
+    # Ben comes back: his cards are his again.
+    table.arrive(1)
+    assert not table.seats[1].stand_in and not table.seats[1].automatic
+
+
+def test_a_no_to_a_new_game_leaves_with_the_friend_who_said_it() -> None:
+    table = _friend_table()
+    while not table.game.over:
+        table.step()
+    table.ask_new_game(0)
+    table.keep_playing(1)
+    assert notice(table, 0) == "Ben says no to a new game for now."
+    table.depart(1, left=True)
+    # Not "go on without them" (the game is over), nor Ben's no (Ben has gone).
+    assert notice(table, 0) == "Ben left the table: Play again starts a new game without them."
+
+
+def test_a_no_to_a_new_game_is_told_until_the_next_card_not_the_next_trick() -> None:
+    table = _friend_table()
+    while table.game.tricks < 2 or table.game.pile:
+        table.step()  # just after a trick: the next card cannot take one
+    table.ask_new_game(0)
+    table.keep_playing(1)
+    assert notice(table, None) == "Ben wants to keep playing: no new game."
+    tricks = table.game.tricks
+    table.step()
+    assert table.game.tricks == tricks  # the game moved on by one card, not a trick
+    assert notice(table, None) == notice(table, 0) == ""
+
+
+def test_a_friend_whose_page_went_elsewhere_is_said_to_have_gone_to_another_page(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a:
+        with client.websocket_connect("/ws") as ws_b:
+            a, b, table = _friends(client, ws_a, ws_b, seed=SHORT_SEED, pace="slow")
+            token = b.seen[[m["type"] for m in b.seen].index("joined")]["token"]
+            b.send({"type": "away"})  # Back, as the page says it before closing its socket
+        state = a.until("state", lambda s: s["seats"][1]["away"] is not None)
+        assert state["seats"][1]["away"] == "elsewhere"
+        assert "Bea went to another page." in logged(a)
+        assert "lost the connection" not in " ".join(logged(a))
+        assert state["notice"] == (
+            "Bea went to another page; you may go on without them once they have been away 20 s."
+        )
+        with client.websocket_connect(f"/ws/{table}") as ws_b:
+            b = Socket(ws_b)
+            b.send({"type": "join", "table": table, "token": token})
+            b.until("state", lambda s: s["seats"][1]["away"] is None)
+            a.until("state", lambda s: s["seats"][1]["away"] is None)
+            assert "Bea came back." in logged(a)
+            assert {"You went to another page.", "You came back."} <= set(logged(b))
+
+
+def test_a_redealt_game_ends_by_saying_so_and_its_replay_links_the_first_deal(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
+        end = me.until("state", lambda s: s["reshuffles"] >= 1 and s["over"] is not None, limit=100_000)
+        first = end["over"]["dealt_again"][0]
+        assert (first["cards"], first["looped"]) == (474, True) and first["replay"]
+        assert end["over"]["notes"].startswith(
+            "The first deal looped after 474 cards and was dealt again."
+        ) or (end["over"]["notes"].startswith("Deal 1 looped after 474 cards and was dealt again."))
+        replay = client.get(f"/api/replay/{end['over']['replay']}").json()
+        assert replay["notes"] == end["over"]["notes"] and replay["dealt_again"] == end["over"]["dealt_again"]
+        looped = client.get(f"/api/replay/{first['replay']}").json()
+        assert looped["over"]["status"] == "loop" and len(looped["frames"]) == 475

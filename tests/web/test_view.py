@@ -23,7 +23,7 @@ from beggar.web.app import create_app
 from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, Seat, Table
+from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table
 from beggar.web.view import notice, personal, shared_view
 from helpers import SHORT_SEED, Socket, create
 
@@ -275,6 +275,7 @@ def _situations() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     while not finished.game.over:
         finished.step()
     finished.replay = "abcdefghijkl"
+    finished.dealt_again = [DealtAgain(474, True, "mnpqrstu")]  # as if it followed a loop
     yield "a finished game", _sent(finished, 0)
 
     taught = lesson(2)

@@ -44,7 +44,7 @@ from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id
+from beggar.web.table import DealtAgain, Mode, Pace, dealt_again_words, new_table_id
 from beggar.web.view import famous_json, invitation
 
 STATIC = Path(__file__).parent / "static"
@@ -184,6 +184,11 @@ async def replay_data(request: Request) -> Response:
             you = None  # watched, famous or a lesson: nobody's own seat, told by names
     try:
         data = replay_saved(saved.game, saved.names, you)
+        # A deal dealt again before it in its sitting (a loop under the family table) has a replay
+        # of its own: the page says how it ended and links to it.
+        before = [DealtAgain.from_json(deal) for deal in saved.dealt_again]
+        data["dealt_again"] = [deal.to_json() for deal in before]
+        data["notes"] = dealt_again_words(before)
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged

@@ -8,7 +8,9 @@ nothing the players could not see.
 The database is one SQLite file. Its schema is versioned (``PRAGMA user_version``): version 1 held
 ``games`` only; version 2 adds ``live_tables``, one row per open table, which
 :mod:`beggar.web.durable` writes and reads (this module stores the rows; that one knows what they
-mean). Opening a version-1 file migrates it in place.
+mean); version 3 notes with a game the deals of its sitting that were dealt again before it (a
+loop under the family table), so that its replay links to theirs. Opening an older file migrates
+it in place.
 
 >>> archive = Archive(":memory:")
 >>> from beggar.engine import Game
@@ -26,14 +28,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from beggar.engine import Game
 from beggar.schema import NewerSchema, migrate
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _MIGRATIONS = {
     # to version 1 (from an empty file)
     1: """
@@ -56,6 +58,10 @@ CREATE TABLE IF NOT EXISTS live_tables (
 );
 CREATE INDEX IF NOT EXISTS live_tables_instance ON live_tables (instance);
 CREATE INDEX IF NOT EXISTS games_finished ON games (finished);
+""",
+    # to version 3: the deals of the game's sitting dealt again before it
+    3: """
+ALTER TABLE games ADD COLUMN dealt_again TEXT NOT NULL DEFAULT '[]';  -- JSON: DealtAgain.to_json()s
 """,
 }
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -94,6 +100,9 @@ class SavedGame:
     names: list[str]
     game: dict[str, Any]
     """:meth:`Game.to_dict` of the game; :meth:`Game.from_dict` restores it."""
+    dealt_again: list[dict[str, Any]] = field(default_factory=list)
+    """The deals of its sitting dealt again before it, oldest first, as
+    :meth:`beggar.web.table.DealtAgain.to_json` wrote them (read them with ``from_json``)."""
 
 
 class Archive:
@@ -129,18 +138,28 @@ class Archive:
         with self._lock:
             self._connect()
 
-    def save(self, game: Game, names: list[str], *, mode: str, table_id: str | None = None) -> str:
-        """Store a finished game; return its short id."""
+    def save(
+        self,
+        game: Game,
+        names: list[str],
+        *,
+        mode: str,
+        table_id: str | None = None,
+        dealt_again: Sequence[dict[str, Any]] = (),
+    ) -> str:
+        """Store a finished game (``dealt_again``: the deals of its sitting dealt again before it);
+        return its short id."""
         data = json.dumps(game.to_dict(), separators=(",", ":"))
+        before = json.dumps(list(dealt_again), separators=(",", ":"))
         with self._lock:
             db = self._connect()
             while True:
                 game_id = "".join(secrets.choice(_ALPHABET) for _ in range(8))
                 try:
                     db.execute(
-                        "INSERT INTO games (id, finished, mode, table_id, names, game) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (game_id, time.time(), mode, table_id, json.dumps(names), data),
+                        "INSERT INTO games (id, finished, mode, table_id, names, game, dealt_again) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (game_id, time.time(), mode, table_id, json.dumps(names), data, before),
                     )
                 except sqlite3.IntegrityError:
                     continue  # the id was taken: draw another
@@ -155,8 +174,8 @@ class Archive:
                 row = (
                     self._connect()
                     .execute(
-                        "SELECT id, finished, mode, CAST(names AS BLOB), CAST(game AS BLOB) "
-                        "FROM games WHERE id = ?",
+                        "SELECT id, finished, mode, CAST(names AS BLOB), CAST(game AS BLOB), "
+                        "CAST(dealt_again AS BLOB) FROM games WHERE id = ?",
                         (game_id,),
                     )
                     .fetchone()
@@ -167,15 +186,18 @@ class Archive:
             raise ArchiveError("this replay does not exist")
         try:
             names, game = json.loads(bytes(row[3]).decode()), json.loads(bytes(row[4]).decode())
+            before = json.loads(bytes(row[5]).decode())
         except (ValueError, RecursionError, TypeError) as exc:
             raise DamagedGame(f"its row is not the JSON this server writes: {type(exc).__name__}") from None
         if (
             not isinstance(names, list)
             or not all(isinstance(n, str) for n in names)
             or not isinstance(game, dict)
+            or not isinstance(before, list)
+            or not all(isinstance(deal, dict) for deal in before)
         ):
             raise DamagedGame("its row is not the JSON this server writes")
-        return SavedGame(row[0], row[1], row[2], names, game)
+        return SavedGame(row[0], row[1], row[2], names, game, before)
 
     # -- live tables ----------------------------------------------------------------------------
 

@@ -55,7 +55,7 @@ from beggar.rules import Rules, RulesError
 from beggar.web.archive import Archive, LiveRow
 from beggar.web.lobby import LIVE_LIMITS, Lobby, check_live_rules
 from beggar.web.never_ending import FoundDeal, found_again
-from beggar.web.table import Mode, Pace, Seat, Table, TableError
+from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table, TableError
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
@@ -100,6 +100,7 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
         "played": table.playing_seconds(),
         "games_played": table.games_played,
         "redeals": table.redeals,
+        "dealt_again": [deal.to_json() for deal in table.dealt_again],
         "new_game_asked": sorted(table.new_game_asked),
         "replay": table.replay,
         "log": table.log,
@@ -111,6 +112,7 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
                 "automatic": s.automatic,
                 "away_at": _wall_clock(s.away_since),
                 "left": s.left,
+                "elsewhere": s.elsewhere,
                 "stand_in": s.stand_in,
             }
             for s in table.seats
@@ -175,6 +177,7 @@ def restore(
         )
         table.games_played = int(state["games_played"])
         table.redeals = int(state["redeals"])
+        table.dealt_again = [DealtAgain.from_json(deal) for deal in state.get("dealt_again", [])]
         table.new_game_asked = {int(seat) for seat in state["new_game_asked"] if 0 <= int(seat) < len(seats)}
         table.replay = None if state["replay"] is None else _text(state["replay"])
         table.log = [_log_line(line, len(seats)) for line in state["log"]]
@@ -232,6 +235,7 @@ def _seat(saved: dict[str, Any]) -> Seat:
     stand_in = saved.get("stand_in") is True
     if seat.away_since is not None:
         seat.left = saved.get("left") is True
+        seat.elsewhere = saved.get("elsewhere") is True and not seat.left
         seat.stand_in = stand_in
         seat.automatic = seat.automatic or stand_in
     elif stand_in:
@@ -292,7 +296,8 @@ def _worth_keeping(table: Table) -> tuple[Any, ...]:
     """What must be written as soon as it changes: everything of a table except its progress
     within a game (a card turned does not count; :func:`_progress` counts the tricks)."""
     seats = tuple(
-        (s.name, s.token_hash, s.automatic, s.away_since is not None, s.left, s.stand_in) for s in table.seats
+        (s.name, s.token_hash, s.automatic, s.away_since is not None, s.left, s.elsewhere, s.stand_in)
+        for s in table.seats
     )
     return (
         seats,

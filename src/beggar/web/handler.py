@@ -34,6 +34,7 @@ from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
 from beggar.web.protocol import (
+    Away,
     Create,
     Hold,
     Join,
@@ -169,8 +170,9 @@ class Connection:
         else:
             table.changed()
 
-    def leave(self, *, on_purpose: bool = False) -> Table | None:
-        """Leave the table (``on_purpose``: the person pressed Leave, rather than went away)."""
+    def leave(self, *, on_purpose: bool = False, elsewhere: bool = False) -> Table | None:
+        """Leave the table (``on_purpose``: the person pressed Leave; ``elsewhere``: their page
+        said it goes to another page; neither: the connection dropped)."""
         table = self.table
         if table is None:
             return None
@@ -179,7 +181,7 @@ class Connection:
         seat = self.seat
         self.table, self.seat = None, None
         if seat is not None:
-            table.depart(seat, left=on_purpose)
+            table.depart(seat, left=on_purpose, elsewhere=elsewhere)
         else:
             table.changed()
         return table
@@ -317,6 +319,11 @@ def handle(
             _close_if_abandoned(lobby, previous, seated)
         return
     table = connection.table
+    if isinstance(message, Away):
+        # The page goes elsewhere and closes its socket next: the others are told so (a page may
+        # say it twice, pagehide after Back: the second finds no table and changes nothing).
+        disconnect(lobby, connection, elsewhere=True)
+        return
     if table is None or table.closed:
         raise TableError("you are not at a table: create one or join one first")
     seat = connection.seat
@@ -371,7 +378,13 @@ def archiver(archive: Archive | None) -> Callable[[Table], None] | None:
         if table.lesson is not None or table.famous is not None:
             return  # prepared positions and famous games have their own pages
         try:
-            table.replay = archive.save(table.game, table.names, mode=str(table.mode), table_id=table.id)
+            table.replay = archive.save(
+                table.game,
+                table.names,
+                mode=str(table.mode),
+                table_id=table.id,
+                dealt_again=[deal.to_json() for deal in table.dealt_again],
+            )
         except sqlite3.Error:
             table.replay = None  # a full disk must not stop the game; there is just no link
 
@@ -531,13 +544,15 @@ def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: i
     _seat(connection, table, seat, token)
 
 
-def disconnect(lobby: Lobby, connection: Connection, *, on_purpose: bool = False) -> None:
+def disconnect(
+    lobby: Lobby, connection: Connection, *, on_purpose: bool = False, elsewhere: bool = False
+) -> None:
     """``connection`` leaves its table; a table bound to its players closes when the last one goes.
 
     Spectators come and go without closing anything.
     """
     seated = connection.seat is not None
-    _close_if_abandoned(lobby, connection.leave(on_purpose=on_purpose), seated)
+    _close_if_abandoned(lobby, connection.leave(on_purpose=on_purpose, elsewhere=elsewhere), seated)
 
 
 def _close_if_abandoned(lobby: Lobby, table: Table | None, seated: bool) -> None:

@@ -91,7 +91,8 @@
  * @property {boolean} taken - someone holds it
  * @property {boolean} connected - a browser of its person is connected
  * @property {boolean} automatic - its cards are turned for its person
- * @property {"left" | "lost" | null} away - its person left on purpose, or lost the connection
+ * @property {"left" | "elsewhere" | "lost" | null} away - its person left on purpose, went to
+ *   another page (their page said so as it went: Back, a link, a closed tab), or lost the connection
  * @property {boolean} absent - away long enough for the others to go on without them
  * @property {boolean} stand_in - the computer plays for its absent person
  * @property {number} cards - cards in its stack
@@ -125,7 +126,8 @@
  * @typedef {Object} RulesEntry
  * @property {string} name - the rules spec ("standard:players=3")
  * @property {string} title - its plain title: the preset's, and the house rules added to it
- *   ("Practice table + 1 house rule (open hands)"), with the creator's chosen deal, if any
+ *   ("Practice table + 1 house rule (open hands)"); at a friend table whose creator chose the
+ *   deal, that they did (", on a deal its creator chose"), never the deal itself
  * @property {string} summary - the settings a player most needs, in plain words ("a standard deck
  *   of 52 cards, 2 players, stops after 4,000 cards"); "" at a lesson
  * @property {Object<string, string>} settings - every setting, in the spec's own words
@@ -169,6 +171,20 @@
  * @property {string} deal - the deal, now that it may be seen
  * @property {string[][]} deal_hands - each hand's cards, top first
  * @property {string | null} replay - the replay's id, once the game is stored
+ * @property {DealtAgain[]} dealt_again - the deals of this sitting gathered and dealt again
+ *   before this one (a loop under the family table), oldest first; [] if none
+ * @property {string} notes - what the end says besides who won: how the deals before it ended
+ *   ("The first deal looped after 474 cards and was dealt again."), and that the table's creator
+ *   chose this deal ("The table's creator chose this deal (deal number 7)."); "" if nothing
+ */
+
+/**
+ * A deal of the sitting that was gathered and dealt again.
+ *
+ * @typedef {Object} DealtAgain
+ * @property {number} cards - cards turned before it was dealt again
+ * @property {boolean} looped - it looped (else a limit stopped it)
+ * @property {string | null} replay - its replay's id, if it was stored
  */
 
 /**

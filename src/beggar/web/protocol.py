@@ -126,6 +126,12 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Away:
+    """The person's page goes elsewhere (Back, a link, a closed or reloaded tab): not a lost
+    connection, and not Leave either (they may come back to their seat)."""
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
@@ -143,6 +149,7 @@ Message = (
     | PlayFor
     | Rename
     | Leave
+    | Away
     | Ping
 )
 
@@ -216,12 +223,14 @@ def parse_message(text: str | bytes) -> Message:
         message = Rename(name)
     elif kind == "leave":
         message = Leave()
+    elif kind == "away":
+        message = Away()
     elif kind == "ping":
         message = Ping()
     else:
         raise ProtocolError(
             "unknown message type: use create, join, turn, pace, pause, resume, hold, watch, "
-            "new-game, keep-playing, play-for, rename, leave or ping"
+            "new-game, keep-playing, play-for, rename, leave, away or ping"
         )
     fields.finish(kind)
     return message

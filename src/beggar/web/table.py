@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.cards import Card
-from beggar.engine import CardTurned, Event, Game, GameError, GameOver, Outcome, PileTaken, PlayerOut, Reason
+from beggar.engine import (
+    CardTurned,
+    Event,
+    Game,
+    GameError,
+    GameOver,
+    Outcome,
+    PileTaken,
+    PlayerOut,
+    Reason,
+    Status,
+)
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator
 from beggar.notation import Deal, random_deal
@@ -101,6 +112,54 @@ ABSENT_GRACE = 20.0
 """Seconds a friend who lost the connection has to come back before the others are offered to let
 the computer play for them, or a new game without them. A friend who pressed Leave has no grace:
 the offers come at once."""
+
+
+CHOSEN = "The table's creator chose the deal"
+"""What everyone at a friend table is told of a deal its creator chose, before the first card
+(what the deal is, only once the game is over)."""
+
+
+@dataclass(frozen=True)
+class DealtAgain:
+    """A deal of a sitting that was gathered and dealt again (a loop under the family table)."""
+
+    cards: int
+    """Cards turned before it was dealt again."""
+    looped: bool
+    """It looped (else a limit stopped it)."""
+    replay: str | None = None
+    """Its replay's id, if it was stored."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": self.cards, "looped": self.looped, "replay": self.replay}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealtAgain:
+        """A deal as :meth:`to_json` wrote it; :class:`ValueError` or :class:`TypeError` if not."""
+        cards, looped, replay = data["cards"], data["looped"], data.get("replay")
+        if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0 or not isinstance(looped, bool):
+            raise ValueError("a deal dealt again is its cards and whether it looped")
+        if replay is not None and not isinstance(replay, str):
+            raise TypeError("a replay id is text")
+        return cls(cards, looped, replay)
+
+
+def dealt_again_words(deals: Sequence[DealtAgain]) -> str:
+    """What the end of a game says of the deals of its sitting that were dealt again ("" if none).
+
+    >>> dealt_again_words([DealtAgain(474, True)])
+    'The first deal looped after 474 cards and was dealt again.'
+    >>> dealt_again_words([DealtAgain(474, True), DealtAgain(1210, False)])
+    'Deal 1 looped after 474 cards and was dealt again. Deal 2 was stopped after 1,210 cards and dealt again.'
+    """
+    if not deals:
+        return ""
+    said = []
+    for number, deal in enumerate(deals, 1):
+        which = "The first deal" if len(deals) == 1 else f"Deal {number}"
+        how = "looped after {:,} cards and was" if deal.looped else "was stopped after {:,} cards and"
+        said.append(f"{which} {how.format(deal.cards)} dealt again.")
+    return " ".join(said)
 
 
 _MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
@@ -183,8 +242,18 @@ class Seat:
     while they are here (or never came)."""
     left: bool = False
     """They left on purpose (rather than lost the connection)."""
+    elsewhere: bool = False
+    """They went to another page (Back, a link, a closed or reloaded tab): the page said so as it
+    went, so it is not a lost connection; they may well come back."""
     stand_in: bool = False
     """The computer plays for this absent person, as the others asked; it stops when they return."""
+
+    def away_words(self) -> str:
+        """Why this person is not at the table, after their name: ``"left the table"``, ``"went to
+        another page"`` or ``"lost the connection"``."""
+        if self.left:
+            return "left the table"
+        return "went to another page" if self.elsewhere else "lost the connection"
 
     @property
     def plays_itself(self) -> bool:
@@ -238,7 +307,8 @@ class Table:
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
     chosen: bool = False
-    """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
+    """The first deal was chosen by the table's creator (not drawn): everyone is told so, and shown
+    the deal once the game is over."""
     replayed: bool = False
     """The first deal is a replay's, played again from it: its first line says so."""
     game: Game = field(init=False)
@@ -270,13 +340,15 @@ class Table:
     games_played: int = 0
     redeals: int = 0
     """Deals gathered and dealt again in this sitting (rules whose loop means a redeal)."""
+    dealt_again: list[DealtAgain] = field(default_factory=list)
+    """How each deal of this sitting before the one played ended, oldest first (one a redeal)."""
     paused_why: str | None = None
     """Why the game is paused, said to everyone: ``"Ann switched to another tab."``."""
     new_game_asked: set[int] = field(default_factory=set)
     """Seats whose people asked for a new game; it starts when every seated person has."""
     new_game_refused: int | None = None
     """The seat whose person said no to the last ask for a new game: the others are told until
-    the next trick is won, the next ask, or the next game."""
+    the next card is turned, the next ask, the next game, or that person goes."""
     on_game_over: Callable[[Table], None] | None = None
     """Called once when a game ends (the server archives it for its replay link)."""
     replay: str | None = None
@@ -317,8 +389,7 @@ class Table:
             self.started = time.monotonic()
             self.paused_for = 0.0
             intro = self.lesson.intro if self.lesson else ""
-            picked = self.chosen_deal()
-            told = f" The table's creator chose the deal: {picked}." if picked else ""
+            told = f" {CHOSEN}; it is shown when the game ends." if self.chosen_deal() else ""
             if self.waiting_for():
                 leads = ""  # said once, when everyone is here (take_seat)
             what = table_rules_title(self.rules)
@@ -330,9 +401,10 @@ class Table:
     def chosen_deal(self) -> str | None:
         """The deal of this game if the creator chose it (a deal, or a deal number), else None.
 
-        A creator who picks the deal of a friend table knows every face-down card; so must
-        everyone else at the table, before the first card. (At the other tables nobody plays
-        against the person who chose it, and face-down cards stay unsaid.)
+        A creator who picks the deal of a friend table knows every face-down card: everyone else at
+        the table is told so before the first card (:data:`CHOSEN`), and shown what it was once the
+        game is over; never before, as no face-down card is. (At the other tables nobody plays
+        against the person who chose it.)
         """
         if self.mode is not Mode.FRIENDS:
             return None
@@ -362,6 +434,7 @@ class Table:
         once.
         """
         self.redeals = 0
+        self.dealt_again = []
         self._start_game(self._next_deal())
         if self.mode in (Mode.WATCH, Mode.FAMOUS):
             if self.pace is Pace.INSTANT:
@@ -369,7 +442,13 @@ class Table:
                 self.paused_why = "A new game, paused: press Resume to watch it."
                 self.changed()
             return
-        for each in self.seats:
+        for index, each in enumerate(self.seats):
+            if self.mode is Mode.FRIENDS and each.taken and each.away_since is not None and not each.stand_in:
+                # A friend who is away is not dealt in: the computer plays for them, and gives their
+                # cards back when they return (arrive), rather than the new game waiting on them.
+                each.stand_in = each.automatic = True
+                until = "the computer plays for them until they return"
+                self.say(f"{mention(index)} {each.away_words()}: {until}.")
             if each.human and not each.stand_in:
                 each.automatic = False
         self.changed()
@@ -424,26 +503,31 @@ class Table:
         each = self.seats[seat]
         each.connections += 1
         if each.away_since is not None:
-            each.away_since, each.left = None, False
+            back = "came back" if each.elsewhere else "is back"
+            each.away_since, each.left, each.elsewhere = None, False, False
             if each.stand_in:
                 each.stand_in = each.automatic = False
             if self.mode is Mode.FRIENDS:
-                self.say(f"{mention(seat)} is back.")
+                self.say(f"{mention(seat)} {back}.")
         self.changed()
 
-    def depart(self, seat: int, *, left: bool = False) -> None:
-        """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave).
+    def depart(self, seat: int, *, left: bool = False, elsewhere: bool = False) -> None:
+        """A browser of the person at ``seat`` disconnects (``left``: they pressed Leave;
+        ``elsewhere``: their page said it went to another page).
 
-        At a friend table, when their last browser goes the others are told, and offered to go on
-        without them: at once if they left on purpose, after :data:`ABSENT_GRACE` seconds if the
-        connection was lost.
+        At a friend table, when their last browser goes the others are told what happened, and
+        offered to go on without them: at once if they left on purpose, after :data:`ABSENT_GRACE`
+        seconds otherwise (they may come back). Their ask for a new game, or their no to one, goes
+        with them.
         """
         each = self.seats[seat]
         each.connections = max(0, each.connections - 1)
         if each.connections == 0 and self.mode is Mode.FRIENDS and each.taken and not self.closed:
-            each.away_since, each.left = time.monotonic(), left
-            self.say(f"{mention(seat)} {'left the table' if left else 'lost the connection'}.")
+            each.away_since, each.left, each.elsewhere = time.monotonic(), left, elsewhere and not left
+            self.say(f"{mention(seat)} {each.away_words()}.")
             self.new_game_asked.discard(seat)
+            if self.new_game_refused == seat:
+                self.new_game_refused = None
             if not left:
                 self.watch_absence(seat)
         self.changed()
@@ -582,6 +666,8 @@ class Table:
             self.on_game_over(self)
         if record.outcome is Outcome.REDEAL:
             self.redeals += 1
+            looped = record.status is Status.LOOP
+            self.dealt_again.append(DealtAgain(record.cards, looped, self.replay))
             # A deal stopped by the time limit is dealt again with a fresh clock, or it would stop
             # again at once; a loop is dealt again within the same sitting.
             keep_clock = record.reason is not Reason.TIME_LIMIT
@@ -612,10 +698,10 @@ class Table:
         for event in events:
             if isinstance(event, CardTurned):
                 self.last_card = event
+                self.new_game_refused = None  # the game has moved on since a no to a new game
             elif isinstance(event, PileTaken):
                 self.last_take = event
                 self.history.append(self.game.hand_sizes)
-                self.new_game_refused = None  # the game has moved on since a no to a new game
             elif isinstance(event, PlayerOut):
                 self.went_out.append((event.player, self.game.cards))
             elif isinstance(event, GameOver) and event.record.holdings != self.history[-1]:
@@ -796,12 +882,14 @@ def token_hash(token: str) -> str:
 
 __all__ = [
     "ABSENT_GRACE",
+    "CHOSEN",
     "ID_ALPHABET",
     "LOG_KEEP",
     "PAUSED_HIDDEN",
     "PAUSED_HIDDEN_OTHERS",
     "RESUME_SLICE",
     "TABLE_ID_LENGTH",
+    "DealtAgain",
     "Mode",
     "NoSuchTable",
     "Pace",
@@ -809,6 +897,7 @@ __all__ = [
     "Table",
     "TableError",
     "ViewCache",
+    "dealt_again_words",
     "is_table_id",
     "mention",
     "new_table_id",

@@ -32,7 +32,9 @@ from beggar.web.table import (
     PAUSED_HIDDEN,
     PAUSED_HIDDEN_OTHERS,
     Mode,
+    Seat,
     Table,
+    dealt_again_words,
     mention,
     refusal,
     spoken_list,
@@ -72,7 +74,7 @@ def shared_view(table: Table) -> dict[str, Any]:
             "taken": seat.taken,
             "connected": seat.connections > 0,
             "automatic": seat.automatic,
-            "away": None if seat.away_since is None else ("left" if seat.left else "lost"),
+            "away": _away(seat),
             "absent": table.absent(index),
             "stand_in": seat.stand_in,
             "cards": len(game.stacks[index]),
@@ -143,8 +145,39 @@ def shared_view(table: Table) -> dict[str, Any]:
             "deal": table.deal.format(),
             "deal_hands": [[card.label for card in hand] for hand in table.deal.hands],
             "replay": table.replay,
+            "dealt_again": [deal.to_json() for deal in table.dealt_again],
+            "notes": end_notes(table),
         }
     return view
+
+
+def _away(seat: Seat) -> str | None:
+    """Why a seat's person is not at the table, in one word for the page (None: they are here)."""
+    if seat.away_since is None:
+        return None
+    return "left" if seat.left else "elsewhere" if seat.elsewhere else "lost"
+
+
+def end_notes(table: Table) -> str:
+    """What the end of a game says besides who won: how the deals of its sitting before it ended
+    (a loop dealt again), and that the table's creator chose its deal (now that it may be seen).
+
+    >>> from beggar.notation import parse_deal
+    >>> from beggar.rules import STANDARD
+    >>> from beggar.web.table import DealtAgain
+    >>> table = Table("abcdefghjk", Mode.WATCH, STANDARD, [Seat("A", False), Seat("B", False)],
+    ...               parse_deal("QJ/-A", complete=False))
+    >>> table.dealt_again = [DealtAgain(474, True)]
+    >>> end_notes(table)
+    'The first deal looped after 474 cards and was dealt again.'
+    """
+    notes = [dealt_again_words(table.dealt_again)]
+    picked = table.chosen_deal()
+    if picked is not None:
+        # A deal number is said as it was chosen; the cards themselves are shown with the end.
+        said = f" ({picked})" if table.seed is not None else ""
+        notes.append(f"The table's creator chose this deal{said}.")
+    return " ".join(note for note in notes if note)
 
 
 def personal(
@@ -182,9 +215,9 @@ def personal(
     mine["log"] = [told_to(line, you) for line in lines]
     if first:
         mine["rules"] = rules_entry(table.rules)
-        picked = table.chosen_deal()
-        if picked:
-            mine["rules"]["title"] = f"{mine['rules']['title']}, the creator's chosen deal: {picked}"
+        if table.chosen_deal():
+            # That it was chosen, not what it is: the deal is shown once the game is over.
+            mine["rules"]["title"] = f"{mine['rules']['title']}, on a deal its creator chose"
         if table.lesson is not None:
             # A lesson deals a few cards of the deck: its size is what the table holds.
             mine["rules"]["settings"]["deck"] = f"{sum(len(hand) for hand in table.deal.hands)} cards"
@@ -311,7 +344,8 @@ def _absence(table: Table, who: int) -> str:
     each = table.seats[who]
     if each.away_since is None or each.stand_in:
         return ""
-    return f" — {table.names[who]} {'has left the table' if each.left else 'has lost the connection'}"
+    has = "" if each.elsewhere else "has "
+    return f" — {table.names[who]} {has}{each.away_words()}"
 
 
 def taken(table: Table, seat: int | None) -> str:
@@ -428,6 +462,7 @@ def notice(table: Table, seat: int | None) -> str:
     if table.mode is not Mode.FRIENDS:
         return ""
     player = seat is not None and table.seats[seat].human
+    over = table.game.over
     parts = []
     for index, each in enumerate(table.seats):
         if index == seat or each.away_since is None:
@@ -435,13 +470,18 @@ def notice(table: Table, seat: int | None) -> str:
         gone = f"{each.name} left the table" if each.left else f"{each.name} has been away for a while"
         if each.stand_in:
             parts.append(f"{each.name} is away: the computer plays for them until they return.")
+        elif over:
+            # Nothing to go on with: the one question left is a new game, and it does not wait
+            # for them (Table.new_game), which is what Play again is said to do.
+            then = ": Play again starts a new game without them" if player else ""
+            parts.append(f"{each.name} {each.away_words()}{then}.")
         elif not table.absent(index):
             # Said once, when the connection drops, and not again until the grace is over: so a
             # rule that stays true, not a time left that would be wrong a second later.
             grace = f"{beggar.web.table.ABSENT_GRACE:g} s"
             who = "you" if player else "the players"
             may = f"{who} may go on without them once they have been away {grace}"
-            parts.append(f"{each.name} lost the connection; {may}.")
+            parts.append(f"{each.name} {each.away_words()}; {may}.")
         elif player and each.left:
             parts.append(f"{gone}: go on without them.")  # they said they go: nobody to wait for
         elif player:
@@ -530,6 +570,7 @@ def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
 __all__ = [
     "addressed",
     "card_json",
+    "end_notes",
     "face",
     "famous_json",
     "headline",

@@ -266,7 +266,8 @@ class App {
 
   /** Leave the table; `onPurpose` tells the table so (a game against the computer then ends). */
   leave(goHome = true, onPurpose = true) {
-    if (onPurpose) this.connection.send({ type: "leave" });
+    // Not on purpose is Back or a link: the page says it goes elsewhere, which is no lost line.
+    this.connection.send({ type: onPurpose ? "leave" : "away" });
     const s = this.table.state;
     // A game left by Back waits for its person (a friend table, a while): the home page links to it.
     const waits = !onPurpose && s && s.addressed && this.table.player && !s.over;
@@ -305,8 +306,16 @@ class App {
       }
     };
     window.addEventListener("beforeunload", unload);
-    window.addEventListener("pagehide", unload);
-    window.addEventListener("pageshow", () => { unloading = false; });
+    window.addEventListener("pagehide", () => {
+      unload();
+      // Another site, a closed tab or a reload: the friends are told this page went elsewhere.
+      if (this.me.table) this.send({ type: "away" });
+    });
+    window.addEventListener("pageshow", (event) => {
+      unloading = false;
+      // Back to a page the browser kept whole: its seat was given up as it went; take it again.
+      if (event.persisted && this.me.table) this.join(this.me.table);
+    });
     // A switch to another tab pauses a game that turns cards by itself; like any pause it holds
     // until the person presses Resume, after a reload or Back and Forward too.
     document.addEventListener("visibilitychange", () => {

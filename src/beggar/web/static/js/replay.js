@@ -90,6 +90,15 @@ export class ReplayView {
     const $ = this.$;
     $("replay-title").textContent = `Replay: ${title}`;
     $("replay-rules").textContent = `${data.rules.title}. ${data.over ? data.over.sentence : ""}`;
+    // A deal dealt again before this one in its sitting (a loop under the family table): how it
+    // ended, in the server's words, and its own replay.
+    if (data.notes) $("replay-rules").append(" ", data.notes);
+    (data.dealt_again || []).forEach((deal, i, all) => {
+      if (!deal.replay) return;
+      const link = el("a", "light-link", all.length === 1 ? "Replay the first deal" : `Replay deal ${i + 1}`);
+      link.href = siteUrl(`r/${deal.replay}`).href;
+      $("replay-rules").append(" ", link);
+    });
     const scrub = $("scrub");
     scrub.max = String(last);
     scrub.value = "0";

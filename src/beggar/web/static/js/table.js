@@ -471,7 +471,7 @@ export class TableView {
     this.root.classList.toggle("spectating", !$("watching").hidden);
     $("over-line").hidden = !over;
     if (over) {
-      $("over-sentence").textContent = s.ending;
+      $("over-sentence").textContent = [s.ending, s.over.notes].filter(Boolean).join(" ");
       $("over-replay").hidden = !s.over.replay;
       if (s.over.replay) $("over-replay").href = siteUrl(`r/${s.over.replay}`).href;
     }
@@ -485,11 +485,12 @@ export class TableView {
   }
 
   /** For each friend away past the grace the server gives: let the computer play for them, or a
-   * new game without them (the buttons carry the seat; the page binds them). */
+   * new game without them (the buttons carry the seat; the page binds them). Once the game is
+   * over, Play again is the one answer: it does not deal them in, as the notice says. */
   drawOffers(s) {
     const $ = this.$;
     const box = $("offers");
-    const absent = this.player ? s.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i !== s.you && seat.absent && !seat.stand_in) : [];
+    const absent = this.player && !s.over ? s.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i !== s.you && seat.absent && !seat.stand_in) : [];
     box.hidden = !absent.length;
     const key = absent.map(([seat, i]) => `${i}:${seat.name}:${s.over !== null}`).join("|");
     if (box.dataset.key === key) return;
@@ -868,7 +869,7 @@ export class EndDialog {
     // Who won is said once, in the headline, from this person's seat; below it only what it does
     // not say: why a game nobody won outright stopped, a lesson's last words, the counts.
     $("end-title").textContent = s.headline;
-    const sentence = [s.over.why, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
+    const sentence = [s.over.why, s.over.notes, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
     $("end-sentence").textContent = sentence;
     $("end-sentence").hidden = !sentence;
     // A lesson leads on: to the next one, or after the last to a game against the computer.
