@@ -78,6 +78,7 @@ def test_every_cycle_of_a_small_deck_is_the_one_brute_force_finds(spec: str) -> 
     played = complete.play_every_position(deck)
     assert {cycle.deal for cycle in played.cycles} == expected
     assert played.positions == 168 * 7
+    assert played.played == complete.playable_count(deck)  # each position a trick ends in, once
 
 
 def test_position_counts_are_exact() -> None:
@@ -86,6 +87,7 @@ def test_position_counts_are_exact() -> None:
     assert complete.position_count(Composition.parse("8,2,2,1,1", STANDARD)) == 540_540 * 13
     assert complete.memory_needed(Composition.parse("14,2,2,2", italian)) == 8_284_952
     assert not complete.fits(Composition.of(rules_named("half-deck")), 2**30)
+    assert complete.playable_count(Composition.parse("4,3,3,2,2", STANDARD)) == 25_081_560
 
 
 def test_a_cycle_the_engine_does_not_play_so_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -69,6 +69,31 @@ def position_count(composition: Composition) -> int:
     return arrangements * (n - 1)
 
 
+def playable_count(composition: Composition) -> int:
+    """The positions a walk plays: those some trick can end in (see :func:`play_every_position`).
+
+    With a won pile going under the stack oldest card first, the leader's stack ends with the
+    trick's last pay card, of value ``v``, and the ``v`` number cards paid to it; so for each pay
+    kind and each leader's stack of more than ``v`` cards, the other cards are in any order. With
+    the newest card first, every position is played.
+    """
+    if composition.rules.pile_order is not PileOrder.OLDEST_FIRST:
+        return position_count(composition)
+    n = composition.size
+    total = 0
+    for kind, (value, count) in enumerate(zip(composition.values, composition.counts, strict=True)):
+        if value == 0 or count == 0 or composition.counts[0] < value:
+            continue
+        rest = list(composition.counts)
+        rest[kind] -= 1
+        rest[0] -= value
+        orders = math.factorial(n - value - 1)
+        for left in rest:
+            orders //= math.factorial(left)
+        total += orders * max(0, n - 1 - value)
+    return total
+
+
 def memory_needed(composition: Composition) -> int:
     """Bytes of the visited bits: one bit per position, in 64-bit words."""
     return (position_count(composition) + 63) // 64 * 8
@@ -126,7 +151,8 @@ class Played:
     positions: int
     """Positions indexed."""
     played: int
-    """Positions walked (the others no trick can end in, so they are on no cycle)."""
+    """Positions walked: every position some trick can end in (:func:`playable_count`); the
+    others are on no cycle."""
     cycles: list[PlayedCycle]
     seconds: float
 
