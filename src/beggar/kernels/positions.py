@@ -10,7 +10,7 @@ or a pay card of some value), so a deck with ``c_k`` cards of kind ``k`` has
 deck in lexicographic order of kinds (kind 0, the number cards, first).
 
 :func:`play_range` plays every position once: from each position not yet visited it walks trick
-by trick (:func:`beggar.kernels.cycles._trick`, the cycle tools' compiled play) and marks each
+by trick (the cycle tools' compiled trick, from :mod:`beggar.kernels.cycles`) and marks each
 position it meets in a bit array. A walk that meets a position of its own has found a cycle; one
 that meets a position of an earlier walk, or whose game ends, has found nothing new. So each
 cycle is found exactly once, from the walk that first reaches it.

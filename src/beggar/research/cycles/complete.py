@@ -166,6 +166,7 @@ def play_every_position(
     :class:`ConstructError` if the engine does not play a cycle the kernel found the same way.
     """
     from beggar.kernels import positions  # compiled code: loaded only when positions are played
+    from beggar.kernels.jit import compiling
     from beggar.research.cycles.canon import Alphabet, form_of
 
     start = time.perf_counter()
@@ -179,13 +180,16 @@ def play_every_position(
     found: list[int] = []
     played = 0
     every_cut = rules.pile_order is not PileOrder.OLDEST_FIRST
-    for first in range(0, arrangements, _CHUNK):
-        last = min(arrangements, first + _CHUNK)
-        cycles, marked = positions.play_range(first, last, counts, values, alphabet.cfg, every_cut, visited)
-        found.extend(int(index) for index in cycles)
-        played += int(marked)
-        if on_progress is not None:
-            on_progress(last, arrangements)
+    with compiling("positions", 40):  # the first run compiles the walk; later runs load it
+        for first in range(0, arrangements, _CHUNK):
+            last = min(arrangements, first + _CHUNK)
+            cycles, marked = positions.play_range(
+                first, last, counts, values, alphabet.cfg, every_cut, visited
+            )
+            found.extend(int(index) for index in cycles)
+            played += int(marked)
+            if on_progress is not None:
+                on_progress(last, arrangements)
     below, strides = positions.rank_tables(counts)
     kinds = np.empty(n, np.uint8)
     result: dict[str, PlayedCycle] = {}
