@@ -62,7 +62,20 @@ def test_census_with_more_workers_than_cores_starts_no_more_than_the_cores_or_th
     monkeypatch.setattr(cluster, "local_pool", spy)
     db = tmp_path / "census.db"
     status = run(
-        ["census", "--cards", "5,2,1", "--max-period", "3", "--workers", HUGE, "--db", str(db), "--json"]
+        [
+            "census",
+            "--cards",
+            "5,2,1",
+            "--max-period",
+            "3",
+            "--method",
+            "solver",
+            "--workers",
+            HUGE,
+            "--db",
+            str(db),
+            "--json",
+        ]
     )
     err = capsys.readouterr().err
     assert status == 0, err

@@ -62,7 +62,18 @@ def test_a_census_on_a_full_disk_stops_in_one_line_and_resumes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "census.db"
-    census = ["census", "--cards", "5,2,1", "--max-period", "6", "--workers", "1", "--json"]
+    census = [
+        "census",
+        "--cards",
+        "5,2,1",
+        "--max-period",
+        "6",
+        "--method",
+        "solver",
+        "--workers",
+        "1",
+        "--json",
+    ]
     args = [*census, "--db", str(db)]
     Store(db).close()
     room = _no_room(monkeypatch, db)

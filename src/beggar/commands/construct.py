@@ -190,6 +190,20 @@ def construct_command(
 )
 @workers_option()
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "play", "solver"]),
+    default="auto",
+    show_default=True,
+    help="play every position of the deck, ask the SAT solver, or play where --memory allows.",
+)
+@click.option(
+    "--memory",
+    type=Whole(1),
+    default=256,
+    show_default=True,
+    help="MiB the visited bits of every position may take (one bit a position) to play every position.",
+)
 @click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
 @click.option(
     "--basin-positions",
@@ -208,6 +222,8 @@ def census_command(
     time_limit: float | None,
     workers: int,
     scheduler: str | None,
+    method: str,
+    memory: int,
     balanced: bool,
     basin_positions: int,
     db: str | None,
@@ -217,8 +233,9 @@ def census_command(
     """Decide every period up to --max-period and store every cycle, each once, in the database.
 
     Every instance (period, k1, n1) is stored as sat, unsat or unknown with its solve time; every
-    cycle by its canonical position. Run again, the census resumes where it stopped, even after
-    being killed.
+    cycle by its canonical position. A deck whose positions fit --memory is decided by playing
+    every position once, which finds every cycle of every period; a larger one by the SAT solver.
+    Run again, the census resumes where it stopped, even after being killed.
     """
     from beggar.research.cycles.census import (
         balanced_deals,
@@ -270,6 +287,8 @@ def census_command(
                 workers=workers,
                 executor=None if cluster is None else cluster.executor,
                 on_progress=show,
+                method=method,
+                memory=memory * 2**20,
             )
         if balanced:
             done = store.basins(rules=rules.spec())
@@ -314,7 +333,18 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
     out = console()
     title = f"Census of {summary['rules']} ({summary['composition']}) up to {summary['max_period']} cards"
     table = Table(title=title)
-    for column in ("period", "instances", "sat", "unsat", "unknown", "cycles", "mean s", "slowest s"):
+    play = summary.get("play")
+    for column in (
+        "period",
+        "instances",
+        "sat",
+        "unsat",
+        "unknown",
+        "cycles",
+        "mean s",
+        "slowest s",
+        "method",
+    ):
         table.add_column(column, justify="right")
     for row in rows:
         if row.period <= summary["max_period"]:
@@ -327,6 +357,7 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
                 str(row.cycles),
                 f"{row.mean_seconds:.3f}",
                 f"{row.max_seconds:.2f}",
+                "play" if play is not None and row.period <= play["max_period"] else "solver",
             )
     out.print(table)
     for cycle in summary["cycles"]:
@@ -342,6 +373,13 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
         f"{len(proven)} periods proved to have none; this run {progress.seconds:.1f} s",
         highlight=False,
     )
+    if play is not None:
+        out.print(
+            f"decided to {play['max_period']} cards by playing every position: {play['positions']:,} "
+            f"positions indexed, {play['played']:,} played, {play['cycles']} cycles of every period, "
+            f"{play['seconds']:.1f} s",
+            highlight=False,
+        )
     if "deals" in summary:
         out.print(f"{len(summary['deals'])} balanced deals reach them", highlight=False)
 

@@ -5,6 +5,7 @@ whose cache is keyed on these sources. :mod:`beggar.kernels.codes` holds the num
 and Python agree on; :mod:`beggar.kernels.rng` is the project's one random generator;
 :mod:`beggar.kernels.general` plays any table, :mod:`beggar.kernels.bitwise` (with
 :mod:`beggar.kernels.lockstep`) two players fast; :mod:`beggar.kernels.cycles`,
-:mod:`beggar.kernels.neighbours`, :mod:`beggar.kernels.growth` and :mod:`beggar.kernels.walk` are
-the compiled loops of the research tools. Importing this package alone loads no compiler.
+:mod:`beggar.kernels.positions`, :mod:`beggar.kernels.neighbours`, :mod:`beggar.kernels.growth`
+and :mod:`beggar.kernels.walk` are the compiled loops of the research tools.
+Importing this package alone loads no compiler.
 """

@@ -33,7 +33,7 @@ from beggar.notation import seat_name
 from beggar.rules import RulesError, rules_named
 from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The store's schema version (``PRAGMA user_version``); a store of a later version is refused.
 
 To change the schema, add a step to :data:`_MIGRATIONS` and raise this number; :data:`SCHEMA` stays
@@ -162,7 +162,19 @@ def _to_version_2(db: sqlite3.Connection) -> None:
     respell_rules(db)
 
 
-_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2}
+_TO_VERSION_3 = """
+CREATE TABLE IF NOT EXISTS census_plays (
+    deck TEXT NOT NULL PRIMARY KEY,
+    max_period INTEGER NOT NULL,
+    positions INTEGER NOT NULL,
+    played INTEGER NOT NULL,
+    cycles INTEGER NOT NULL,
+    seconds REAL NOT NULL
+);
+"""
+"""Version 3: the census of a deck decided by playing every position (:class:`CensusPlay`)."""
+
+_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2, 3: _TO_VERSION_3}
 """Step ``n`` brings a store of version ``n - 1`` to version ``n`` (see :mod:`beggar.schema`)."""
 
 _ELSEWHERE = "give another --db"
@@ -342,12 +354,33 @@ class CensusCycle:
         }
 
 
+@dataclass(frozen=True)
+class CensusPlay:
+    """A census decided by playing every position of its deck
+    (see :mod:`beggar.research.cycles.complete`): every stored instance of the deck up to
+    ``max_period`` was decided by it."""
+
+    deck: str
+    max_period: int
+    positions: int
+    """Trick-end positions of the deck, each with an index and a visited bit."""
+    played: int
+    """Positions walked (the others no trick can end in)."""
+    cycles: int
+    """Cycles of the deck, of every period."""
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 FIND_COLUMNS = [f.name for f in fields(Find)]
 CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
 BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
 DEAL_COLUMNS = [f.name for f in fields(CycleDeal)]
 CENSUS_INSTANCE_COLUMNS = [f.name for f in fields(CensusInstance)]
 CENSUS_CYCLE_COLUMNS = [f.name for f in fields(CensusCycle)]
+CENSUS_PLAY_COLUMNS = [f.name for f in fields(CensusPlay)]
 
 _Row = TypeVar("_Row")
 
@@ -663,23 +696,50 @@ class Store:
 
         Returns how many cycles were new to the census.
         """
-        new = 0
         with self._transaction():
-            for instance in instances:
-                self.db.execute(
-                    _insert("INSERT OR REPLACE", "census_instances", CENSUS_INSTANCE_COLUMNS),
-                    _values(instance, CENSUS_INSTANCE_COLUMNS),
-                )
-            for cycle in cycles:
-                cursor = self.db.execute(
-                    _insert("INSERT OR IGNORE", "census_cycles", CENSUS_CYCLE_COLUMNS),
-                    _values(cycle, CENSUS_CYCLE_COLUMNS),
-                )
-                new += cursor.rowcount
-            for row in shown:
-                self.db.execute(
-                    _insert("INSERT OR IGNORE", "cycles", CYCLE_COLUMNS), _values(row, CYCLE_COLUMNS)
-                )
+            return self._write_census(instances, cycles, shown)
+
+    def save_census_play(
+        self,
+        play: CensusPlay,
+        instances: Sequence[CensusInstance],
+        cycles: Sequence[CensusCycle],
+        shown: Sequence[StoredCycle] = (),
+    ) -> int:
+        """Record a census decided by playing every position, with its answers and cycles, in one
+        transaction; returns how many cycles were new to the census."""
+        with self._transaction():
+            self.db.execute(
+                _insert("INSERT OR REPLACE", "census_plays", CENSUS_PLAY_COLUMNS),
+                _values(play, CENSUS_PLAY_COLUMNS),
+            )
+            return self._write_census(instances, cycles, shown)
+
+    def census_play(self, deck: str) -> CensusPlay | None:
+        """How the census of a deck was decided by playing every position, if it was."""
+        row = self.db.execute(
+            f"SELECT {', '.join(CENSUS_PLAY_COLUMNS)} FROM census_plays WHERE deck = ?", (deck,)
+        ).fetchone()
+        return None if row is None else _from_row(CensusPlay, CENSUS_PLAY_COLUMNS, row)
+
+    def _write_census(
+        self, instances: Sequence[CensusInstance], cycles: Sequence[CensusCycle], shown: Sequence[StoredCycle]
+    ) -> int:
+        """Census answers and cycles, inside the caller's transaction; returns the new cycles."""
+        new = 0
+        for instance in instances:
+            self.db.execute(
+                _insert("INSERT OR REPLACE", "census_instances", CENSUS_INSTANCE_COLUMNS),
+                _values(instance, CENSUS_INSTANCE_COLUMNS),
+            )
+        for cycle in cycles:
+            cursor = self.db.execute(
+                _insert("INSERT OR IGNORE", "census_cycles", CENSUS_CYCLE_COLUMNS),
+                _values(cycle, CENSUS_CYCLE_COLUMNS),
+            )
+            new += cursor.rowcount
+        for row in shown:
+            self.db.execute(_insert("INSERT OR IGNORE", "cycles", CYCLE_COLUMNS), _values(row, CYCLE_COLUMNS))
         return new
 
     def census_done(self, deck: str, time_limit: float | None) -> set[tuple[int, int, int]]:

@@ -41,6 +41,7 @@ def test_a_census_killed_resumes_and_agrees_with_brute_force(tmp_path: Path) -> 
     db = tmp_path / "census.db"
     args = ["census", "--cards", CI_DECK, "--max-period", str(CI_PERIOD), "--workers", "1", "--db", str(db)]
     args += ["--time-limit", "60"]  # each row in a child process of its own, which dies with the census
+    args += ["--method", "solver"]  # the deck is small enough to play every position instead
     total = sum(len(row.hands) for row in rows(Composition.parse(CI_DECK, STANDARD), CI_PERIOD))
     first = subprocess.Popen([sys.executable, "-m", "beggar", *args], stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -128,7 +129,18 @@ def test_a_census_on_a_dask_cluster(
     dask_scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "cluster.db"
-    args = ["census", "--cards", "5,2,1", "--max-period", "16", "--db", str(db), "--json"]
+    args = [
+        "census",
+        "--cards",
+        "5,2,1",
+        "--max-period",
+        "16",
+        "--db",
+        str(db),
+        "--json",
+        "--method",
+        "solver",
+    ]
     status = run([*args, "--scheduler", dask_scheduler])
     out, err = capsys.readouterr()
     assert status == 0, err

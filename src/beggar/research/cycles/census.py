@@ -148,9 +148,21 @@ def run_census(
     workers: int = 1,
     executor: cf.Executor | None = None,
     on_progress: Callable[[CensusProgress], None] | None = None,
+    method: str = "auto",
+    memory: int | None = None,
 ) -> CensusProgress:
-    """Decide and store every instance up to ``max_period`` that the store does not hold yet."""
+    """Decide and store every instance up to ``max_period`` that the store does not hold yet.
+
+    ``method`` chooses how (:mod:`beggar.research.cycles.complete`): ``play`` every position of
+    the deck, ``solver`` (the SAT model, row by row), or ``auto``: play where the positions'
+    visited bits fit ``memory`` bytes (default :data:`~beggar.research.cycles.complete.DEFAULT_MEMORY`).
+    """
     from beggar.research.cluster import bounded_workers, local_pool
+    from beggar.research.cycles import complete
+
+    # -- the method: play every position where the deck is small enough, else the solver --
+    if complete.chosen(composition, method, complete.DEFAULT_MEMORY if memory is None else memory):
+        return complete.run_play(composition, store, max_period, on_progress=on_progress)
 
     todo = pending_rows(store, composition, max_period, time_limit)
     progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
@@ -260,9 +272,12 @@ def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
 
 def census_summary(store: Store, composition: Composition, max_period: int) -> dict[str, Any]:
     """The census as stored: instances, cycles and balanced deals (the commands' ``--json``)."""
+    from beggar.research.cycles.complete import method_of
+
     key = composition.key()
     instances = [i for i in store.census_instances(key) if i.period <= max_period]
     cycles = [c for c in store.census_cycles(key) if c.period_cards <= max_period]
+    play = store.census_play(key)
     deals = store.cycle_deals(rules=composition.rules.spec()) if composition.full else []
     periods = {c.deal: c.period_cards for c in cycles}
     return {
@@ -270,7 +285,8 @@ def census_summary(store: Store, composition: Composition, max_period: int) -> d
         "cards": composition.size,
         "composition": composition.describe(),
         "max_period": max_period,
-        "instances": [i.to_dict() for i in instances],
+        "instances": [{**i.to_dict(), "method": method_of(play, i.period)} for i in instances],
+        "play": None if play is None else play.to_dict(),
         "cycles": [c.to_dict() for c in cycles],
         "deals": [
             {"deal": d.deal, "cycle": d.cycle, "period_cards": periods[d.cycle]}

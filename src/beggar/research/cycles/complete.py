@@ -1,0 +1,344 @@
+"""The complete census of a small deck: every trick-end position played once, every cycle found.
+
+A trick-end position of a two-hand deck of ``N`` cards is the deck's cards in one sequence, the
+leader's stack first, cut after the leader's ``n1`` cards (``1 <= n1 < N``); only the cards'
+kinds matter, so a deck with ``c_k`` cards of kind ``k`` has ``N! / prod(c_k!) * (N - 1)``
+positions (:func:`position_count`). Each has an index (:mod:`beggar.kernels.positions`), and one
+bit per index records whether it has been visited: where those bits fit a memory budget
+(:func:`fits`), :func:`play_every_position` walks from every position not yet visited, trick by
+trick, until the walk meets itself (a new cycle), meets an earlier walk, or the game ends. So
+every cycle of the deck, of every period, is found once.
+
+Each cycle is then played by the reference engine (:func:`beggar.cycle.find_cycle`) from its
+canonical position, which must give the same cycle, and its figures decide the census: an
+instance ``(L, k1, n1)`` is ``sat`` exactly when some cycle of period ``P`` with ``L = m * P``
+has a trick end where the leader holds ``n1`` cards, no trick end has a smaller leader's stack
+(the census's least leader), and the leader's seat turns ``k1 / m`` cards in one period; every
+other instance is ``unsat``. These are the answers the SAT model gives
+(:mod:`beggar.research.cycles.census`), found here by playing instead of solving.
+
+>>> from beggar.rules import STANDARD
+>>> from beggar.research.cycles.construct import Composition
+>>> deck = Composition.parse("6,2,1,1", STANDARD)
+>>> position_count(deck), memory_needed(deck)
+(22680, 2840)
+>>> [(c.deal, c.period_cards, c.leaders) for c in play_every_position(deck).cycles]
+[('--J-/Q-K-J-', 30, ((16, 4),))]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from beggar.cycle import find_cycle
+from beggar.research.cycles.census import CensusProgress, stored_cycle
+from beggar.research.cycles.construct import SAT, UNSAT, Composition, ConstructError, canonical, tapes_of
+from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, Store
+from beggar.rules import PileOrder
+
+if TYPE_CHECKING:
+    from beggar.research.cycles.canon import Alphabet
+
+PLAY = "play"
+"""The method that plays every position (this module)."""
+SOLVER = "solver"
+"""The method that asks the SAT model, instance by instance (:mod:`beggar.research.cycles.census`)."""
+AUTO = "auto"
+"""Play every position where the bits fit the memory budget, else ask the solver."""
+METHODS = (AUTO, PLAY, SOLVER)
+
+DEFAULT_MEMORY = 256 * 2**20
+"""The default memory budget for the visited bits, in bytes (256 MiB: 2,147,483,648 positions)."""
+
+_CHUNK = 1 << 16
+"""Sequences played per call of the kernel: a progress report, and a chance to stop, each call."""
+
+
+def position_count(composition: Composition) -> int:
+    """The trick-end positions of a deck: its arrangements by kind, times the ``N - 1`` cuts."""
+    n = composition.size
+    arrangements = math.factorial(n)
+    for count in composition.counts:
+        arrangements //= math.factorial(count)
+    return arrangements * (n - 1)
+
+
+def playable_count(composition: Composition) -> int:
+    """The positions a walk plays: those some trick can end in (see :func:`play_every_position`).
+
+    With a won pile going under the stack oldest card first, the leader's stack ends with the
+    trick's last pay card, of value ``v``, and the ``v`` number cards paid to it; so for each pay
+    kind and each leader's stack of more than ``v`` cards, the other cards are in any order. With
+    the newest card first, every position is played.
+    """
+    if composition.rules.pile_order is not PileOrder.OLDEST_FIRST:
+        return position_count(composition)
+    n = composition.size
+    total = 0
+    for kind, (value, count) in enumerate(zip(composition.values, composition.counts, strict=True)):
+        if value == 0 or count == 0 or composition.counts[0] < value:
+            continue
+        rest = list(composition.counts)
+        rest[kind] -= 1
+        rest[0] -= value
+        orders = math.factorial(n - value - 1)
+        for left in rest:
+            orders //= math.factorial(left)
+        total += orders * max(0, n - 1 - value)
+    return total
+
+
+def memory_needed(composition: Composition) -> int:
+    """Bytes of the visited bits: one bit per position, in 64-bit words."""
+    return (position_count(composition) + 63) // 64 * 8
+
+
+def fits(composition: Composition, memory: int) -> bool:
+    """Whether every position of the deck can be indexed within ``memory`` bytes."""
+    return memory_needed(composition) <= memory
+
+
+def chosen(composition: Composition, method: str, memory: int) -> bool:
+    """Whether a census of this deck plays every position (True) or asks the solver (False).
+
+    Raises :class:`ConstructError` for an unknown method, or ``play`` on a deck beyond the budget.
+    """
+    if method not in METHODS:
+        raise ConstructError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
+    if method == SOLVER:
+        return False
+    if fits(composition, memory):
+        return True
+    if method == PLAY:
+        raise ConstructError(
+            f"the {composition.size}-card deck {composition.describe()} has "
+            f"{position_count(composition):,} positions: their visited bits need "
+            f"{_mib(memory_needed(composition))}, more than the budget of {_mib(memory)}"
+        )
+    return False
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:,.1f} MiB"
+
+
+@dataclass(frozen=True)
+class PlayedCycle:
+    """One cycle found by playing every position, as the engine plays it from its canonical position."""
+
+    deal: str
+    """The canonical position (see :func:`beggar.research.cycles.construct.canonical`)."""
+    period_tricks: int
+    period_cards: int
+    symmetric: bool
+    split_low: int
+    split_high: int
+    leaders: tuple[tuple[int, int], ...]
+    """Each ``(k1, n1)`` of a trick end with the least leader's stack ``n1``: the cards the leader's
+    seat turns in one period, and ``n1`` (one pair per seat that leads at that stack size)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """What playing every position of a deck gave."""
+
+    positions: int
+    """Positions indexed."""
+    played: int
+    """Positions walked: every position some trick can end in (:func:`playable_count`); the
+    others are on no cycle."""
+    cycles: list[PlayedCycle]
+    seconds: float
+
+
+def play_every_position(
+    composition: Composition, *, on_progress: Callable[[int, int], None] | None = None
+) -> Played:
+    """Play every position of the deck once and return every cycle, each checked by the engine.
+
+    ``on_progress(done, total)`` is called as the arrangements are worked through. Raises
+    :class:`ConstructError` if the engine does not play a cycle the kernel found the same way.
+    """
+    from beggar.kernels import positions  # compiled code: loaded only when positions are played
+    from beggar.kernels.jit import compiling
+    from beggar.research.cycles.canon import Alphabet, form_of
+
+    start = time.perf_counter()
+    rules = composition.rules
+    alphabet = Alphabet.of(rules)
+    counts = np.array(composition.counts, np.int64)
+    values = np.array(composition.values, np.uint8)
+    n = composition.size
+    arrangements = position_count(composition) // (n - 1)
+    visited = np.zeros(memory_needed(composition) // 8, np.uint64)
+    found: list[int] = []
+    played = 0
+    every_cut = rules.pile_order is not PileOrder.OLDEST_FIRST
+    with compiling("positions", 40):  # the first run compiles the walk; later runs load it
+        for first in range(0, arrangements, _CHUNK):
+            last = min(arrangements, first + _CHUNK)
+            cycles, marked = positions.play_range(
+                first, last, counts, values, alphabet.cfg, every_cut, visited
+            )
+            found.extend(int(index) for index in cycles)
+            played += int(marked)
+            if on_progress is not None:
+                on_progress(last, arrangements)
+    below, strides = positions.rank_tables(counts)
+    kinds = np.empty(n, np.uint8)
+    result: dict[str, PlayedCycle] = {}
+    for index in found:
+        positions.unrank(index // (n - 1), n, below, strides, kinds)
+        form = form_of(alphabet, values[kinds], index % (n - 1) + 1)
+        assert form is not None  # the walk met itself: the position loops
+        cycle = _checked(composition, alphabet, form[0].deal, form[0].period_tricks, form[0].period_cards)
+        if cycle.deal in result:
+            raise ConstructError(f"the cycle {cycle.deal} was found twice: the position index is wrong")
+        result[cycle.deal] = cycle
+    return Played(
+        positions=position_count(composition),
+        played=played,
+        cycles=sorted(result.values(), key=lambda c: (c.period_cards, c.deal)),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _checked(
+    composition: Composition, alphabet: Alphabet, deal: str, period_tricks: int, period_cards: int
+) -> PlayedCycle:
+    """The cycle through ``deal`` as the reference engine plays it; an error unless it is the one found."""
+    rules = composition.rules
+    cycle = find_cycle(deal, rules, first=0, complete=False)
+    form = None if cycle is None else canonical(composition, cycle)
+    if (
+        cycle is None
+        or form is None
+        or cycle.pre_period_tricks != 0
+        or (cycle.period_tricks, cycle.period_cards) != (period_tricks, period_cards)
+        or form.deal != deal
+    ):
+        found = "ends" if cycle is None else f"repeats every {cycle.period_cards} cards"
+        raise ConstructError(
+            f"the compiled play and the engine disagree: {deal} should be on a cycle of "
+            f"{period_cards} cards, but the engine says the game {found}"
+        )
+    index = {value: kind for kind, value in enumerate(composition.values)}
+    pay, lead_size = alphabet.parse(deal)
+    tapes = tapes_of(composition, [index[int(value)] for value in pay], lead_size, cycle.period_cards)
+    stacks = [len(position.stacks.hands[position.leader]) for position in cycle.positions]
+    least = min(stacks)
+    leaders = sorted(
+        {
+            (len(tapes[position.leader]), least)
+            for position, stack in zip(cycle.positions, stacks, strict=True)
+            if stack == least
+        }
+    )
+    return PlayedCycle(
+        deal=deal,
+        period_tricks=cycle.period_tricks,
+        period_cards=cycle.period_cards,
+        symmetric=form.symmetric,
+        split_low=form.split_low,
+        split_high=form.split_high,
+        leaders=tuple(leaders),
+    )
+
+
+def decide(
+    composition: Composition, played: Played, max_period: int
+) -> tuple[list[CensusInstance], list[CensusCycle]]:
+    """Every census instance up to ``max_period``, decided from the cycles, and the census's cycle records."""
+    key = composition.key()
+    witnesses: dict[tuple[int, int, int], int] = {}
+    records = []
+    for cycle in played.cycles:
+        for k1, n1 in cycle.leaders:
+            for repeat in range(1, max_period // cycle.period_cards + 1):
+                instance = (repeat * cycle.period_cards, repeat * k1, n1)
+                witnesses[instance] = witnesses.get(instance, 0) + 1
+        k1, n1 = cycle.leaders[0]
+        records.append(
+            CensusCycle(
+                deck=key,
+                deal=cycle.deal,
+                cards=composition.size,
+                period_tricks=cycle.period_tricks,
+                period_cards=cycle.period_cards,
+                symmetric=cycle.symmetric,
+                split_low=cycle.split_low,
+                split_high=cycle.split_high,
+                k1=k1,
+                n1=n1,
+            )
+        )
+    instances = [
+        CensusInstance(
+            key,
+            period,
+            k1,
+            n1,
+            SAT if (period, k1, n1) in witnesses else UNSAT,
+            0.0,
+            None,
+            witnesses.get((period, k1, n1), 0),
+        )
+        for period in range(2, max_period + 1)
+        for k1 in range(1, period)
+        for n1 in range(1, composition.size)
+    ]
+    return instances, records
+
+
+def method_of(play: CensusPlay | None, period: int) -> str:
+    """Which method decided a stored instance of this period: ``play`` or ``solver``."""
+    return PLAY if play is not None and period <= play.max_period else SOLVER
+
+
+def run_play(
+    composition: Composition,
+    store: Store,
+    max_period: int,
+    *,
+    on_progress: Callable[[CensusProgress], None] | None = None,
+) -> CensusProgress:
+    """Decide and store every instance up to ``max_period`` by playing every position of the deck.
+
+    Every cycle, of every period, is stored; the instances, the cycles and the record of the play
+    are written in one transaction, so a play cut short leaves the store as it was. A deck already
+    played to ``max_period`` or further is not played again.
+    """
+    start = time.perf_counter()
+    progress = CensusProgress(
+        instances=sum((period - 1) * (composition.size - 1) for period in range(2, max_period + 1))
+    )
+    earlier = store.census_play(composition.key())
+    if earlier is not None and earlier.max_period >= max_period:
+        progress.skipped = progress.decided = progress.instances
+    else:
+        played = play_every_position(composition)
+        instances, cycles = decide(composition, played, max_period)
+        shown = [stored_cycle(c, composition.rules.spec(), composition.describe()) for c in cycles]
+        play = CensusPlay(
+            deck=composition.key(),
+            max_period=max_period,
+            positions=played.positions,
+            played=played.played,
+            cycles=len(cycles),
+            seconds=played.seconds,
+        )
+        progress.new_cycles = store.save_census_play(
+            play, instances, cycles, shown if composition.full else []
+        )
+        progress.decided = progress.instances
+        progress.cpu_seconds = played.seconds
+    progress.seconds = time.perf_counter() - start
+    if on_progress is not None:
+        on_progress(progress)
+    return progress
