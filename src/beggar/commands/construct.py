@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+from collections.abc import Callable
 from typing import Any
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from beggar.commands.options import Amount, Whole, connect_cluster, console, db_option, db_path, rules_option
+from beggar.commands.campaign import Bar, run_resumable
+from beggar.commands.options import Amount, Whole, console, db_option, db_path, rules_option
 from beggar.cycle import find_cycle
 from beggar.rules import Rules
 
@@ -213,6 +207,7 @@ def census_command(
     """
     from beggar.research.cluster import default_workers
     from beggar.research.cycles.census import (
+        CensusProgress,
         balanced_deals,
         census_summary,
         period_table,
@@ -230,52 +225,38 @@ def census_command(
         store = Store(db_path(db))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
-    cluster = connect_cluster(scheduler)
-    columns = (
-        TextColumn("census {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("cycles {task.fields[cycles]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    try:
-        with Progress(*columns, console=console_err(), transient=as_json) as bar:
-            task = bar.add_task(composition.key(), total=None, cycles=0)
 
-            def show(progress: Any) -> None:
-                """Move the progress bar."""
-                bar.update(
-                    task,
-                    total=progress.instances,
-                    completed=progress.decided + progress.unknown,
-                    cycles=progress.new_cycles,
-                )
-
-            progress = run_census(
-                composition,
-                store,
-                max_period,
-                time_limit=time_limit,
-                workers=workers or default_workers(),
-                executor=None if cluster is None else cluster.executor,
-                on_progress=show,
-            )
+    def census(executor: cf.Executor | None, show: Callable[[CensusProgress], None]) -> CensusProgress:
+        progress = run_census(
+            composition,
+            store,
+            max_period,
+            time_limit=time_limit,
+            workers=workers or default_workers(),
+            executor=executor,
+            on_progress=show,
+        )
         if balanced:
             done = store.basins(rules=rules.name)
             for cycle in store.census_cycles(composition.key()):
                 if cycle.period_cards <= max_period and (rules.name, cycle.deal) not in done:
                     basin = balanced_deals(rules, cycle.deal, max_positions=basin_positions)
                     store_basin(store, rules, basin, basin_positions)
-    except (ConstructError, StoreError) as exc:
-        raise click.ClickException(str(exc)) from None
-    except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
-        raise click.ClickException(
-            f"the census stopped: {exc}; every answer saved so far is kept, and the same command resumes"
-        ) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+        return progress
+
+    progress = run_resumable(
+        "census",
+        "every answer saved so far is kept",
+        scheduler,
+        census,
+        Bar(
+            f"census {composition.key()}",
+            lambda progress: (progress.decided + progress.unknown, progress.instances),
+            lambda progress: f"cycles {progress.new_cycles}",
+        ),
+        quiet=as_json,
+        failed=(ConstructError, StoreError),
+    )
     summary = census_summary(store, composition, max_period)
     if not balanced:
         summary.pop("deals")
@@ -285,13 +266,6 @@ def census_command(
         click.echo(json.dumps(summary))
         return
     _print_census(summary, period_table(store, composition.key()), progress, store.path)
-
-
-def console_err() -> Any:
-    """The progress bar's console: standard error, so that output stays clean."""
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:

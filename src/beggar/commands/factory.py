@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
 import os
 from typing import Any
@@ -11,14 +10,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import (
-    Whole,
-    campaign_options,
-    connect_cluster,
-    db_option,
-    db_path,
-    rules_option,
-)
+from beggar.commands.campaign import StatusLine, run_resumable
+from beggar.commands.options import Whole, campaign_options, db_option, db_path, rules_option
 from beggar.rules import Rules
 
 
@@ -96,32 +89,19 @@ def factory_command(
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    cluster = connect_cluster(scheduler)
-    status = Console(stderr=True)
-    try:
-        with status.status("starting the factory (compiling the first time)") as line:
-
-            def show(progress: Any) -> None:
-                line.update(_status_line(args.rules, progress, minutes * 60))
-
-            try:
-                progress = run_factory(
-                    args,
-                    store,
-                    seconds=minutes * 60,
-                    executor=None if cluster is None else cluster.executor,
-                    workers=count,
-                    on_progress=show,
-                    units=units,
-                )
-            except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
-                raise click.ClickException(
-                    f"the factory stopped: {exc}; everything saved so far is kept, "
-                    "and the same command resumes"
-                ) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+    budget = minutes * 60
+    progress = run_resumable(
+        "factory",
+        "everything saved so far is kept",
+        scheduler,
+        lambda executor, show: run_factory(
+            args, store, seconds=budget, executor=executor, workers=count, on_progress=show, units=units
+        ),
+        StatusLine(
+            "starting the factory (compiling the first time)",
+            lambda progress: _status_line(args.rules, progress, budget),
+        ),
+    )
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
     if as_json:
         click.echo(json.dumps(summary))

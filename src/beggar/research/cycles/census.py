@@ -8,9 +8,10 @@ replayed by the reference engine and named by its canonical form
 (:mod:`beggar.research.cycles.canon`), so a cycle met at several trick ends, mirrored, or as a
 repeat of a shorter period is stored once, under its own period.
 
-The work is cut in rows, one ``(L, k1)`` and every hand size, which run on a process pool or on
-Dask workers; each row's answers are written in one transaction, so a census killed at any moment
-resumes with the rows not yet written. For the whole deck, every cycle also goes into the cycle
+The work is cut in rows, one ``(L, k1)`` and every hand size: a row is the census's unit, run by
+the one runner of :mod:`beggar.research.cluster` on a process pool or on Dask workers; each row's
+answers are written in one transaction, so a census killed at any moment resumes with the rows not
+yet written. For the whole deck, every cycle also goes into the cycle
 table the browser reads, and :func:`balanced_deals` walks backward (:mod:`beggar.backward`) from
 each one to the balanced starting deals that reach it.
 """
@@ -19,10 +20,12 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from beggar.research.cluster import Schedule, UnitList, run_units
 from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
 from beggar.research.store import (
     CensusCycle,
@@ -144,45 +147,38 @@ def run_census(
     max_period: int,
     *,
     time_limit: float | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     executor: cf.Executor | None = None,
     on_progress: Callable[[CensusProgress], None] | None = None,
 ) -> CensusProgress:
-    """Decide and store every instance up to ``max_period`` that the store does not hold yet."""
-    from beggar.research.cluster import local_pool
+    """Decide and store every instance up to ``max_period`` that the store does not hold yet.
 
+    The rows run through the one runner of :mod:`beggar.research.cluster`: a row is the unit, and
+    :meth:`~beggar.research.store.Store.save_census_row` records its answers and cycles in one
+    transaction.
+    """
     todo = pending_rows(store, composition, max_period, time_limit)
     progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
     progress.skipped = progress.instances - sum(len(row.hands) for row in todo)
     progress.decided = progress.skipped
     start = time.perf_counter()
-    own = executor is None and workers > 1
-    pool = executor if executor is not None else (local_pool(workers) if workers > 1 else None)
-    try:
-        if pool is None:
-            results: Iterable[RowResult] = (
-                solve_row(composition.rules.name, composition.counts, row, time_limit) for row in todo
-            )
-        else:
-            futures = [
-                pool.submit(solve_row, composition.rules.name, composition.counts, row, time_limit)
-                for row in todo
-            ]
-            results = (future.result() for future in cf.as_completed(futures))
-        for result in results:
-            shown = [stored_cycle(c, composition.rules.name, composition.describe()) for c in result.cycles]
-            progress.new_cycles += store.save_census_row(
-                result.instances, result.cycles, shown if composition.full else []
-            )
-            progress.decided += sum(1 for i in result.instances if i.status != UNKNOWN)
-            progress.unknown += sum(1 for i in result.instances if i.status == UNKNOWN)
-            progress.cpu_seconds += result.seconds
-            progress.seconds = time.perf_counter() - start
-            if on_progress is not None:
-                on_progress(progress)
-    finally:
-        if own and pool is not None:
-            pool.shutdown(cancel_futures=True)
+    spec, describe = composition.rules.name, composition.describe()
+
+    def record(result: RowResult) -> None:
+        shown = [stored_cycle(c, spec, describe) for c in result.cycles]
+        progress.new_cycles += store.save_census_row(
+            result.instances, result.cycles, shown if composition.full else []
+        )
+        progress.decided += sum(1 for i in result.instances if i.status != UNKNOWN)
+        progress.unknown += sum(1 for i in result.instances if i.status == UNKNOWN)
+        progress.cpu_seconds += result.seconds
+        progress.seconds = time.perf_counter() - start
+
+    run_units(
+        UnitList(todo, partial(solve_row, spec, composition.counts, time_limit=time_limit), record),
+        Schedule(executor=executor, workers=workers),
+        on_round=None if on_progress is None else lambda: on_progress(progress),
+    )
     progress.seconds = time.perf_counter() - start
     return progress
 

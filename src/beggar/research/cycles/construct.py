@@ -33,11 +33,8 @@ before anyone sees it, and a disagreement is an error, never a result.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
 import time
 from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
@@ -46,6 +43,7 @@ from typing import Any
 
 from beggar.cycle import Cycle, find_cycle
 from beggar.engine import Position
+from beggar.research.cluster import die_with_parent
 from beggar.rules import Rules, parse_whole
 
 SAT = "sat"
@@ -729,7 +727,7 @@ def _child(
 
     It ends with its parent, even one killed by SIGKILL (Linux), so no solver runs on unwatched.
     """
-    _end_with_parent(parent)
+    die_with_parent(parent)
     try:
         if incremental:
             for message in _enumerate_row(composition, period, k1, hands, least_leader):
@@ -742,17 +740,6 @@ def _child(
         send.send(str(exc))
     finally:
         send.close()
-
-
-def _end_with_parent(parent: int) -> None:
-    """Ask Linux to kill this process when its parent ends; end now if the parent is gone already."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1
 
 
 def _lead_size(position: Position) -> int:
