@@ -11,7 +11,7 @@ import click
 
 from beggar.commands.campaign import Bar, run_resumable
 from beggar.commands.options import Amount, Whole, console, db_option, db_path, rules_option
-from beggar.cycle import find_cycle
+from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
 
 _RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
@@ -43,7 +43,7 @@ def _composition(rules: Rules, cards: str | None) -> Any:
 @click.option(
     "--basin-positions",
     type=Whole(1),
-    default=20_000,
+    default=BASIN_POSITIONS,
     show_default=True,
     help="Positions each backward walk explores at most.",
 )
@@ -65,10 +65,12 @@ def construct_command(
     Each instance (period, k1, n1) is decided by a SAT solver (CaDiCaL); every position it gives is
     played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
     """
-    from beggar.research.cycles.census import balanced_deals
-    from beggar.research.cycles.construct import SAT, UNSAT, ConstructError, Instance, canonical, solutions
+    from beggar.research.cycles.basins import walk_basin
+    from beggar.research.cycles.canon import Alphabet, CanonError, played_form
+    from beggar.research.cycles.construct import SAT, UNSAT, ConstructError, Instance, solutions
 
     composition = _composition(rules, cards)
+    alphabet = Alphabet.of(rules)
     if balanced and not composition.full:
         raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
     if k1 is not None and k1 >= period:
@@ -92,15 +94,9 @@ def construct_command(
                 if answer.status == SAT:
                     assert answer.deal is not None and answer.cycle is not None
                     positions += 1
-                    found = {
-                        "deal": answer.deal,
-                        "lead": 0,
-                        "cards": composition.size,
-                        "period_tricks": answer.cycle.period_tricks,
-                        "period_cards": answer.cycle.period_cards,
-                        "k1": instance.k1,
-                        "n1": instance.n1,
-                    }
+                    form = played_form(alphabet, answer.cycle)
+                    # the position found, on the cycle named by its canonical position
+                    found = {**form.to_dict(), "deal": answer.deal, "cycle": form.deal, **instance.to_dict()}
                     cycles.append(found)
                     if not as_json:
                         note = "" if answer.cycle.period_cards == period else " (a shorter cycle, repeated)"
@@ -125,22 +121,26 @@ def construct_command(
     if balanced:
         walked: set[str] = set()
         for found in cycles:
-            cycle = find_cycle(found["deal"], rules, first=0, complete=False)
-            assert cycle is not None  # every answer was replayed already
-            form = canonical(composition, cycle).deal
+            form = found["cycle"]
             if form in walked:
                 continue
             walked.add(form)
-            basin = balanced_deals(rules, form, max_positions=basin_positions)
-            for deal in sorted(basin.deals):
-                deals.append({"deal": deal, "period_cards": found["period_cards"]})
+            try:
+                basin = walk_basin(rules, form, budget=basin_positions)
+            except CanonError as exc:
+                raise click.ClickException(str(exc)) from None
+            for reaching in basin.deals:
+                deals.append({"deal": reaching.deal, "period_cards": found["period_cards"]})
                 if not as_json:
-                    out.print(f"balanced deal {deal} runs into the cycle of {found['deal']}", highlight=False)
+                    out.print(
+                        f"balanced deal {reaching.deal} runs into the cycle of {found['deal']}",
+                        highlight=False,
+                    )
             if not as_json:
                 end = (
                     "the walk ended by itself"
-                    if basin.exhausted
-                    else f"{basin.explored:,} positions explored"
+                    if basin.stored.exhausted
+                    else f"{basin.stored.explored:,} positions explored"
                 )
                 out.print(
                     f"{len(basin.deals)} balanced deals reach the cycle of {found['deal']} ({end})",
@@ -177,7 +177,7 @@ def construct_command(
 @click.option(
     "--basin-positions",
     type=Whole(1),
-    default=20_000,
+    default=BASIN_POSITIONS,
     show_default=True,
     help="Positions each backward walk explores at most.",
 )
@@ -206,14 +206,14 @@ def census_command(
     being killed.
     """
     from beggar.research.cluster import default_workers
+    from beggar.research.cycles.basins import walk_basin
+    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.census import (
         CensusProgress,
-        balanced_deals,
         census_summary,
         period_table,
         plot_times,
         run_census,
-        store_basin,
     )
     from beggar.research.cycles.construct import ConstructError
     from beggar.research.store import Store, StoreError
@@ -240,8 +240,8 @@ def census_command(
             done = store.basins(rules=rules.name)
             for cycle in store.census_cycles(composition.key()):
                 if cycle.period_cards <= max_period and (rules.name, cycle.deal) not in done:
-                    basin = balanced_deals(rules, cycle.deal, max_positions=basin_positions)
-                    store_basin(store, rules, basin, basin_positions)
+                    basin = walk_basin(rules, cycle.deal, budget=basin_positions)
+                    store.save_basin(basin.stored, basin.deals)
         return progress
 
     progress = run_resumable(
@@ -255,7 +255,7 @@ def census_command(
             lambda progress: f"cycles {progress.new_cycles}",
         ),
         quiet=as_json,
-        failed=(ConstructError, StoreError),
+        failed=(ConstructError, CanonError, StoreError),
     )
     summary = census_summary(store, composition, max_period)
     if not balanced:

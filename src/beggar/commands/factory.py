@@ -61,8 +61,9 @@ def factory_command(
     even after being killed.
     """
     from beggar.research.cluster import default_workers
+    from beggar.research.cycles.basins import BASIN_POSITIONS
+    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.factory import (
-        DEFAULT_BASIN_POSITIONS,
         TRIES_PER_PARENT,
         FactoryArgs,
         FactoryError,
@@ -80,7 +81,7 @@ def factory_command(
             spec,
             seed,
             walkers or count,
-            basin_positions or DEFAULT_BASIN_POSITIONS,
+            basin_positions or BASIN_POSITIONS,
             band,
             tries or TRIES_PER_PARENT,
         )
@@ -101,6 +102,7 @@ def factory_command(
             "starting the factory (compiling the first time)",
             lambda progress: _status_line(args.rules, progress, budget),
         ),
+        failed=(FactoryError, CanonError),
     )
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
     if as_json:
@@ -158,24 +160,7 @@ def cycles_command(
     rows: list[dict[str, Any]] = []
     for cycle in cycles:
         stored = basins.get((cycle.rules, cycle.deal))
-        rows.append(
-            {
-                "deal": cycle.deal,
-                "lead": 0,
-                "rules": cycle.rules,
-                "cards": cycle.cards,
-                "period_tricks": cycle.period_tricks,
-                "period_cards": cycle.period_cards,
-                "symmetric": cycle.symmetric,
-                "split_low": cycle.split_low,
-                "split_high": cycle.split_high,
-                "composition": cycle.composition,
-                "full": cycle.full,
-                "met": cycle.met,
-                "move": cycle.move,
-                "basin": None if stored is None else stored.to_dict(),
-            }
-        )
+        rows.append({**cycle.to_dict(), "basin": None if stored is None else stored.to_dict()})
     if as_json:
         click.echo(json.dumps(rows))
         return

@@ -12,8 +12,8 @@ The work is cut in rows, one ``(L, k1)`` and every hand size: a row is the censu
 the one runner of :mod:`beggar.research.cluster` on a process pool or on Dask workers; each row's
 answers are written in one transaction, so a census killed at any moment resumes with the rows not
 yet written. For the whole deck, every cycle also goes into the cycle
-table the browser reads, and :func:`balanced_deals` walks backward (:mod:`beggar.backward`) from
-each one to the balanced starting deals that reach it.
+table the browser reads, and ``beggar census --balanced`` walks back from each one to the balanced
+starting deals that reach it (:mod:`beggar.research.cycles.basins`).
 """
 
 from __future__ import annotations
@@ -26,16 +26,10 @@ from functools import partial
 from typing import Any
 
 from beggar.research.cluster import Schedule, UnitList, run_units
-from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
-from beggar.research.store import (
-    CensusCycle,
-    CensusInstance,
-    CycleDeal,
-    Store,
-    StoredBasin,
-    StoredCycle,
-)
-from beggar.rules import Rules, rules_named
+from beggar.research.cycles.canon import Alphabet, played_form
+from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, row_solutions
+from beggar.research.store import CensusCycle, CensusInstance, Store, StoredCycle
+from beggar.rules import rules_named
 
 
 @dataclass(frozen=True)
@@ -73,6 +67,7 @@ def solve_row(
     """Decide every instance of ``row`` and name every cycle found (runs in a worker)."""
     rules = rules_named(rules_spec)
     composition = Composition(rules, Composition.of(rules).values, counts)
+    alphabet = Alphabet.of(rules)
     key = composition.key()
     start = time.perf_counter()
     instances: list[CensusInstance] = []
@@ -94,22 +89,8 @@ def solve_row(
         assert answer.deal is not None and answer.cycle is not None
         if answer.cycle.period_cards != row.period:
             continue  # a shorter cycle played more than once: it belongs to its own period
-        form = canonical(composition, answer.cycle)
-        cycles.setdefault(
-            form.deal,
-            CensusCycle(
-                deck=key,
-                deal=form.deal,
-                cards=form.cards,
-                period_tricks=form.period_tricks,
-                period_cards=form.period_cards,
-                symmetric=form.symmetric,
-                split_low=form.split_low,
-                split_high=form.split_high,
-                k1=row.k1,
-                n1=n1,
-            ),
-        )
+        form = played_form(alphabet, answer.cycle)
+        cycles.setdefault(form.deal, form.into(CensusCycle, deck=key, k1=row.k1, n1=n1))
     return RowResult(row, instances, list(cycles.values()), time.perf_counter() - start)
 
 
@@ -183,75 +164,6 @@ def run_census(
     return progress
 
 
-# == balanced deals ==================================================================================
-
-
-@dataclass(frozen=True)
-class Basin:
-    """The balanced deals a backward walk from one cycle found, each checked forward."""
-
-    cycle: str
-    deals: dict[str, tuple[int, int]]
-    """Each balanced deal (first hand leads) and its lead-in to the cycle: (tricks, cards)."""
-    explored: int
-    depth: int
-    exhausted: bool
-    closest_split: str
-    seconds: float
-
-
-def balanced_deals(
-    rules: Rules, cycle_deal: str, *, max_tricks: int = 60, max_positions: int = 20_000
-) -> Basin:
-    """Walk backward from every position on a cycle; keep the balanced deals that play into it.
-
-    Every deal is played forward by the reference engine and kept only if it runs into this very
-    cycle (the same canonical form).
-    """
-    from beggar.backward import deals_reaching
-    from beggar.cycle import find_cycle
-
-    composition = Composition.of(rules)
-    start = time.perf_counter()
-    cycle = find_cycle(cycle_deal, rules, first=0, complete=False)
-    if cycle is None:
-        raise ValueError(f"{cycle_deal} does not loop")
-    search = deals_reaching(cycle.positions, rules, max_tricks=max_tricks, max_positions=max_positions)
-    deals: dict[str, tuple[int, int]] = {}
-    for deal in search.deals:
-        forward = find_cycle(deal, rules, first=0)
-        if forward is None or canonical(composition, forward).deal != cycle_deal:
-            raise ValueError(f"backward play gave {deal}, which does not run into {cycle_deal}")
-        deals[deal] = (forward.pre_period_tricks, forward.pre_period_cards)
-    return Basin(
-        cycle=cycle_deal,
-        deals=deals,
-        explored=search.explored,
-        depth=len(search.positions_by_depth),
-        exhausted=search.exhausted,
-        closest_split=f"{search.closest[0]}/{search.closest[1]}",
-        seconds=time.perf_counter() - start,
-    )
-
-
-def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
-    """Keep a basin and its deals where the browser and ``beggar cycles`` read them."""
-    store.save_basin(
-        StoredBasin(
-            rules=rules.name,
-            cycle=basin.cycle,
-            budget=budget,
-            explored=basin.explored,
-            depth=basin.depth,
-            exhausted=basin.exhausted,
-            deals=len(basin.deals),
-            closest_split=basin.closest_split,
-            seconds=basin.seconds,
-        ),
-        [CycleDeal(rules.name, deal, basin.cycle, t, c) for deal, (t, c) in sorted(basin.deals.items())],
-    )
-
-
 def census_summary(store: Store, composition: Composition, max_period: int) -> dict[str, Any]:
     """The census as stored: instances, cycles and balanced deals (the commands' ``--json``)."""
     key = composition.key()
@@ -276,20 +188,7 @@ def census_summary(store: Store, composition: Composition, max_period: int) -> d
 
 def stored_cycle(cycle: CensusCycle, rules: str, composition: str) -> StoredCycle:
     """A census cycle as a row of the cycle table that ``beggar cycles`` and the browser read."""
-    return StoredCycle(
-        rules=rules,
-        deal=cycle.deal,
-        cards=cycle.cards,
-        period_tricks=cycle.period_tricks,
-        period_cards=cycle.period_cards,
-        symmetric=cycle.symmetric,
-        split_low=cycle.split_low,
-        split_high=cycle.split_high,
-        composition=composition,
-        full=True,
-        met=1,
-        move="census",
-    )
+    return cycle.into(StoredCycle, composition=composition, full=True, rules=rules, met=1, move="census")
 
 
 # == findings ========================================================================================

@@ -755,50 +755,6 @@ def leader_first(composition: Composition, position: Position) -> list[int]:
     return [index[composition.rules.pay_value(card)] for hand in order for card in hand]
 
 
-@dataclass(frozen=True)
-class Form:
-    """A cycle named by its canonical position, as :mod:`beggar.research.cycles.canon` names it."""
-
-    deal: str
-    """The least position on the cycle (the leader's stack size first, then the kinds' pay values,
-    the leader's stack first), in compact notation with the leader's stack first."""
-    cards: int
-    period_tricks: int
-    period_cards: int
-    symmetric: bool
-    """The cycle holds a position and its mirror image (the least position occurs twice a period)."""
-    split_low: int
-    """The smallest lesser stack at a trick end of the cycle."""
-    split_high: int
-    """The largest lesser stack at a trick end of the cycle."""
-
-
-def canonical(composition: Composition, cycle: Cycle) -> Form:
-    """The canonical form of a cycle the engine played, without compiled code.
-
-    The same order as :func:`beggar.research.cycles.canon.canonical_form`: every trick-end position
-    written leader first, compared by the leader's stack size and then the pay values; the least
-    one names the cycle.
-    """
-    rows: list[tuple[int, tuple[int, ...]]] = []
-    lesser: list[int] = []
-    for position in cycle.positions:
-        kinds = leader_first(composition, position)
-        rows.append((_lead_size(position), tuple(composition.values[kind] for kind in kinds)))
-        lesser.append(min(len(hand) for hand in position.stacks.hands))
-    best = min(rows)
-    index = {value: kind for kind, value in enumerate(composition.values)}
-    return Form(
-        deal=composition.compact([index[value] for value in best[1]], best[0]),
-        cards=len(best[1]),
-        period_tricks=cycle.period_tricks,
-        period_cards=cycle.period_cards,
-        symmetric=rows.count(best) > 1,
-        split_low=min(lesser),
-        split_high=max(lesser),
-    )
-
-
 @dataclass
 class Statistics:
     """Clauses and variables of a model, for measuring encodings."""
