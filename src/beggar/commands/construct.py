@@ -23,7 +23,7 @@ _CARDS_HELP = (
 
 def _composition(rules: Rules, cards: str | None) -> Any:
     """The deck ``--cards`` asks for, or the rules' whole deck; a bad one is one plain line."""
-    from beggar.research.cycles.construct import Composition, ConstructError
+    from beggar.research.cycles.kinds import Composition, ConstructError
 
     try:
         return Composition.of(rules) if cards is None else Composition.parse(cards, rules)
@@ -65,99 +65,67 @@ def construct_command(
     Each instance (period, k1, n1) is decided by a SAT solver (CaDiCaL); every position it gives is
     played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
     """
-    from beggar.research.cycles.basins import walk_basin
-    from beggar.research.cycles.canon import Alphabet, CanonError, played_form
-    from beggar.research.cycles.construct import SAT, UNSAT, ConstructError, Instance, solutions
+    from beggar.research.cycles.canon import CanonError
+    from beggar.research.cycles.construct import basins, construct, instances
+    from beggar.research.cycles.kinds import ConstructError
+    from beggar.research.cycles.solve import SAT, UNSAT
 
     composition = _composition(rules, cards)
-    alphabet = Alphabet.of(rules)
     if balanced and not composition.full:
         raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
     if k1 is not None and k1 >= period:
         raise click.UsageError(f"--k1 {k1}: the leader turns fewer cards than the period ({period})")
     if n1 is not None and n1 >= composition.size:
         raise click.UsageError(f"--n1 {n1}: the leader holds fewer cards than the deck ({composition.size})")
-    instances = [
-        Instance(period, a, b)
-        for a in ([k1] if k1 is not None else range(1, period))
-        for b in ([n1] if n1 is not None else range(1, composition.size))
-    ]
+    asked = instances(composition, period, k1=k1, n1=n1)
     answers: list[dict[str, Any]] = []
-    cycles: list[dict[str, Any]] = []
-    out = console()
-    try:
-        for instance in instances:
-            positions = 0
-            for answer in solutions(
-                composition, instance, time_limit=time_limit, least_leader=False, limit=None if every else 1
-            ):
-                if answer.status == SAT:
-                    assert answer.deal is not None and answer.cycle is not None
-                    positions += 1
-                    form = played_form(alphabet, answer.cycle)
-                    # the position found, on the cycle named by its canonical position
-                    found = {**form.to_dict(), "deal": answer.deal, "cycle": form.deal, **instance.to_dict()}
-                    cycles.append(found)
-                    if not as_json:
-                        note = "" if answer.cycle.period_cards == period else " (a shorter cycle, repeated)"
-                        figures = f"{answer.cycle.period_tricks} tricks, {answer.cycle.period_cards} cards"
-                        out.print(
-                            f"period {period}, k1 {instance.k1}, n1 {instance.n1}: {answer.deal} "
-                            f"repeats every {figures}{note}",
-                            highlight=False,
-                        )
-                status = SAT if positions else answer.status
-                if answer.status != SAT or not every:
-                    answers.append({**answer.to_dict(), "status": status})
-                    if not as_json and status != SAT and len(instances) == 1:
-                        word = (
-                            "proved: no cycle" if status == UNSAT else "unknown: the time limit ran out for"
-                        )
-                        out.print(f"{word} {instance.to_dict()} ({answer.seconds:.2f} s)", highlight=False)
-                    break
-    except ConstructError as exc:
-        raise click.ClickException(str(exc)) from None
+    found: list[Any] = []
     deals: list[dict[str, Any]] = []
-    if balanced:
-        walked: set[str] = set()
-        for found in cycles:
-            form = found["cycle"]
-            if form in walked:
-                continue
-            walked.add(form)
-            try:
-                basin = walk_basin(rules, form, budget=basin_positions)
-            except CanonError as exc:
-                raise click.ClickException(str(exc)) from None
+    out = console()
+
+    def say(text: str) -> None:
+        if not as_json:
+            out.print(text, highlight=False)
+
+    try:
+        for decided in construct(composition, asked, every=every, time_limit=time_limit):
+            answers.append(decided.to_dict())
+            found += decided.found
+            for each in decided.found:
+                note = "" if each.cycle.period_cards == period else " (a shorter cycle, repeated)"
+                figures = f"{each.cycle.period_tricks} tricks, {each.cycle.period_cards} cards"
+                at = f"period {period}, k1 {each.instance.k1}, n1 {each.instance.n1}"
+                say(f"{at}: {each.deal} repeats every {figures}{note}")
+            if decided.status != SAT and len(asked) == 1:
+                word = (
+                    "proved: no cycle" if decided.status == UNSAT else "unknown: the time limit ran out for"
+                )
+                say(f"{word} {decided.instance.to_dict()} ({decided.seconds:.2f} s)")
+        for each, basin in basins(composition, found, budget=basin_positions) if balanced else ():
             for reaching in basin.deals:
-                deals.append({"deal": reaching.deal, "period_cards": found["period_cards"]})
-                if not as_json:
-                    out.print(
-                        f"balanced deal {reaching.deal} runs into the cycle of {found['deal']}",
-                        highlight=False,
-                    )
-            if not as_json:
-                end = (
-                    "the walk ended by itself"
-                    if basin.stored.exhausted
-                    else f"{basin.stored.explored:,} positions explored"
-                )
-                out.print(
-                    f"{len(basin.deals)} balanced deals reach the cycle of {found['deal']} ({end})",
-                    highlight=False,
-                )
+                deals.append({"deal": reaching.deal, "period_cards": each.cycle.period_cards})
+                say(f"balanced deal {reaching.deal} runs into the cycle of {each.deal}")
+            walk = basin.stored
+            end = "the walk ended by itself" if walk.exhausted else f"{walk.explored:,} positions explored"
+            say(f"{len(basin.deals)} balanced deals reach the cycle of {each.deal} ({end})")
+    except (ConstructError, CanonError) as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
-        result = {"rules": rules.name, "cards": composition.size, "instances": answers, "cycles": cycles}
+        result = {
+            "rules": rules.name,
+            "cards": composition.size,
+            "instances": answers,
+            "cycles": [each.to_dict() for each in found],
+        }
         if balanced:
             result["deals"] = deals
         click.echo(json.dumps(result))
         return
-    if len(instances) > 1:
+    if len(asked) > 1:
         tally = {s: sum(1 for a in answers if a["status"] == s) for s in ("sat", "unsat", "unknown")}
-        out.print(
-            f"{len(instances)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
-            f"{tally['unknown']} unknown; {len(cycles)} positions found",
-            highlight=False,
+        say(
+            f"{len(asked)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
+            f"{tally['unknown']} unknown; {len(found)} positions found"
         )
 
 
@@ -215,7 +183,7 @@ def census_command(
         plot_times,
         run_census,
     )
-    from beggar.research.cycles.construct import ConstructError
+    from beggar.research.cycles.kinds import ConstructError
     from beggar.research.store import Store, StoreError
 
     composition = _composition(rules, cards)

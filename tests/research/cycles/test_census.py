@@ -19,7 +19,7 @@ from beggar.records import NEVER_ENDING
 from beggar.research.cycles.basins import walk_basin
 from beggar.research.cycles.canon import Alphabet, canonical_form, played_form
 from beggar.research.cycles.census import census_summary, rows, stored_cycle
-from beggar.research.cycles.construct import Composition
+from beggar.research.cycles.kinds import Composition
 from beggar.research.store import CensusCycle, Store
 from beggar.rules import STANDARD, rules_named
 from beggar.web.never_ending import load_found

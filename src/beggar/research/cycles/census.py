@@ -1,9 +1,11 @@
 """The census of cycles: every period decided by the SAT model, every cycle named once.
 
-For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is handed to
-the model of :mod:`beggar.research.cycles.construct`: each answer is ``sat`` (with every cycle
-of the instance, found by blocking each one and solving again until none is left), ``unsat`` (a
-proof that no cycle has those figures) or ``unknown`` (the time limit ran out). Each cycle is
+For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is decided
+on the model of :mod:`beggar.research.cycles.model` (by :mod:`beggar.research.cycles.solve`):
+each answer is ``sat`` (with every cycle of the instance, found by blocking each one and solving
+again until none is left), ``unsat`` (a proof that no cycle has those figures) or ``unknown`` (the
+time limit ran out, whatever was found before:
+:func:`~beggar.research.cycles.solve.instance_status`). Each cycle is
 replayed by the reference engine and named by its canonical form
 (:mod:`beggar.research.cycles.canon`), so a cycle met at several trick ends, mirrored, or as a
 repeat of a shorter period is stored once, under its own period.
@@ -27,7 +29,8 @@ from typing import Any
 
 from beggar.research.cluster import Schedule, UnitList, run_units
 from beggar.research.cycles.canon import Alphabet, played_form
-from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, row_solutions
+from beggar.research.cycles.kinds import Composition
+from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, instance_status, row_solutions
 from beggar.research.store import CensusCycle, CensusInstance, Store, StoredCycle
 from beggar.rules import rules_named
 
@@ -79,7 +82,7 @@ def solve_row(
     for answer in answers:
         n1 = answer.instance.n1
         if answer.status != SAT:
-            status = SAT if positions and answer.status == UNSAT else answer.status
+            status = instance_status(positions, answer.status)
             instances.append(
                 CensusInstance(key, row.period, row.k1, n1, status, answer.seconds, time_limit, positions)
             )
