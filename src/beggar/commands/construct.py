@@ -5,14 +5,16 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from beggar.commands.campaign import Bar, run_resumable
-from beggar.commands.options import Amount, Whole, console, db_option, db_path, rules_option
+from beggar.commands.options import Amount, Whole, console, db_option, db_path, rules_option, where_options
 from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
 _CARDS_HELP = (
@@ -31,6 +33,20 @@ def _composition(rules: Rules, cards: str | None) -> Any:
         raise click.UsageError(str(exc)) from None
 
 
+def _balanced_options(f: F) -> F:
+    """``--balanced`` and ``--basin-positions``: the walk back from each cycle to its balanced deals."""
+    f = click.option(
+        "--basin-positions",
+        type=Whole(1),
+        default=BASIN_POSITIONS,
+        show_default=True,
+        help="Positions each backward walk explores at most.",
+    )(f)
+    return click.option(
+        "--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals."
+    )(f)
+
+
 @click.command("construct")
 @rules_option(help=_RULES_HELP)
 @click.option("--cards", default=None, help=_CARDS_HELP)
@@ -39,14 +55,7 @@ def _composition(rules: Rules, cards: str | None) -> Any:
 @click.option("--n1", type=Whole(1), default=None, help="Cards in the leader's stack.")
 @click.option("--all", "every", is_flag=True, help="Every cycle of these figures, not only the first.")
 @click.option("--time-limit", type=Amount(min=0, min_open=True), default=None, help="Seconds per instance.")
-@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
-@click.option(
-    "--basin-positions",
-    type=Whole(1),
-    default=BASIN_POSITIONS,
-    show_default=True,
-    help="Positions each backward walk explores at most.",
-)
+@_balanced_options
 @click.option("--json", "as_json", is_flag=True, help="Print the answers as one JSON object.")
 def construct_command(
     rules: Rules,
@@ -139,16 +148,8 @@ def construct_command(
     default=None,
     help="Seconds per instance; beyond it the instance is stored as unknown.",
 )
-@click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
-@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
-@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
-@click.option(
-    "--basin-positions",
-    type=Whole(1),
-    default=BASIN_POSITIONS,
-    show_default=True,
-    help="Positions each backward walk explores at most.",
-)
+@where_options
+@_balanced_options
 @db_option
 @click.option(
     "--plot", default=None, help="Draw the solver's time per instance (every deck stored) to this PNG."

@@ -91,12 +91,16 @@ class _Counter:
         """Two literals whose conjunction says "value at t == v"."""
         return self.at(t, v), -self.at(t, v + 1)
 
-    def step(self, increment: int) -> None:
-        """Append the next time: the value grows by one where ``increment`` holds."""
+    def _grow(self) -> tuple[_Cnf, int, int]:
+        """Append the next time's variables: the clauses, the time before it, and its width."""
         cnf, t = self.cnf, len(self.rows) - 1
         width = min(t + 1, self.cap)
-        row = [cnf.true] + [cnf.new() for _ in range(width)]
-        self.rows.append(row)
+        self.rows.append([cnf.true] + [cnf.new() for _ in range(width)])
+        return cnf, t, width
+
+    def step(self, increment: int) -> None:
+        """Append the next time: the value grows by one where ``increment`` holds."""
+        cnf, t, width = self._grow()
         for v in range(1, width + 2):
             nxt = self.at(t + 1, v)
             cnf.add(-self.at(t, v), nxt)
@@ -106,10 +110,7 @@ class _Counter:
 
     def copy_step(self, switch: int, source: Sequence[int]) -> None:
         """Append the next time: ``source[v]`` ("source >= v") where ``switch`` holds, else unchanged."""
-        cnf, t = self.cnf, len(self.rows) - 1
-        width = min(t + 1, self.cap)
-        row = [cnf.true] + [cnf.new() for _ in range(width)]
-        self.rows.append(row)
+        cnf, t, width = self._grow()
         for v in range(1, width + 2):
             nxt = self.at(t + 1, v)
             src = source[v] if v < len(source) else -cnf.true
