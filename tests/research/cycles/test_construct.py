@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import pytest
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.research.cycles import census, construct, model
+from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.census import Row, solve_row
 from beggar.research.cycles.kinds import Composition, ConstructError, Instance, leader_first
 from beggar.research.cycles.model import pad
 from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Answer, row_solutions, solutions, solve
+from beggar.research.store import CycleFigures
 from beggar.rules import STANDARD, rules_named
 from helpers import brute_force
 
@@ -133,6 +136,10 @@ def test_construct_prints_a_cycle_the_engine_plays(capsys: pytest.CaptureFixture
     ]
     (cycle,) = data["cycles"]
     assert cycle["lead"] == 0 and cycle["period_cards"] == 30 and cycle["period_tricks"] == 6
+    # a cycle is printed as the census prints it: every figure, from the one record
+    figures = CycleFigures(**{f.name: cycle[f.name] for f in fields(CycleFigures)})
+    assert figures.to_dict().items() <= cycle.items()
+    assert cycle["cycle"] == canonical_form(cycle["deal"], STANDARD).deal
     played = find_cycle(cycle["deal"], STANDARD, first=0, complete=False)
     assert played is not None and played.period_cards == 30 and played.pre_period_cards == 0
 
