@@ -20,7 +20,7 @@ from beggar.cycle import find_cycle
 from beggar.engine import CardTurned, Game, GameRecord, play
 from beggar.notation import Deal
 from beggar.research.cycles.canon import canonical_form
-from beggar.research.cycles.construct import Composition
+from beggar.research.cycles.kinds import Composition
 from beggar.research.store import CycleDeal, Store, StoredCycle
 from beggar.rules import Rules, rules_named
 from beggar.web.app import create_app

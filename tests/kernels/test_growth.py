@@ -9,7 +9,8 @@ import pytest
 
 from beggar.cycle import find_cycle
 from beggar.kernels import growth
-from beggar.research.cycles.canon import Alphabet, canonical_form, cycle_rows, form_from_row
+from beggar.kernels.cycles import cycle_rows
+from beggar.research.cycles.canon import Alphabet, canonical_form, form_from_row
 from beggar.rules import rules_named
 
 RULES = rules_named("court-only:deck=stripped")

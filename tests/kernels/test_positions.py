@@ -7,7 +7,7 @@ import numpy as np
 from beggar.kernels import positions
 from beggar.kernels.cycles import _scratch, _set
 from beggar.research.cycles.canon import Alphabet, form_of
-from beggar.research.cycles.construct import Composition
+from beggar.research.cycles.kinds import Composition
 from beggar.rules import STANDARD
 from helpers import arrangements
 

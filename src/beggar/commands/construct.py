@@ -4,32 +4,27 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
+from beggar.commands.campaign import Bar, run_resumable
 from beggar.commands.options import (
     Amount,
     Whole,
-    connect_cluster,
     console,
     db_option,
     kept_db_path,
     plot_option,
     rules_option,
-    workers_option,
+    where_options,
 )
-from beggar.cycle import find_cycle
+from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
 _CARDS_HELP = (
@@ -40,12 +35,26 @@ _CARDS_HELP = (
 
 def _composition(rules: Rules, cards: str | None) -> Any:
     """The deck ``--cards`` asks for, or the rules' whole deck; a bad one is one plain line."""
-    from beggar.research.cycles.construct import Composition, ConstructError
+    from beggar.research.cycles.kinds import Composition, ConstructError
 
     try:
         return Composition.of(rules) if cards is None else Composition.parse(cards, rules)
     except ConstructError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def _balanced_options(f: F) -> F:
+    """``--balanced`` and ``--basin-positions``: the walk back from each cycle to its balanced deals."""
+    f = click.option(
+        "--basin-positions",
+        type=Whole(1),
+        default=BASIN_POSITIONS,
+        show_default=True,
+        help="Positions each backward walk explores at most.",
+    )(f)
+    return click.option(
+        "--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals."
+    )(f)
 
 
 @click.command("construct")
@@ -56,14 +65,7 @@ def _composition(rules: Rules, cards: str | None) -> Any:
 @click.option("--n1", type=Whole(1), default=None, help="Cards in the leader's stack.")
 @click.option("--all", "every", is_flag=True, help="Every cycle of these figures, not only the first.")
 @click.option("--time-limit", type=Amount(min=0, min_open=True), default=None, help="Seconds per instance.")
-@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
-@click.option(
-    "--basin-positions",
-    type=Whole(1),
-    default=20_000,
-    show_default=True,
-    help="Positions each backward walk explores at most.",
-)
+@_balanced_options
 @click.option("--json", "as_json", is_flag=True, help="Print the answers as one JSON object.")
 def construct_command(
     rules: Rules,
@@ -82,8 +84,10 @@ def construct_command(
     Each instance (period, k1, n1) is decided by a SAT solver (CaDiCaL); every position it gives is
     played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
     """
-    from beggar.research.cycles.census import balanced_deals
-    from beggar.research.cycles.construct import SAT, UNSAT, ConstructError, Instance, canonical, solutions
+    from beggar.research.cycles.canon import CanonError
+    from beggar.research.cycles.construct import basins, construct, instances
+    from beggar.research.cycles.kinds import ConstructError
+    from beggar.research.cycles.solve import SAT, UNSAT
 
     composition = _composition(rules, cards)
     if balanced and not composition.full:
@@ -92,89 +96,55 @@ def construct_command(
         raise click.UsageError(f"--k1 {k1}: the leader turns fewer cards than the period ({period})")
     if n1 is not None and n1 >= composition.size:
         raise click.UsageError(f"--n1 {n1}: the leader holds fewer cards than the deck ({composition.size})")
-    instances = [
-        Instance(period, a, b)
-        for a in ([k1] if k1 is not None else range(1, period))
-        for b in ([n1] if n1 is not None else range(1, composition.size))
-    ]
+    asked = instances(composition, period, k1=k1, n1=n1)
     answers: list[dict[str, Any]] = []
-    cycles: list[dict[str, Any]] = []
-    out = console()
-    try:
-        for instance in instances:
-            positions = 0
-            for answer in solutions(
-                composition, instance, time_limit=time_limit, least_leader=False, limit=None if every else 1
-            ):
-                if answer.status == SAT:
-                    assert answer.deal is not None and answer.cycle is not None
-                    positions += 1
-                    found = {
-                        "deal": answer.deal,
-                        "lead": 0,
-                        "cards": composition.size,
-                        "period_tricks": answer.cycle.period_tricks,
-                        "period_cards": answer.cycle.period_cards,
-                        "k1": instance.k1,
-                        "n1": instance.n1,
-                    }
-                    cycles.append(found)
-                    if not as_json:
-                        note = "" if answer.cycle.period_cards == period else " (a shorter cycle, repeated)"
-                        figures = f"{answer.cycle.period_tricks} tricks, {answer.cycle.period_cards} cards"
-                        out.print(
-                            f"period {period}, k1 {instance.k1}, n1 {instance.n1}: {answer.deal} "
-                            f"repeats every {figures}{note}",
-                            highlight=False,
-                        )
-                status = SAT if positions else answer.status
-                if answer.status != SAT or not every:
-                    answers.append({**answer.to_dict(), "status": status})
-                    if not as_json and status != SAT and len(instances) == 1:
-                        word = (
-                            "proved: no cycle" if status == UNSAT else "unknown: the time limit ran out for"
-                        )
-                        out.print(f"{word} {instance.to_dict()} ({answer.seconds:.2f} s)", highlight=False)
-                    break
-    except ConstructError as exc:
-        raise click.ClickException(str(exc)) from None
+    found: list[Any] = []
     deals: list[dict[str, Any]] = []
-    if balanced:
-        walked: set[str] = set()
-        for found in cycles:
-            cycle = find_cycle(found["deal"], rules, first=0, complete=False)
-            assert cycle is not None  # every answer was replayed already
-            form = canonical(composition, cycle).deal
-            if form in walked:
-                continue
-            walked.add(form)
-            basin = balanced_deals(rules, form, max_positions=basin_positions)
-            for deal in sorted(basin.deals):
-                deals.append({"deal": deal, "period_cards": found["period_cards"]})
-                if not as_json:
-                    out.print(f"balanced deal {deal} runs into the cycle of {found['deal']}", highlight=False)
-            if not as_json:
-                end = (
-                    "the walk ended by itself"
-                    if basin.exhausted
-                    else f"{basin.explored:,} positions explored"
+    out = console()
+
+    def say(text: str) -> None:
+        if not as_json:
+            out.print(text, highlight=False)
+
+    try:
+        for decided in construct(composition, asked, every=every, time_limit=time_limit):
+            answers.append(decided.to_dict())
+            found += decided.found
+            for each in decided.found:
+                note = "" if each.cycle.period_cards == period else " (a shorter cycle, repeated)"
+                figures = f"{each.cycle.period_tricks} tricks, {each.cycle.period_cards} cards"
+                at = f"period {period}, k1 {each.instance.k1}, n1 {each.instance.n1}"
+                say(f"{at}: {each.deal} repeats every {figures}{note}")
+            if decided.status != SAT and len(asked) == 1:
+                word = (
+                    "proved: no cycle" if decided.status == UNSAT else "unknown: the time limit ran out for"
                 )
-                out.print(
-                    f"{len(basin.deals)} balanced deals reach the cycle of {found['deal']} ({end})",
-                    highlight=False,
-                )
+                say(f"{word} {decided.instance.to_dict()} ({decided.seconds:.2f} s)")
+        for each, basin in basins(composition, found, budget=basin_positions) if balanced else ():
+            for reaching in basin.deals:
+                deals.append({"deal": reaching.deal, "period_cards": each.cycle.period_cards})
+                say(f"balanced deal {reaching.deal} runs into the cycle of {each.deal}")
+            walk = basin.stored
+            end = "the walk ended by itself" if walk.exhausted else f"{walk.explored:,} positions explored"
+            say(f"{len(basin.deals)} balanced deals reach the cycle of {each.deal} ({end})")
+    except (ConstructError, CanonError) as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
-        result = {"rules": rules.spec(), "cards": composition.size, "instances": answers, "cycles": cycles}
+        result = {
+            "rules": rules.spec(),
+            "cards": composition.size,
+            "instances": answers,
+            "cycles": [each.to_dict() for each in found],
+        }
         if balanced:
             result["deals"] = deals
         click.echo(json.dumps(result))
         return
-    if len(instances) > 1:
+    if len(asked) > 1:
         tally = {s: sum(1 for a in answers if a["status"] == s) for s in ("sat", "unsat", "unknown")}
-        out.print(
-            f"{len(instances)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
-            f"{tally['unknown']} unknown; {len(cycles)} positions found",
-            highlight=False,
+        say(
+            f"{len(asked)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
+            f"{tally['unknown']} unknown; {len(found)} positions found"
         )
 
 
@@ -188,8 +158,7 @@ def construct_command(
     default=None,
     help="Seconds per instance; beyond it the instance is stored as unknown.",
 )
-@workers_option()
-@click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")
+@where_options
 @click.option(
     "--method",
     type=click.Choice(["auto", "play", "solver"]),
@@ -204,14 +173,7 @@ def construct_command(
     show_default=True,
     help="MiB the visited bits of every position may take (one bit a position) to play every position.",
 )
-@click.option("--balanced", is_flag=True, help="Also walk back from each cycle to the balanced deals.")
-@click.option(
-    "--basin-positions",
-    type=Whole(1),
-    default=20_000,
-    show_default=True,
-    help="Positions each backward walk explores at most.",
-)
+@_balanced_options
 @db_option
 @plot_option("the solver's time per instance (every deck stored)")
 @click.option("--json", "as_json", is_flag=True, help="Print the census as one JSON object.")
@@ -237,15 +199,16 @@ def census_command(
     every position once, which finds every cycle of every period; a larger one by the SAT solver.
     Run again, the census resumes where it stopped, even after being killed.
     """
+    from beggar.research.cycles.basins import walk_basin
+    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.census import (
-        balanced_deals,
+        CensusProgress,
         census_summary,
         period_table,
         plot_times,
         run_census,
-        store_basin,
     )
-    from beggar.research.cycles.construct import ConstructError
+    from beggar.research.cycles.kinds import ConstructError
     from beggar.research.store import Store, StoreError
 
     composition = _composition(rules, cards)
@@ -255,56 +218,40 @@ def census_command(
         store = Store(kept_db_path(db))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
-    cluster = connect_cluster(scheduler)
-    columns = (
-        TextColumn("census {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("cycles {task.fields[cycles]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    err = console_err()
-    try:
-        # No bar where standard error is not a terminal: a log or a pipe gets only what is said.
-        with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal) as bar:
-            task = bar.add_task(composition.key(), total=None, cycles=0)
 
-            def show(progress: Any) -> None:
-                """Move the progress bar."""
-                bar.update(
-                    task,
-                    total=progress.instances,
-                    completed=progress.decided + progress.unknown,
-                    cycles=progress.new_cycles,
-                )
-
-            progress = run_census(
-                composition,
-                store,
-                max_period,
-                time_limit=time_limit,
-                workers=workers,
-                executor=None if cluster is None else cluster.executor,
-                on_progress=show,
-                method=method,
-                memory=memory * 2**20,
-            )
+    def census(executor: cf.Executor | None, show: Callable[[CensusProgress], None]) -> CensusProgress:
+        progress = run_census(
+            composition,
+            store,
+            max_period,
+            time_limit=time_limit,
+            workers=workers,
+            executor=executor,
+            on_progress=show,
+            method=method,
+            memory=memory * 2**20,
+        )
         if balanced:
             done = store.basins(rules=rules.spec())
             for cycle in store.census_cycles(composition.key()):
                 if cycle.period_cards <= max_period and (rules.spec(), cycle.deal) not in done:
-                    basin = balanced_deals(rules, cycle.deal, max_positions=basin_positions)
-                    store_basin(store, rules, basin, basin_positions)
-    except (ConstructError, StoreError) as exc:
-        raise click.ClickException(str(exc)) from None
-    except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
-        raise click.ClickException(
-            f"the census stopped: {exc}; every answer saved so far is kept, and the same command resumes"
-        ) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+                    basin = walk_basin(rules, cycle.deal, budget=basin_positions)
+                    store.save_basin(basin.stored, basin.deals)
+        return progress
+
+    progress = run_resumable(
+        "census",
+        "every answer saved so far is kept",
+        scheduler,
+        census,
+        Bar(
+            f"census {composition.key()}",
+            lambda progress: (progress.decided + progress.unknown, progress.instances),
+            lambda progress: f"cycles {progress.new_cycles}",
+        ),
+        quiet=as_json,
+        failed=(ConstructError, CanonError, StoreError),
+    )
     summary = census_summary(store, composition, max_period)
     if not balanced:
         summary.pop("deals")
@@ -317,13 +264,6 @@ def census_command(
         click.echo(json.dumps(summary))
         return
     _print_census(summary, period_table(store, composition.key()), progress, store.path)
-
-
-def console_err() -> Any:
-    """The progress bar's console: standard error, so that output stays clean."""
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
 import os
 from typing import Any
@@ -11,15 +10,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.options import (
-    Whole,
-    campaign_options,
-    connect_cluster,
-    db_option,
-    db_path,
-    kept_db_path,
-    rules_option,
-)
+from beggar.commands.campaign import StatusLine, run_resumable
+from beggar.commands.options import Whole, campaign_options, db_option, db_path, kept_db_path, rules_option
 from beggar.rules import Rules
 
 
@@ -68,8 +60,9 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
+    from beggar.research.cycles.basins import BASIN_POSITIONS
+    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.factory import (
-        DEFAULT_BASIN_POSITIONS,
         TRIES_PER_PARENT,
         FactoryArgs,
         FactoryError,
@@ -86,7 +79,7 @@ def factory_command(
             spec,
             seed,
             walkers or workers,
-            basin_positions or DEFAULT_BASIN_POSITIONS,
+            basin_positions or BASIN_POSITIONS,
             band,
             tries or TRIES_PER_PARENT,
         )
@@ -95,32 +88,20 @@ def factory_command(
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    cluster = connect_cluster(scheduler)
-    status = Console(stderr=True)
-    try:
-        with status.status("starting the factory (compiling the first time)") as line:
-
-            def show(progress: Any) -> None:
-                line.update(_status_line(args.rules, progress, minutes * 60))
-
-            try:
-                progress = run_factory(
-                    args,
-                    store,
-                    seconds=minutes * 60,
-                    executor=None if cluster is None else cluster.executor,
-                    workers=workers,
-                    on_progress=show,
-                    units=units,
-                )
-            except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
-                raise click.ClickException(
-                    f"the factory stopped: {exc}; everything saved so far is kept, "
-                    "and the same command resumes"
-                ) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+    budget = minutes * 60
+    progress = run_resumable(
+        "factory",
+        "everything saved so far is kept",
+        scheduler,
+        lambda executor, show: run_factory(
+            args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
+        ),
+        StatusLine(
+            "starting the factory (compiling the first time)",
+            lambda progress: _status_line(args.rules, progress, budget),
+        ),
+        failed=(FactoryError, CanonError),
+    )
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
     if as_json:
         click.echo(json.dumps(summary))
@@ -177,24 +158,7 @@ def cycles_command(
     rows: list[dict[str, Any]] = []
     for cycle in cycles:
         stored = basins.get((cycle.rules, cycle.deal))
-        rows.append(
-            {
-                "deal": cycle.deal,
-                "lead": 0,
-                "rules": cycle.rules,
-                "cards": cycle.cards,
-                "period_tricks": cycle.period_tricks,
-                "period_cards": cycle.period_cards,
-                "symmetric": cycle.symmetric,
-                "split_low": cycle.split_low,
-                "split_high": cycle.split_high,
-                "composition": cycle.composition,
-                "full": cycle.full,
-                "met": cycle.met,
-                "move": cycle.move,
-                "basin": None if stored is None else stored.to_dict(),
-            }
-        )
+        rows.append({**cycle.to_dict(), "basin": None if stored is None else stored.to_dict()})
     if as_json:
         click.echo(json.dumps(rows))
         return

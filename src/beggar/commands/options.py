@@ -151,6 +151,18 @@ def db_option(f: F) -> F:
     return click.option("--db", "db", default=None, help=DB_HELP)(f)
 
 
+WORKERS_OPTION = workers_option()
+SCHEDULER_OPTION = click.option(
+    "--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster])."
+)
+
+
+def where_options(f: F) -> F:
+    """``--workers`` and ``--scheduler``: where a resumable command's units run (the census's;
+    :func:`campaign_options` holds them too)."""
+    return WORKERS_OPTION(SCHEDULER_OPTION(f))
+
+
 def campaign_options(walkers: str) -> Callable[[F], F]:
     """The options every campaign command shares (how long, where, how many walkers, which database).
 
@@ -165,12 +177,10 @@ def campaign_options(walkers: str) -> Callable[[F], F]:
             help="Run this long, in minutes (a killed run resumes where it stopped).",
         ),
         click.option("--seed", type=Whole(0), default=0, show_default=True, help="Names the campaign."),
-        workers_option(),
+        WORKERS_OPTION,
         click.option("--walkers", type=Whole(1), default=None, help=f"{walkers} (default: workers)."),
         db_option,
-        click.option(
-            "--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster])."
-        ),
+        SCHEDULER_OPTION,
         click.option(
             "--units",
             type=Whole(1),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import json
 import os
 from functools import partial
@@ -14,10 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from beggar.commands.campaign import StatusLine, run_resumable
 from beggar.commands.options import (
     Whole,
     campaign_options,
-    connect_cluster,
     console,
     db_option,
     db_path,
@@ -34,6 +33,7 @@ from beggar.research.simulate import (
     summaries_json,
     summary_table,
 )
+from beggar.research.strategies import STRATEGIES, TARGETS
 from beggar.rules import Rules
 
 # -- simulate ----------------------------------------------------------------------------------------
@@ -212,14 +212,14 @@ def bench_command(
 @rules_option()
 @click.option(
     "--strategy",
-    type=click.Choice(["random", "hill-climb", "anneal"]),
+    type=click.Choice(STRATEGIES),
     default="random",
     show_default=True,
     help="Random sampling (the strongest measured here), hill climbing with restarts, or annealing.",
 )
 @click.option(
     "--target",
-    type=click.Choice(["cards", "tricks", "loops"]),
+    type=click.Choice(TARGETS),
     default="cards",
     show_default=True,
     help="Longest games by cards or tricks, or deals that never end.",
@@ -251,34 +251,20 @@ def search_command(
         store = Store(kept_db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    cluster = connect_cluster(scheduler)
-    status = Console(stderr=True)
-    try:
-        with status.status("starting the search (compiling the kernel the first time)") as line:
-
-            def show(progress: Any) -> None:
-                line.update(_status_line(args, progress, minutes * 60))
-
-            try:
-                progress = run_search(
-                    args,
-                    store,
-                    seconds=minutes * 60,
-                    executor=None if cluster is None else cluster.executor,
-                    workers=workers,
-                    on_progress=show,
-                    units=units,
-                )
-            except SearchError as exc:
-                raise click.UsageError(str(exc)) from None
-            except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
-                raise click.ClickException(
-                    f"the search stopped: {exc}; every find saved so far is kept, "
-                    "and the same command resumes"
-                ) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+    budget = minutes * 60
+    progress = run_resumable(
+        "search",
+        "every find saved so far is kept",
+        scheduler,
+        lambda executor, show: run_search(
+            args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
+        ),
+        StatusLine(
+            "starting the search (compiling the kernel the first time)",
+            lambda progress: _status_line(args, progress, budget),
+        ),
+        refused=(SearchError,),
+    )
     best = progress.best
     summary = progress.summary(args, store.path)
     if as_json:

@@ -2,7 +2,10 @@
 
 The research tools submit their units of work to a :class:`concurrent.futures.Executor`: a
 process pool on this machine by default, or the executor of a Dask ``distributed`` client, so
-both run the very same code path.
+both run the very same code path. One loop runs every resumable campaign's units: endless
+walkers whose states are saved (:func:`run_campaign`: the search, the cycle factory) and finite
+lists of units (:func:`run_units`: the census's rows); :class:`UnitList` says how a tool declares
+its unit.
 
 >>> connect("http://example")
 Traceback (most recent call last):
@@ -14,15 +17,16 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import ctypes
+import math
 import os
 import re
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from beggar.research.store import Campaign, Store
@@ -71,25 +75,31 @@ def connect(address: str, *, timeout: float | None = None) -> Cluster:
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent: int, then: Callable[[], None] | None) -> None:
-    """A pool worker's first act: end when the process that started the pool ends.
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` ends: the first act of every process the research tools start.
 
-    A search killed with SIGKILL cannot stop its workers; without this they would keep running,
-    and holding memory, under init. Linux ends them at once (``PR_SET_PDEATHSIG``); a watchdog
-    thread catches the rest within a second (another system, or a parent already gone).
+    A search or census killed with SIGKILL cannot stop its workers or its solver's child process;
+    without this they would keep running, and holding memory, under init. Linux ends them at once
+    (``PR_SET_PDEATHSIG``); a watchdog thread catches the rest within a second (another system, or
+    a parent already gone).
     """
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # gone before the request above: nothing would signal us
+        os._exit(1)
 
     def watch() -> None:
         while os.getppid() == parent:
             threading.Event().wait(1.0)
         os._exit(1)
 
-    if os.getppid() != parent:
-        os._exit(1)
     threading.Thread(target=watch, name="beggar-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, then: Callable[[], None] | None) -> None:
+    """A pool worker's start: die with the process that started the pool, then ``then``."""
+    die_with_parent(parent)
     if then is not None:
         then()
 
@@ -105,17 +115,91 @@ def local_pool(
     """
     return cf.ProcessPoolExecutor(
         max_workers=bounded_workers(workers, units),
-        initializer=_die_with_parent,
+        initializer=_start_worker,
         initargs=(os.getpid(), initializer),
     )
 
 
 class UnitOutcome(Protocol):
-    """What one unit of work returns: which walker and unit it was, and the walker's new state."""
+    """What one walker's unit returns: which walker and unit it was, and the walker's new state."""
 
     walker: int
     unit: int
     state: dict[str, Any]
+
+
+R = TypeVar("R")
+K = TypeVar("K")
+
+WINDOW_PER_WORKER = 2
+"""Units of a finite list kept in flight per local worker: enough that no worker waits, few enough
+that a run stopped early has little to cancel."""
+CLUSTER_WINDOW = 256
+"""Units of a finite list kept in flight on a Dask cluster, whose size this process does not know."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How long and where a campaign's units run: what every resumable command's options say."""
+
+    seconds: float = math.inf
+    """Submit no new unit after this many seconds (units already running finish and are kept)."""
+    executor: cf.Executor | None = None
+    """A Dask cluster's executor; None runs a process pool of ``workers`` here."""
+    workers: int | None = None
+    """Processes of the local pool (None: :func:`default_workers`)."""
+    units: int | None = None
+    """Walker campaigns: stop each walker once it has done this many units in all (None: when time
+    is up)."""
+
+
+def _drive(
+    work: Callable[..., R],
+    first: Iterator[tuple[Any, ...]],
+    record: Callable[[R], tuple[Any, ...] | None],
+    schedule: Schedule,
+    *,
+    window: int,
+    units: int | None,
+    initializer: Callable[[], None] | None,
+    on_round: Callable[[], None] | None,
+) -> None:
+    """The one loop that runs units: at most ``window`` in flight, each result recorded as it comes.
+
+    ``first`` gives the arguments of the units to start, read lazily; ``record(result)`` stores a
+    result in this process and returns the arguments of a unit that follows it (a walker's next
+    unit), or None. Nothing new is submitted after ``schedule.seconds``; units already running
+    finish and are recorded. Without an executor the units run on a :func:`local_pool` of no more
+    processes than ``units`` (where it is known), shut down (its queued units cancelled) however
+    the loop ends.
+    """
+    own = schedule.executor is None
+    pool = schedule.executor or local_pool(schedule.workers or default_workers(), initializer, units=units)
+    deadline = time.monotonic() + schedule.seconds
+    pending: set[cf.Future[R]] = set()
+
+    def fill() -> None:
+        while len(pending) < window and time.monotonic() < deadline:
+            task = next(first, None)
+            if task is None:
+                return
+            pending.add(pool.submit(work, *task))
+
+    try:
+        fill()
+        while pending:
+            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                follow = record(future.result())
+                if follow is not None and time.monotonic() < deadline:
+                    pending.add(pool.submit(work, *follow))
+            fill()
+            if on_round is not None:
+                on_round()
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_walkers(
@@ -124,46 +208,97 @@ def run_walkers(
     walkers: int,
     states: dict[int, tuple[int, dict[str, Any]]],
     record: Callable[[Any], None],
+    schedule: Schedule,
     *,
-    seconds: float,
-    executor: cf.Executor | None = None,
-    workers: int = 1,
     initializer: Callable[[], None] | None = None,
-    units: int | None = None,
     on_round: Callable[[], None] | None = None,
 ) -> None:
-    """Run each walker's units one after another, the walkers side by side, until time is up.
+    """Run each walker's units one after another, the walkers side by side, on ``schedule``.
 
     ``work(args, walker, unit, state)`` does one unit (a pure function of its arguments, so a unit
     cut off is simply done again); ``record`` stores each result as it comes back, in the calling
-    process. ``states`` says where each walker resumes. ``units`` stops each walker after that many
-    units in all. Without an ``executor`` the units run on a :func:`local_pool` of ``workers``.
+    process. ``states`` says where each walker resumes; ``schedule.units`` stops each walker after
+    that many units in all.
     """
-    own = executor is None
-    pool = executor or local_pool(workers, initializer, units=walkers)  # a walker runs one unit at a time
-    deadline = time.monotonic() + seconds
-    pending: dict[cf.Future[UnitOutcome], int] = {}
-    try:
+    limit = schedule.units
+
+    def starts() -> Iterator[tuple[Any, ...]]:
         for walker in range(walkers):
             unit, state = states.get(walker, (0, {}))
-            if units is None or unit < units:
-                pending[pool.submit(work, args, walker, unit, state)] = walker
-        while pending:
-            done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                del pending[future]
-                result = future.result()
-                record(result)
-                more = units is None or result.unit + 1 < units
-                if more and time.monotonic() < deadline:
-                    pending[pool.submit(work, args, result.walker, result.unit + 1, result.state)] = (
-                        result.walker
-                    )
-            if on_round is not None:
-                on_round()
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+            if limit is None or unit < limit:
+                yield args, walker, unit, state
+
+    def follow(result: UnitOutcome) -> tuple[Any, ...] | None:
+        record(result)
+        if limit is not None and result.unit + 1 >= limit:
+            return None
+        return args, result.walker, result.unit + 1, result.state
+
+    _drive(
+        work,
+        starts(),
+        follow,
+        schedule,
+        window=walkers,
+        units=walkers,  # a walker runs one unit at a time
+        initializer=initializer,
+        on_round=on_round,
+    )
+
+
+@dataclass(frozen=True)
+class UnitList(Generic[K, R]):
+    """A finite campaign, declared by its unit: the census's rows, an enumeration's index ranges.
+
+    A tool that declares these three things gets resume, the process pool or Dask, and progress
+    from :func:`run_units`:
+
+    - ``keys``: the units its store does not mark done yet, in the order they should start, each a
+      small picklable value (a frozen data class, a tuple of indices);
+    - ``work(key)``: a pure function of the key, importable by a worker (a module-level function,
+      or a :func:`functools.partial` of one), that returns the unit's result;
+    - ``record(result)``: a store method that writes the result and marks its key done in one
+      transaction, so a run killed at any moment (SIGKILL included) loses no unit recorded and
+      counts none twice: a unit cut off is not marked, and is simply done again.
+    """
+
+    keys: Iterable[K]
+    work: Callable[[K], R]
+    record: Callable[[R], None]
+
+
+def run_units(
+    units: UnitList[K, R],
+    schedule: Schedule,
+    *,
+    initializer: Callable[[], None] | None = None,
+    on_round: Callable[[], None] | None = None,
+) -> None:
+    """Run every unit of a finite list on ``schedule``, each result recorded as it comes back.
+
+    ``on_round`` is called after each round of results (to show progress).
+
+    >>> done = []
+    >>> run_units(UnitList(range(3), abs, done.append), Schedule(workers=1))
+    >>> sorted(done)
+    [0, 1, 2]
+    """
+    window = CLUSTER_WINDOW if schedule.executor is not None else 0
+    window = window or WINDOW_PER_WORKER * (schedule.workers or default_workers())
+
+    def follow(result: R) -> None:
+        units.record(result)
+
+    _drive(
+        units.work,
+        ((key,) for key in units.keys),
+        follow,
+        schedule,
+        window=window,
+        units=len(units.keys) if isinstance(units.keys, Sized) else None,
+        initializer=initializer,
+        on_round=on_round,
+    )
 
 
 def default_workers() -> int:
@@ -208,19 +343,6 @@ class CampaignProgress:
         return time.monotonic() - self.started
 
 
-@dataclass(frozen=True)
-class Schedule:
-    """How long and where a campaign's walkers run: what every campaign command's options say."""
-
-    seconds: float
-    executor: cf.Executor | None = None
-    """A Dask cluster's executor; None runs a process pool of ``workers`` here."""
-    workers: int | None = None
-    """Processes of the local pool (None: :func:`default_workers`)."""
-    units: int | None = None
-    """Stop each walker once it has done this many units in all (None: when time is up)."""
-
-
 P = TypeVar("P", bound=CampaignProgress)
 
 
@@ -253,11 +375,8 @@ def run_campaign(
         walkers,
         states,
         lambda result: record(campaign, progress, result),
-        seconds=schedule.seconds,
-        executor=schedule.executor,
-        workers=schedule.workers or default_workers(),
+        schedule,
         initializer=initializer,
-        units=schedule.units,
         on_round=None if on_progress is None else lambda: on_progress(progress),
     )
     return progress

@@ -29,11 +29,8 @@ from beggar.kernels.walk import walk
 from beggar.notation import compact_hands, compact_symbol, deal_cards, parse_deal
 from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
 from beggar.research.store import Campaign, Find, Store
+from beggar.research.strategies import STRATEGIES, TARGETS
 from beggar.rules import Rules, rules_named
-
-STRATEGIES = ("random", "hill-climb", "anneal")
-TARGETS = ("cards", "tricks", "loops")
-"""Longest games by cards or by tricks, or deals that never end (longest by cards on the way)."""
 
 RANDOM_UNIT = 1_000_000
 """Random deals per unit of the random strategy."""
@@ -70,7 +67,7 @@ class SearchArgs:
         if self.strategy not in STRATEGIES:
             raise SearchError(f"unknown strategy {self.strategy!r}: choose {', '.join(STRATEGIES)}")
         if self.target not in TARGETS:
-            raise SearchError(f"unknown target {self.target!r}: choose cards, tricks or loops")
+            raise SearchError(f"unknown target {self.target!r}: choose {', '.join(TARGETS)}")
         if self.walkers < 1:
             raise SearchError("a search needs at least one walker")
         if self.seed < 0:

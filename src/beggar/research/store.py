@@ -214,12 +214,16 @@ class Campaign:
     seconds: float
 
 
+_Cycle = TypeVar("_Cycle", bound="CycleFigures")
+
+
 @dataclass(frozen=True)
 class CycleFigures:
     """One cycle, named by its canonical position, and its figures.
 
-    The one description of a cycle: :class:`~beggar.research.cycles.canon.CycleForm` (a cycle as
-    it is computed) and :class:`StoredCycle` (as it is kept) both extend it.
+    The one description of a cycle: every kind of cycle extends it (:class:`CycleOfDeck`, with the
+    cards it holds; :class:`CensusCycle`, with the census instance it was met in), and every
+    command prints a cycle through its :meth:`to_dict`.
     """
 
     deal: str
@@ -233,18 +237,39 @@ class CycleFigures:
     """The smallest lesser stack on the cycle (how unbalanced it gets)."""
     split_high: int
     """The largest lesser stack on the cycle (how close to an even split it comes)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cycle as the commands' ``--json`` gives it; ``lead`` is 0, since the canonical
+        position is written with the leader's stack first."""
+        figures = {f.name: getattr(self, f.name) for f in fields(CycleFigures)}
+        return {"deal": self.deal, "lead": 0, **figures}
+
+    def into(self, kind: type[_Cycle], **more: Any) -> _Cycle:
+        """This cycle as another kind of cycle: the fields they share, and ``more``.
+
+        >>> figures = CycleFigures("--J-/Q-J-", 8, 4, 16, True, 2, 4)
+        >>> figures.into(CensusCycle, deck="standard[5,2,1]", k1=8, n1=4).deck
+        'standard[5,2,1]'
+        """
+        names = [f.name for f in fields(kind) if f.name not in more and hasattr(self, f.name)]
+        return kind(**{name: getattr(self, name) for name in names}, **more)
+
+
+@dataclass(frozen=True)
+class CycleOfDeck(CycleFigures):
+    """A cycle and the cards of the deck it holds."""
+
     composition: str
     """Cards of each kind, as :meth:`~beggar.research.cycles.canon.Alphabet.describe` writes them."""
     full: bool
     """The cycle holds the whole deck."""
 
-    def figures(self) -> dict[str, Any]:
-        """The fields of :class:`CycleFigures`, by name (to build another kind of cycle from this one)."""
-        return {f.name: getattr(self, f.name) for f in fields(CycleFigures)}
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "composition": self.composition, "full": self.full}
 
 
 @dataclass(frozen=True)
-class StoredCycle(CycleFigures):
+class StoredCycle(CycleOfDeck):
     """A cycle as the factory stores it: its figures, rules, and how it was met."""
 
     rules: str
@@ -256,7 +281,7 @@ class StoredCycle(CycleFigures):
     found_at: float = field(default_factory=time.time)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**super().to_dict(), "rules": self.rules, "met": self.met, "move": self.move}
 
 
 @dataclass(frozen=True)
@@ -326,32 +351,13 @@ class CensusInstance:
 
 
 @dataclass(frozen=True)
-class CensusCycle:
+class CensusCycle(CycleFigures):
     """A cycle the census found, named by its canonical position (the leader's stack first)."""
 
     deck: str
-    deal: str
-    cards: int
-    period_tricks: int
-    period_cards: int
-    symmetric: bool
-    split_low: int
-    split_high: int
     k1: int
     n1: int
     """The instance it was first met in."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "lead": 0,
-            "cards": self.cards,
-            "period_tricks": self.period_tricks,
-            "period_cards": self.period_cards,
-            "symmetric": self.symmetric,
-            "split_low": self.split_low,
-            "split_high": self.split_high,
-        }
 
 
 @dataclass(frozen=True)

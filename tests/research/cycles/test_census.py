@@ -16,9 +16,10 @@ import pytest
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.records import NEVER_ENDING
-from beggar.research.cycles.canon import canonical_form
-from beggar.research.cycles.census import balanced_deals, census_summary, rows, store_basin, stored_cycle
-from beggar.research.cycles.construct import Composition, canonical
+from beggar.research.cycles.basins import walk_basin
+from beggar.research.cycles.canon import Alphabet, canonical_form, played_form
+from beggar.research.cycles.census import census_summary, rows, stored_cycle
+from beggar.research.cycles.kinds import Composition
 from beggar.research.store import CensusCycle, Store
 from beggar.rules import STANDARD, rules_named
 from beggar.web.never_ending import load_found
@@ -94,30 +95,21 @@ def test_canonical_forms_agree_with_the_compiled_ones() -> None:
         (STANDARD, "--J-/Q-J-"),
         (rules_named("court-only:deck=stripped"), "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"),
     ]:
-        composition = Composition.of(rules)
         cycle = find_cycle(deal, rules, first=0, complete=False)
         assert cycle is not None
-        ours = canonical(composition, cycle)
-        theirs = canonical_form(deal, rules)
-        assert (ours.deal, ours.symmetric, ours.split_low, ours.split_high, ours.period_cards) == (
-            theirs.deal,
-            theirs.symmetric,
-            theirs.split_low,
-            theirs.split_high,
-            theirs.period_cards,
-        )
+        assert played_form(Alphabet.of(rules), cycle) == canonical_form(deal, rules)
 
 
 @pytest.mark.slow
 def test_balanced_deals_reach_the_2024_cycle_and_the_browser_lists_them(tmp_path: Path) -> None:
     form = canonical_form(NEVER_ENDING.deal, STANDARD)
-    basin = balanced_deals(STANDARD, form.deal, max_tricks=4)
-    assert NEVER_ENDING.deal in basin.deals
-    assert basin.deals[NEVER_ENDING.deal] == (4, 34)
+    basin = walk_basin(STANDARD, form.deal, max_tricks=4)
+    lead_ins = {d.deal: (d.pre_period_tricks, d.pre_period_cards) for d in basin.deals}
+    assert lead_ins[NEVER_ENDING.deal] == (4, 34)
     store = Store(tmp_path / "census.db")
-    cycle = CensusCycle("standard", form.deal, 52, form.period_tricks, form.period_cards, False, 0, 0, 0, 0)
+    cycle = form.into(CensusCycle, deck="standard", k1=0, n1=0)
     store.save_census_row([], [cycle], [stored_cycle(cycle, "standard", "-36 J4 Q4 K4 A4")])
-    store_basin(store, STANDARD, basin, 1000)
+    store.save_basin(basin.stored, basin.deals)
     summary = census_summary(store, Composition.of(STANDARD), 440)
     assert {"deal": NEVER_ENDING.deal, "cycle": form.deal, "period_cards": 440} in summary["deals"]
     store.close()

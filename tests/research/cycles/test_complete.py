@@ -11,7 +11,8 @@ from beggar.cli import run
 from beggar.research.cycles import complete
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.census import Row, run_census, solve_row
-from beggar.research.cycles.construct import SAT, Composition, ConstructError
+from beggar.research.cycles.kinds import Composition, ConstructError
+from beggar.research.cycles.solve import SAT
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
 from helpers import brute_force

@@ -1,26 +1,21 @@
-"""The SAT model of a cycle against brute force, and ``beggar construct``."""
+"""The SAT model of a cycle against brute force, solving and enumerating it, and ``beggar construct``."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import pytest
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
-from beggar.research.cycles import construct
-from beggar.research.cycles.construct import (
-    SAT,
-    UNSAT,
-    Composition,
-    ConstructError,
-    Instance,
-    leader_first,
-    pad,
-    row_solutions,
-    solutions,
-    solve,
-)
+from beggar.research.cycles import census, construct, model
+from beggar.research.cycles.canon import canonical_form
+from beggar.research.cycles.census import Row, solve_row
+from beggar.research.cycles.kinds import Composition, ConstructError, Instance, leader_first
+from beggar.research.cycles.model import pad
+from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Answer, row_solutions, solutions, solve
+from beggar.research.store import CycleFigures
 from beggar.rules import STANDARD, rules_named
 from helpers import brute_force
 
@@ -86,7 +81,7 @@ def test_enumeration_gives_every_position_of_an_instance_once() -> None:
 
 def test_a_solver_answer_the_engine_refutes_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     deck = Composition.parse("6,2,1,1", STANDARD)
-    monkeypatch.setattr(construct.RowModel, "decode", lambda self, assignment: (4, [0] * 9 + [1]))
+    monkeypatch.setattr(model.RowModel, "decode", lambda self, assignment: (4, [0] * 9 + [1]))
     with pytest.raises(ConstructError, match="the model and the engine disagree"):
         solve(deck, Instance(30, 16, 4))
 
@@ -96,6 +91,27 @@ def test_a_time_limit_gives_unknown() -> None:
     answer = solve(deck, Instance(60, 30, 20), time_limit=0.01)
     assert answer.status == "unknown"
     assert answer.seconds < 5
+
+
+def test_positions_then_the_time_limit_leave_an_instance_unknown_for_construct_as_for_the_census(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rule for both: an enumeration cut off by its time limit after finding positions is
+    ``unknown`` (the instance may hold cycles not found yet), and its positions are still given."""
+    deck = Composition.parse("6,2,1,1", STANDARD)
+    instance = Instance(30, 16, 4)
+    found = solve(deck, instance)
+    cut_off = [found, Answer(instance, UNKNOWN, 1.0)]
+    monkeypatch.setattr(construct, "solutions", lambda *args, **kwargs: iter(cut_off))
+    args = ["construct", "--cards", "6,2,1,1", "--period", "30", "--k1", "16", "--n1", "4", "--all"]
+    assert run([*args, "--time-limit", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [answer["status"] for answer in data["instances"]] == [UNKNOWN]
+    assert [cycle["deal"] for cycle in data["cycles"]] == [found.deal]
+    monkeypatch.setattr(census, "row_solutions", lambda *args, **kwargs: iter(cut_off))
+    row = solve_row(STANDARD.name, deck.counts, Row(30, 16, (4,)), 1.0)
+    assert [answer.status for answer in row.instances] == [UNKNOWN]
+    assert len(row.cycles) == 1
 
 
 def test_leader_first_reads_the_leader_stack_first() -> None:
@@ -120,6 +136,10 @@ def test_construct_prints_a_cycle_the_engine_plays(capsys: pytest.CaptureFixture
     ]
     (cycle,) = data["cycles"]
     assert cycle["lead"] == 0 and cycle["period_cards"] == 30 and cycle["period_tricks"] == 6
+    # a cycle is printed as the census prints it: every figure, from the one record
+    figures = CycleFigures(**{f.name: cycle[f.name] for f in fields(CycleFigures)})
+    assert figures.to_dict().items() <= cycle.items()
+    assert cycle["cycle"] == canonical_form(cycle["deal"], STANDARD).deal
     played = find_cycle(cycle["deal"], STANDARD, first=0, complete=False)
     assert played is not None and played.period_cards == 30 and played.pre_period_cards == 0
 

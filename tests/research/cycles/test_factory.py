@@ -15,9 +15,9 @@ import pytest
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
+from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.research.cycles.canon import canonical_form, form_of
 from beggar.research.cycles.factory import (
-    DEFAULT_BASIN_POSITIONS,
     TRIES_PER_PARENT,
     FactoryArgs,
     FactoryError,
@@ -288,7 +288,7 @@ def test_the_factory_help_gives_the_defaults_the_factory_uses(capsys: pytest.Cap
     assert run(["factory", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert f"[default: {TRIES_PER_PARENT}]" in text
-    assert f"[default: {DEFAULT_BASIN_POSITIONS}]" in text
+    assert f"[default: {BASIN_POSITIONS}]" in text
 
 
 def _basin(spec: str, deal: str, budget: int) -> tuple[object, list[str]]:

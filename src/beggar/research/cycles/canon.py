@@ -12,7 +12,9 @@ the period replays the first with the seats swapped, and the least position occu
 period (the leader-first sequence has half the period).
 
 The play itself is the batch kernel's (:func:`beggar.kernels.general.play_general`, with exact repeat
-detection at trick ends); this module only walks it trick by trick and compares positions.
+detection at trick ends); this module only walks it trick by trick and compares positions. The
+reference for it, :func:`played_form`, names a cycle the reference engine played, without compiled
+code; the kernels are loaded only when compiled play is first asked for.
 
 >>> from beggar.rules import rules_named
 >>> rules = rules_named("court-only:deck=stripped")
@@ -25,18 +27,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from beggar.cards import COURT_AND_ACE
+from beggar.cycle import Cycle
 from beggar.engine import Position
-from beggar.kernels import general
 from beggar.kernels.codes import NO_LIMIT
-from beggar.kernels.cycles import canonical, cycle_rows
 from beggar.notation import Deal, compact_hands, parse_deal
-from beggar.research.store import CycleFigures
+from beggar.research.store import CycleOfDeck
 from beggar.rules import Rules
 
 U8 = npt.NDArray[np.uint8]
@@ -62,8 +63,6 @@ class Alphabet:
     """Symbols for the cards that pay nothing but are not number cards (the aces of the Italian
     game): the deal notation counts ``-`` against the deck's number cards, so zeros beyond those
     are written with these ranks."""
-    cfg: npt.NDArray[np.int64]
-    """The kernel's settings for these rules, without limits, repeats found at trick ends."""
 
     @classmethod
     def of(cls, rules: Rules) -> Alphabet:
@@ -85,8 +84,18 @@ class Alphabet:
             else:
                 symbols[value] = rank.symbol
         deck = Counter(rules.pay_value(card) for card in rules.deck.cards())
-        cfg = general.KernelRules.of(rules.unlimited()).cfg
-        return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare), cfg)
+        return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare))
+
+    @cached_property
+    def cfg(self) -> npt.NDArray[np.int64]:
+        """The kernel's settings for these rules, without limits, repeats found at trick ends.
+
+        Loaded at first use: the census and ``beggar construct`` write positions with this
+        alphabet without loading the compiled kernels.
+        """
+        from beggar.kernels import general
+
+        return general.KernelRules.of(self.rules.unlimited()).cfg
 
     @property
     def size(self) -> int:
@@ -148,28 +157,16 @@ class Alphabet:
 
 
 @dataclass(frozen=True)
-class CycleForm(CycleFigures):
+class CycleForm(CycleOfDeck):
     """One cycle, named by its canonical position, as it is computed (with its card counts)."""
 
     counts: tuple[int, ...] = ()
     """Cards of each pay value, in the order of :attr:`Alphabet.deck` (0 first)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "lead": 0,
-            "cards": self.cards,
-            "period_tricks": self.period_tricks,
-            "period_cards": self.period_cards,
-            "symmetric": self.symmetric,
-            "split_low": self.split_low,
-            "split_high": self.split_high,
-            "composition": self.composition,
-            "full": self.full,
-        }
-
     def positions(self, alphabet: Alphabet) -> list[Position]:
         """Every trick-end position on the cycle, as the engine writes positions (hand 1 leads first)."""
+        from beggar.kernels.cycles import cycle_rows
+
         values, lead_size = alphabet.parse(self.deal)
         rows = cycle_rows(values, values.size, lead_size, alphabet.cfg, self.period_tricks)
         return [alphabet.position(row[1:], int(row[0])) for row in rows]
@@ -182,6 +179,8 @@ def form_of(
 
     ``cap`` gives up (None) after that many cards, for callers that only want short lead-ins.
     """
+    from beggar.kernels.cycles import canonical
+
     n = int(values.size)
     best = np.zeros(n + 1, np.uint8)
     loops, pre_t, pre_c, period_t, period_c, low, high, times = canonical(
@@ -195,20 +194,69 @@ def form_of(
 def form_from_row(
     alphabet: Alphabet, best: U8, period_t: int, period_c: int, low: int, high: int, times: int
 ) -> CycleForm:
-    """A :class:`CycleForm` from :func:`canonical`'s output."""
-    values = best[1:]
+    """A :class:`CycleForm` from the compiled :func:`beggar.kernels.cycles.canonical`'s output."""
+    figures = (int(period_t), int(period_c), times > 1, int(low), int(high))
+    return _form(alphabet, best[1:], int(best[0]), *figures)
+
+
+def _form(
+    alphabet: Alphabet,
+    values: U8 | list[int],
+    lead_size: int,
+    period_tricks: int,
+    period_cards: int,
+    symmetric: bool,
+    split_low: int,
+    split_high: int,
+) -> CycleForm:
+    """The cycle whose least position is ``values`` (leader first, ``lead_size`` cards in the
+    leader's stack), with its figures."""
     composition = alphabet.composition(values)
     return CycleForm(
-        deal=alphabet.compact(values, int(best[0])),
-        cards=int(values.size),
-        period_tricks=int(period_t),
-        period_cards=int(period_c),
-        symmetric=times > 1,
-        split_low=int(low),
-        split_high=int(high),
+        deal=alphabet.compact(values, lead_size),
+        cards=len(values),
+        period_tricks=period_tricks,
+        period_cards=period_cards,
+        symmetric=symmetric,
+        split_low=split_low,
+        split_high=split_high,
         composition=alphabet.describe(composition),
         full=composition == alphabet.deck,
         counts=tuple(composition.values()),
+    )
+
+
+def played_form(alphabet: Alphabet, cycle: Cycle) -> CycleForm:
+    """The canonical form of a cycle the reference engine played, without compiled code.
+
+    The reference for :func:`form_of`: every trick-end position of the cycle written leader
+    first, compared by the leader's stack size and then the pay values; the least one names the
+    cycle, and the cycle is symmetric when the least one occurs twice in a period.
+
+    >>> from beggar.cycle import find_cycle
+    >>> from beggar.rules import STANDARD
+    >>> played = find_cycle("--J-/Q-J-", STANDARD, first=0, complete=False)
+    >>> played_form(Alphabet.of(STANDARD), played) == canonical_form("--J-/Q-J-", STANDARD)
+    True
+    """
+    rows: list[tuple[int, tuple[int, ...]]] = []
+    lesser: list[int] = []
+    pay = alphabet.rules.pay_value
+    for position in cycle.positions:
+        hands = position.stacks.hands
+        order = (hands[position.leader], hands[1 - position.leader])
+        rows.append((len(order[0]), tuple(pay(card) for hand in order for card in hand)))
+        lesser.append(min(len(hand) for hand in hands))
+    best = min(rows)
+    return _form(
+        alphabet,
+        list(best[1]),
+        best[0],
+        cycle.period_tricks,
+        cycle.period_cards,
+        rows.count(best) > 1,
+        min(lesser),
+        max(lesser),
     )
 
 

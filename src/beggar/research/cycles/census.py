@@ -1,39 +1,39 @@
 """The census of cycles: every period decided by the SAT model, every cycle named once.
 
-For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is handed to
-the model of :mod:`beggar.research.cycles.construct`: each answer is ``sat`` (with every cycle
-of the instance, found by blocking each one and solving again until none is left), ``unsat`` (a
-proof that no cycle has those figures) or ``unknown`` (the time limit ran out). Each cycle is
+For a deck and a largest period ``P``, every instance ``(L, k1, n1)`` with ``L <= P`` is decided
+on the model of :mod:`beggar.research.cycles.model` (by :mod:`beggar.research.cycles.solve`):
+each answer is ``sat`` (with every cycle of the instance, found by blocking each one and solving
+again until none is left), ``unsat`` (a proof that no cycle has those figures) or ``unknown`` (the
+time limit ran out, whatever was found before:
+:func:`~beggar.research.cycles.solve.instance_status`). Each cycle is
 replayed by the reference engine and named by its canonical form
 (:mod:`beggar.research.cycles.canon`), so a cycle met at several trick ends, mirrored, or as a
 repeat of a shorter period is stored once, under its own period.
 
-The work is cut in rows, one ``(L, k1)`` and every hand size, which run on a process pool or on
-Dask workers; each row's answers are written in one transaction, so a census killed at any moment
-resumes with the rows not yet written. For the whole deck, every cycle also goes into the cycle
-table the browser reads, and :func:`balanced_deals` walks backward (:mod:`beggar.backward`) from
-each one to the balanced starting deals that reach it.
+The work is cut in rows, one ``(L, k1)`` and every hand size: a row is the census's unit, run by
+the one runner of :mod:`beggar.research.cluster` on a process pool or on Dask workers; each row's
+answers are written in one transaction, so a census killed at any moment resumes with the rows not
+yet written. For the whole deck, every cycle also goes into the cycle
+table the browser reads, and ``beggar census --balanced`` walks back from each one to the balanced
+starting deals that reach it (:mod:`beggar.research.cycles.basins`).
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from beggar.research.cycles.construct import SAT, UNKNOWN, UNSAT, Composition, canonical, row_solutions
-from beggar.research.store import (
-    CensusCycle,
-    CensusInstance,
-    CycleDeal,
-    Store,
-    StoredBasin,
-    StoredCycle,
-)
-from beggar.rules import Rules, rules_named
+from beggar.research.cluster import Schedule, UnitList, run_units
+from beggar.research.cycles.canon import Alphabet, played_form
+from beggar.research.cycles.kinds import Composition
+from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, instance_status, row_solutions
+from beggar.research.store import CensusCycle, CensusInstance, Store, StoredCycle
+from beggar.rules import rules_named
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ def solve_row(
     """Decide every instance of ``row`` and name every cycle found (runs in a worker)."""
     rules = rules_named(spec)
     composition = Composition(rules, Composition.of(rules).values, counts)
+    alphabet = Alphabet.of(rules)
     key = composition.key()
     start = time.perf_counter()
     instances: list[CensusInstance] = []
@@ -82,7 +83,7 @@ def solve_row(
     for answer in answers:
         n1 = answer.instance.n1
         if answer.status != SAT:
-            status = SAT if positions and answer.status == UNSAT else answer.status
+            status = instance_status(positions, answer.status)
             instances.append(
                 CensusInstance(key, row.period, row.k1, n1, status, answer.seconds, time_limit, positions)
             )
@@ -92,22 +93,8 @@ def solve_row(
         assert answer.deal is not None and answer.cycle is not None
         if answer.cycle.period_cards != row.period:
             continue  # a shorter cycle played more than once: it belongs to its own period
-        form = canonical(composition, answer.cycle)
-        cycles.setdefault(
-            form.deal,
-            CensusCycle(
-                deck=key,
-                deal=form.deal,
-                cards=form.cards,
-                period_tricks=form.period_tricks,
-                period_cards=form.period_cards,
-                symmetric=form.symmetric,
-                split_low=form.split_low,
-                split_high=form.split_high,
-                k1=row.k1,
-                n1=n1,
-            ),
-        )
+        form = played_form(alphabet, answer.cycle)
+        cycles.setdefault(form.deal, form.into(CensusCycle, deck=key, k1=row.k1, n1=n1))
     return RowResult(row, instances, list(cycles.values()), time.perf_counter() - start)
 
 
@@ -145,7 +132,7 @@ def run_census(
     max_period: int,
     *,
     time_limit: float | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     executor: cf.Executor | None = None,
     on_progress: Callable[[CensusProgress], None] | None = None,
     method: str = "auto",
@@ -156,8 +143,11 @@ def run_census(
     ``method`` chooses how (:mod:`beggar.research.cycles.complete`): ``play`` every position of
     the deck, ``solver`` (the SAT model, row by row), or ``auto``: play where the positions'
     visited bits fit ``memory`` bytes (default :data:`~beggar.research.cycles.complete.DEFAULT_MEMORY`).
+
+    The solver's rows run through the one runner of :mod:`beggar.research.cluster`: a row is the unit, and
+    :meth:`~beggar.research.store.Store.save_census_row` records its answers and cycles in one
+    transaction.
     """
-    from beggar.research.cluster import bounded_workers, local_pool
     from beggar.research.cycles import complete
 
     # -- the method: play every position where the deck is small enough, else the solver --
@@ -169,105 +159,25 @@ def run_census(
     progress.skipped = progress.instances - sum(len(row.hands) for row in todo)
     progress.decided = progress.skipped
     start = time.perf_counter()
-    count = bounded_workers(workers, len(todo))  # never a process more than the cores or the rows
-    own = executor is None and count > 1
-    pool = executor if executor is not None else (local_pool(count) if count > 1 else None)
-    try:
-        if pool is None:
-            results: Iterable[RowResult] = (
-                solve_row(composition.rules.spec(), composition.counts, row, time_limit) for row in todo
-            )
-        else:
-            futures = [
-                pool.submit(solve_row, composition.rules.spec(), composition.counts, row, time_limit)
-                for row in todo
-            ]
-            results = (future.result() for future in cf.as_completed(futures))
-        for result in results:
-            shown = [stored_cycle(c, composition.rules.spec(), composition.describe()) for c in result.cycles]
-            progress.new_cycles += store.save_census_row(
-                result.instances, result.cycles, shown if composition.full else []
-            )
-            progress.decided += sum(1 for i in result.instances if i.status != UNKNOWN)
-            progress.unknown += sum(1 for i in result.instances if i.status == UNKNOWN)
-            progress.cpu_seconds += result.seconds
-            progress.seconds = time.perf_counter() - start
-            if on_progress is not None:
-                on_progress(progress)
-    finally:
-        if own and pool is not None:
-            pool.shutdown(cancel_futures=True)
+    spec, describe = composition.rules.spec(), composition.describe()
+
+    def record(result: RowResult) -> None:
+        shown = [stored_cycle(c, spec, describe) for c in result.cycles]
+        progress.new_cycles += store.save_census_row(
+            result.instances, result.cycles, shown if composition.full else []
+        )
+        progress.decided += sum(1 for i in result.instances if i.status != UNKNOWN)
+        progress.unknown += sum(1 for i in result.instances if i.status == UNKNOWN)
+        progress.cpu_seconds += result.seconds
+        progress.seconds = time.perf_counter() - start
+
+    run_units(
+        UnitList(todo, partial(solve_row, spec, composition.counts, time_limit=time_limit), record),
+        Schedule(executor=executor, workers=workers),
+        on_round=None if on_progress is None else lambda: on_progress(progress),
+    )
     progress.seconds = time.perf_counter() - start
     return progress
-
-
-# == balanced deals ==================================================================================
-
-
-@dataclass(frozen=True)
-class Basin:
-    """The balanced deals a backward walk from one cycle found, each checked forward."""
-
-    cycle: str
-    deals: dict[str, tuple[int, int]]
-    """Each balanced deal (first hand leads) and its lead-in to the cycle: (tricks, cards)."""
-    explored: int
-    depth: int
-    exhausted: bool
-    closest_split: str
-    seconds: float
-
-
-def balanced_deals(
-    rules: Rules, cycle_deal: str, *, max_tricks: int = 60, max_positions: int = 20_000
-) -> Basin:
-    """Walk backward from every position on a cycle; keep the balanced deals that play into it.
-
-    Every deal is played forward by the reference engine and kept only if it runs into this very
-    cycle (the same canonical form).
-    """
-    from beggar.backward import deals_reaching
-    from beggar.cycle import find_cycle
-
-    composition = Composition.of(rules)
-    start = time.perf_counter()
-    cycle = find_cycle(cycle_deal, rules, first=0, complete=False)
-    if cycle is None:
-        raise ValueError(f"{cycle_deal} does not loop")
-    search = deals_reaching(cycle.positions, rules, max_tricks=max_tricks, max_positions=max_positions)
-    deals: dict[str, tuple[int, int]] = {}
-    for deal in search.deals:
-        forward = find_cycle(deal, rules, first=0)
-        if forward is None or canonical(composition, forward).deal != cycle_deal:
-            raise ValueError(f"backward play gave {deal}, which does not run into {cycle_deal}")
-        deals[deal] = (forward.pre_period_tricks, forward.pre_period_cards)
-    return Basin(
-        cycle=cycle_deal,
-        deals=deals,
-        explored=search.explored,
-        depth=len(search.positions_by_depth),
-        exhausted=search.exhausted,
-        closest_split=f"{search.closest[0]}/{search.closest[1]}",
-        seconds=time.perf_counter() - start,
-    )
-
-
-def store_basin(store: Store, rules: Rules, basin: Basin, budget: int) -> None:
-    """Keep a basin and its deals where the browser and ``beggar cycles`` read them."""
-    store.save_basin(
-        StoredBasin(
-            rules=rules.spec(),
-            cycle=basin.cycle,
-            budget=budget,
-            explored=basin.explored,
-            depth=basin.depth,
-            exhausted=basin.exhausted,
-            deals=len(basin.deals),
-            closest_split=basin.closest_split,
-            seconds=basin.seconds,
-        ),
-        [CycleDeal(rules.spec(), deal, basin.cycle, t, c) for deal, (t, c) in sorted(basin.deals.items())],
-    )
 
 
 def census_summary(store: Store, composition: Composition, max_period: int) -> dict[str, Any]:
@@ -298,20 +208,7 @@ def census_summary(store: Store, composition: Composition, max_period: int) -> d
 
 def stored_cycle(cycle: CensusCycle, rules: str, composition: str) -> StoredCycle:
     """A census cycle as a row of the cycle table that ``beggar cycles`` and the browser read."""
-    return StoredCycle(
-        rules=rules,
-        deal=cycle.deal,
-        cards=cycle.cards,
-        period_tricks=cycle.period_tricks,
-        period_cards=cycle.period_cards,
-        symmetric=cycle.symmetric,
-        split_low=cycle.split_low,
-        split_high=cycle.split_high,
-        composition=composition,
-        full=True,
-        met=1,
-        move="census",
-    )
+    return cycle.into(StoredCycle, composition=composition, full=True, rules=rules, met=1, move="census")
 
 
 # == findings ========================================================================================

@@ -18,7 +18,7 @@ other instance is ``unsat``. These are the answers the SAT model gives
 (:mod:`beggar.research.cycles.census`), found here by playing instead of solving.
 
 >>> from beggar.rules import STANDARD
->>> from beggar.research.cycles.construct import Composition
+>>> from beggar.research.cycles.kinds import Composition
 >>> deck = Composition.parse("6,2,1,1", STANDARD)
 >>> position_count(deck), memory_needed(deck)
 (22680, 2840)
@@ -37,8 +37,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from beggar.cycle import find_cycle
+from beggar.research.cycles.canon import played_form
 from beggar.research.cycles.census import CensusProgress, stored_cycle
-from beggar.research.cycles.construct import SAT, UNSAT, Composition, ConstructError, canonical, tapes_of
+from beggar.research.cycles.kinds import Composition, ConstructError
+from beggar.research.cycles.model import tapes_of
+from beggar.research.cycles.solve import SAT, UNSAT
 from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, Store
 from beggar.rules import PileOrder
 
@@ -133,7 +136,7 @@ class PlayedCycle:
     """One cycle found by playing every position, as the engine plays it from its canonical position."""
 
     deal: str
-    """The canonical position (see :func:`beggar.research.cycles.construct.canonical`)."""
+    """The canonical position (see :func:`beggar.research.cycles.canon.played_form`)."""
     period_tricks: int
     period_cards: int
     symmetric: bool
@@ -215,7 +218,7 @@ def _checked(
     """The cycle through ``deal`` as the reference engine plays it; an error unless it is the one found."""
     rules = composition.rules
     cycle = find_cycle(deal, rules, first=0, complete=False)
-    form = None if cycle is None else canonical(composition, cycle)
+    form = None if cycle is None else played_form(alphabet, cycle)
     if (
         cycle is None
         or form is None

@@ -14,9 +14,9 @@ do. So the factory
    expanded, and chooses its moves adaptively: each growing move gets tries in proportion to
    the cards it has added per try so far. A beam that stops growing starts again from new small
    cycles;
-3. walks **backward** from every position of each full-deck cycle (:mod:`beggar.backward`) within a
-   budget of positions, and keeps each balanced starting deal met, after checking by forward
-   play that it runs into that very cycle: the cycle's *basin*.
+3. walks **backward** from every position of each full-deck cycle within a budget of positions,
+   and keeps each balanced starting deal met, checked by forward play: the cycle's *basin*
+   (:mod:`beggar.research.cycles.basins`).
 
 Work is done in *units* by independent *walkers*, as in :mod:`beggar.research.search`: a unit is a pure
 function of the campaign's arguments, the walker, the unit number and the walker's state, and its
@@ -30,15 +30,15 @@ import concurrent.futures as cf
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from beggar.backward import deals_reaching
 from beggar.kernels import growth, rng
 from beggar.kernels.cycles import cycle_rows
 from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
+from beggar.research.cycles.basins import BASIN_POSITIONS, walk_basin
 from beggar.research.cycles.canon import Alphabet, CanonError, CycleForm, form_from_row, form_of
 from beggar.research.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
 from beggar.rules import rules_named
@@ -79,8 +79,6 @@ EXPANDED_MEMORY = 4_000
 """Expanded cycles a walker remembers (it prefers others)."""
 BASINS_PER_UNIT = 2
 """Backward walks a unit does at most (the others wait for the next units)."""
-DEFAULT_BASIN_POSITIONS = 5_000
-"""Positions a backward walk from one cycle explores at most, by default."""
 CAP_BASE, CAP_PER_CARD = 4_000, 150
 """A child that has not repeated a position after ``CAP_BASE + CAP_PER_CARD * cards`` cards counts as
 ending: loops are found in a few periods, and long non-looping games are the costly ones."""
@@ -101,7 +99,7 @@ class FactoryArgs:
     rules: str = "standard"
     seed: int = 0
     walkers: int = 2
-    basin_positions: int = DEFAULT_BASIN_POSITIONS
+    basin_positions: int = BASIN_POSITIONS
     band: str = "kind"
     """Which composition band keeps lineages near the deck's mix (see :meth:`_Unit._in_band`)."""
     tries: int = TRIES_PER_PARENT
@@ -507,54 +505,28 @@ class _Unit:
 
     def basin(self, deal: str) -> tuple[StoredBasin, list[CycleDeal], list[Find]]:
         """Walk back from every position of a full-deck cycle; keep the balanced deals that reach it."""
-        started = time.perf_counter()
-        rules = self.alphabet.rules
-        values, lead = self.alphabet.parse(deal)
-        found = form_of(self.alphabet, values, lead)
-        if found is None:
-            raise FactoryError(f"{deal} was stored as a cycle but does not loop")
-        form = found[0]
-        targets = form.positions(self.alphabet)
-        search = deals_reaching(targets, rules, max_tricks=1_000_000, max_positions=self.args.basin_positions)
-        deals: list[CycleDeal] = []
-        finds: list[Find] = []
-        for text in sorted(search.deals):
-            start, size = self.alphabet.parse(text)
-            reached = form_of(self.alphabet, start, size)
-            if reached is None or reached[0].deal != deal:  # checked by forward play
-                continue
-            _, pre_tricks, pre_cards = reached
-            deals.append(CycleDeal(self.args.rules, text, deal, pre_tricks, pre_cards))
-            finds.append(
-                Find(
-                    deal=text,
-                    rules=self.args.rules,
-                    cards=pre_cards + form.period_cards,
-                    tricks=pre_tricks + form.period_tricks,
-                    status="loop",
-                    winner=None,
-                    strategy="factory",
-                    seed=self.args.seed,
-                )
+        basin = walk_basin(self.alphabet.rules, deal, budget=self.args.basin_positions)
+        form = basin.cycle
+        finds = [
+            Find(
+                deal=reaching.deal,
+                rules=self.args.rules,
+                cards=reaching.pre_period_cards + form.period_cards,
+                tricks=reaching.pre_period_tricks + form.period_tricks,
+                status="loop",
+                winner=None,
+                strategy="factory",
+                seed=self.args.seed,
             )
-        basin = StoredBasin(
-            rules=self.args.rules,
-            cycle=deal,
-            budget=self.args.basin_positions,
-            explored=search.explored,
-            depth=len(search.positions_by_depth),
-            exhausted=search.exhausted,
-            deals=len(deals),
-            closest_split=f"{search.closest[0]}/{search.closest[1]}",
-            seconds=round(time.perf_counter() - started, 3),
-        )
-        return basin, deals, finds
+            for reaching in basin.deals
+        ]
+        return basin.stored, basin.deals, finds
 
     # -- the unit ---------------------------------------------------------------------------------
 
     def stored_cycles(self) -> list[StoredCycle]:
         return [
-            StoredCycle(**form.figures(), rules=self.args.rules, met=count, move=move)
+            form.into(StoredCycle, rules=self.args.rules, met=count, move=move)
             for form, count, move in self.met.values()
         ]
 
@@ -695,8 +667,8 @@ def run_factory(
 
 
 def _record(store: Store, campaign: Campaign, progress: Progress, result: UnitResult) -> None:
-    cycles = [StoredCycle(**{**c.to_dict(), "campaign": campaign.id}) for c in result.cycles]
-    finds = [Find(**{**f.to_dict(), "campaign": campaign.id}) for f in result.finds]
+    cycles = [replace(c, campaign=campaign.id) for c in result.cycles]
+    finds = [replace(f, campaign=campaign.id) for f in result.finds]
     new_cycles, new_finds = store.save_factory_unit(
         campaign,
         walker=result.walker,

@@ -1,0 +1,450 @@
+"""The SAT model of a cycle: one period of play as clauses over card kinds (solved in
+:mod:`beggar.research.cycles.solve`).
+
+Take a two-player position on a cycle at a trick end, with the first hand (seat 0) to lead and
+the pile empty, and follow one period of ``L`` cards until the same position returns. Only the
+card *kinds* matter: a number card, or a pay card of some value. In one period seat ``p`` turns
+``k_p`` cards and wins ``k_p`` back (``k_0 + k_1 = L``); its hand holds ``n_p`` cards at the
+trick end. Since the position repeats, the cards seat ``p`` turns form a periodic stream of
+period ``k_p``, a *tape* ``T_p`` of ``k_p`` kinds:
+
+- seat ``p``'s ``c``-th turn of the period reads ``T_p[c]``;
+- the ``g``-th card seat ``p`` wins in the period (in the order the pile goes under its stack)
+  comes up again at its turn ``n_p + g``, so it equals ``T_p[(n_p + g) mod k_p]``;
+- the rules are a small machine over (who turns, what is owed) driven by the kinds, and its state
+  after ``L`` cards is its state at the start;
+- whoever must turn holds a card, and a trick is never won while the loser's stack is empty;
+- the hands at the trick end are the tapes read cyclically, and together they hold the deck.
+
+Every card, turn and win is a handful of Boolean variables (one-hot kinds and debts, counters in
+the order encoding), every rule a few clauses, and CaDiCaL decides an instance ``(L, k_0, n_0)``:
+a position, or a proof that none exists (:mod:`beggar.research.cycles.solve`). The rules of the
+machine (pay values, who leads, that the payer who completes a payment loses the pile) come from
+:class:`beggar.rules.Rules`; every position the solver gives is played by the reference engine
+(:func:`beggar.research.cycles.kinds.replay`) before anyone sees it, and a disagreement is an
+error, never a result.
+
+The padding lemma (:func:`pad`) grows a cycle into a larger deck by its tapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from beggar.research.cycles.kinds import Composition, ConstructError, Instance, replay
+
+
+class _Cnf:
+    """Clauses over numbered variables, with constant literals folded away."""
+
+    def __init__(self) -> None:
+        self.top = 1
+        self.true = 1
+        self.clauses: list[list[int]] = [[1]]
+
+    def new(self) -> int:
+        """A new variable."""
+        self.top += 1
+        return self.top
+
+    def add(self, *literals: int) -> None:
+        """Add the clause, dropping false constants; a clause holding a true constant is skipped."""
+        clause = []
+        for literal in literals:
+            if literal == self.true:
+                return
+            if literal != -self.true:
+                clause.append(literal)
+        if not clause:
+            self.clauses.append([-self.true])  # an empty clause: the instance is unsatisfiable
+        else:
+            self.clauses.append(clause)
+
+    def one_hot(self, size: int) -> list[int]:
+        """``size`` new variables of which exactly one is true."""
+        variables = [self.new() for _ in range(size)]
+        self.add(*variables)
+        for i, first in enumerate(variables):
+            for second in variables[i + 1 :]:
+                self.add(-first, -second)
+        return variables
+
+
+class _Counter:
+    """A counter over time in the order encoding: ``at(t, v)`` is the literal "value at t >= v"."""
+
+    def __init__(self, cnf: _Cnf, cap: int) -> None:
+        self.cnf = cnf
+        self.cap = cap
+        self.rows: list[list[int]] = [[cnf.true]]
+
+    def at(self, t: int, v: int) -> int:
+        """The literal "value at time ``t`` >= ``v``" (a constant outside the counter's range)."""
+        if v <= 0:
+            return self.cnf.true
+        row = self.rows[t]
+        return row[v] if v < len(row) else -self.cnf.true
+
+    def equals(self, t: int, v: int) -> tuple[int, int]:
+        """Two literals whose conjunction says "value at t == v"."""
+        return self.at(t, v), -self.at(t, v + 1)
+
+    def _grow(self) -> tuple[_Cnf, int, int]:
+        """Append the next time's variables: the clauses, the time before it, and its width."""
+        cnf, t = self.cnf, len(self.rows) - 1
+        width = min(t + 1, self.cap)
+        self.rows.append([cnf.true] + [cnf.new() for _ in range(width)])
+        return cnf, t, width
+
+    def step(self, increment: int) -> None:
+        """Append the next time: the value grows by one where ``increment`` holds."""
+        cnf, t, width = self._grow()
+        for v in range(1, width + 2):
+            nxt = self.at(t + 1, v)
+            cnf.add(-self.at(t, v), nxt)
+            cnf.add(-self.at(t, v - 1), -increment, nxt)
+            cnf.add(-nxt, self.at(t, v), increment)
+            cnf.add(-nxt, self.at(t, v - 1))
+
+    def copy_step(self, switch: int, source: Sequence[int]) -> None:
+        """Append the next time: ``source[v]`` ("source >= v") where ``switch`` holds, else unchanged."""
+        cnf, t, width = self._grow()
+        for v in range(1, width + 2):
+            nxt = self.at(t + 1, v)
+            src = source[v] if v < len(source) else -cnf.true
+            cnf.add(-switch, -src, nxt)
+            cnf.add(-switch, src, -nxt)
+            cnf.add(switch, -self.at(t, v), nxt)
+            cnf.add(switch, self.at(t, v), -nxt)
+
+    def at_least_sum(self, t: int, other: _Counter, s: int, bound: int, *guard: int) -> None:
+        """Clauses (each also holding ``guard``): this counter at ``t`` plus ``other`` at ``s`` >= bound."""
+        for v in range(1, bound + 1):
+            self.cnf.add(*guard, self.at(t, v), other.at(s, bound - v + 1))
+
+
+@dataclass
+class RowModel:
+    """One model for a whole row ``(L, k1)``: the hand size ``n1`` is chosen by a selector literal.
+
+    The clauses that do not depend on ``n1`` (the machine, the counters, the turns' tape links) are
+    built once; those that do (where a won card comes up again, the hands' sizes, the deck's
+    composition) are built for each hand size, each clause guarded by that size's selector. The
+    solver then decides one instance after another under the assumption of its selector, keeping
+    what it learned on the way.
+    """
+
+    composition: Composition
+    period: int
+    k1: int
+    cnf: _Cnf
+    selectors: dict[int, int]
+    """The literal that chooses each hand size ``n1``."""
+    cells: list[list[int]]
+    """``cells[i][kind]``: card ``i`` of the position (leader's stack first) holds that kind."""
+
+    def decode(self, assignment: Sequence[int]) -> tuple[int, list[int]]:
+        """The hand size and the position (leader-first kinds) an assignment gives."""
+        true = {literal for literal in assignment if literal > 0}
+        n1 = next(
+            n1 for n1, selector in self.selectors.items() if selector in true or selector == self.cnf.true
+        )
+        kinds = [next(kind for kind, variable in enumerate(cell) if variable in true) for cell in self.cells]
+        return n1, kinds
+
+    def blocking(self, n1: int, kinds: Sequence[int]) -> list[int]:
+        """A clause that forbids the position ``kinds`` with the leader holding ``n1`` cards."""
+        clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
+        selector = self.selectors[n1]
+        if selector != self.cnf.true:
+            clause.add(-selector)
+        return sorted(clause)
+
+
+def build_row(
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: Sequence[int],
+    *,
+    least_leader: bool = True,
+    conservation: bool = False,
+) -> RowModel:
+    """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`).
+
+    ``conservation`` adds redundant clauses: in one period each seat wins as many cards of each
+    kind as it turns.
+    """
+    N = composition.size
+    if not (period >= 2 and 1 <= k1 < period and hands and all(1 <= n1 < N for n1 in hands)):
+        raise ConstructError(
+            f"period {period}, k1 {k1}, n1 {list(hands)}: need 1 <= k1 < period and 1 <= n1 < {N} "
+            "(the deck's size)"
+        )
+    cnf = _Cnf()
+    row = _Period(cnf, composition, period, k1)
+    if len(hands) == 1:
+        selectors = {hands[0]: cnf.true}
+    else:
+        selectors = dict(zip(hands, cnf.one_hot(len(hands)), strict=True))
+    row.machine()
+    row.count()
+    row.link_tapes()
+    if conservation:
+        row.conserve()
+    for n1, selector in selectors.items():
+        row.hand_size(n1, -selector, least_leader)
+    row.deck()
+    return RowModel(composition, period, k1, cnf, selectors, row.cells)
+
+
+class _Period:
+    """The variables of one period of ``L`` cards and the clauses over them, part by part.
+
+    Card ``t`` of the period is ``x[t]`` (one-hot kind); before it ``debt[t]`` is owed (one-hot)
+    and ``second[t]`` says the second seat turns it; ``ends[t]`` says it ends a trick, won by the
+    first seat where ``owner0[t]``. The tapes are the kinds each seat turns in one period,
+    ``comes_up`` the tape cells where each seat's won cards come up again, and ``cells`` the
+    position at the trick end (the leader's stack first).
+    """
+
+    def __init__(self, cnf: _Cnf, composition: Composition, period: int, k1: int) -> None:
+        self.cnf = cnf
+        self.composition = composition
+        self.L, self.N, self.k1, self.k2 = period, composition.size, k1, period - k1
+        self.values = composition.values
+        self.kinds = range(len(self.values))
+        self.debts = range(max(self.values) + 1)
+        L, size = period, len(self.values)
+        self.x = [cnf.one_hot(size) for _ in range(L)]
+        self.debt = [cnf.one_hot(len(self.debts)) for _ in range(L + 1)]
+        self.second = [cnf.new() for _ in range(L + 1)]
+        self.ends = [cnf.new() for _ in range(L)]
+        self.owner0 = [cnf.new() for _ in range(L)]
+        self.tapes = ([cnf.one_hot(size) for _ in range(k1)], [cnf.one_hot(size) for _ in range(self.k2)])
+        # where the g-th won card of each seat comes up again: the tape turned by n_p (set per hand size)
+        self.comes_up = (
+            [cnf.one_hot(size) for _ in range(k1)],
+            [cnf.one_hot(size) for _ in range(self.k2)],
+        )
+        self.cells = [cnf.one_hot(size) for _ in range(self.N)]
+
+    def machine(self) -> None:
+        """The rules as a machine over (who turns, what is owed), back where it started after L cards."""
+        cnf, L, x, debt, second, ends, owner0 = (
+            self.cnf, self.L, self.x, self.debt, self.second, self.ends, self.owner0,
+        )  # fmt: skip
+        cnf.add(-second[0])
+        cnf.add(debt[0][0])
+        cnf.add(-second[L])
+        cnf.add(debt[L][0])
+        cnf.add(ends[L - 1])
+        for t in range(L):
+            for kind in self.kinds:
+                value = self.values[kind]
+                for owed in self.debts:
+                    pre = (-x[t][kind], -debt[t][owed])
+                    if value > 0:
+                        after, passes, ended = value, True, False
+                    elif owed == 0:
+                        after, passes, ended = 0, True, False
+                    elif owed == 1:
+                        after, passes, ended = 0, True, True
+                    else:
+                        after, passes, ended = owed - 1, False, False
+                    cnf.add(*pre, debt[t + 1][after])
+                    cnf.add(*pre, ends[t] if ended else -ends[t])
+                    if passes:
+                        cnf.add(*pre, second[t], second[t + 1])
+                        cnf.add(*pre, -second[t], -second[t + 1])
+                    else:
+                        cnf.add(*pre, second[t], -second[t + 1])
+                        cnf.add(*pre, -second[t], second[t + 1])
+            cnf.add(-ends[t], -second[t], owner0[t])
+            cnf.add(-ends[t], second[t], -owner0[t])
+            if t < L - 1:
+                cnf.add(ends[t], -owner0[t + 1], owner0[t])
+                cnf.add(ends[t], owner0[t + 1], -owner0[t])
+
+    def count(self) -> None:
+        """The counters: the first seat's turns and wins so far, and the cards each seat has won
+        back at the last trick end; each seat turns and wins its ``k_p`` cards in the period."""
+        cnf, L, k1, k2 = self.cnf, self.L, self.k1, self.k2
+        self.turns = turns = _Counter(cnf, k1)
+        self.wins = wins = _Counter(cnf, k1)
+        self.held0 = held0 = _Counter(cnf, k1)
+        self.held1 = held1 = _Counter(cnf, k2)
+        for t in range(L):
+            turns.step(-self.second[t])
+            wins.step(self.owner0[t])
+            held0.copy_step(self.ends[t], wins.rows[t + 1])
+            held1.copy_step(self.ends[t], [cnf.true] + [-wins.at(t + 1, t + 2 - v) for v in range(1, t + 2)])
+        for t in range(L + 1):
+            if t - k2 >= 1:
+                cnf.add(turns.at(t, t - k2))
+                cnf.add(wins.at(t, t - k2))
+        cnf.add(turns.at(L, k1))
+        cnf.add(wins.at(L, k1))
+
+    def link_tapes(self) -> None:
+        """A seat's ``c``-th turn reads its tape's cell ``c``; its ``g``-th won card is ``comes_up[g]``."""
+        cnf, x, second, owner0 = self.cnf, self.x, self.second, self.owner0
+        tapes, comes_up, k1, k2 = self.tapes, self.comes_up, self.k1, self.k2
+        for t in range(self.L):
+            for j in range(max(0, t - k2), min(t, k1) + 1):
+                is_j = self.turns.equals(t, j)
+                has_g = self.wins.equals(t, j)
+                c = t - j
+                for kind in self.kinds:
+                    if j < k1:
+                        cnf.add(second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[0][j][kind])
+                        cnf.add(-owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[0][j][kind])
+                    if c < k2:
+                        cnf.add(-second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[1][c][kind])
+                        cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[1][c][kind])
+
+    def conserve(self) -> None:
+        """Redundant clauses: in one period each seat wins as many cards of each kind as it turns."""
+        cnf, L = self.cnf, self.L
+        for kind in self.kinds:
+            for seat, cap in ((0, self.k1), (1, self.k2)):
+                turned = _Counter(cnf, cap)
+                won = _Counter(cnf, cap)
+                for t in range(L):
+                    mine = -self.second[t] if seat == 0 else self.second[t]
+                    owned = self.owner0[t] if seat == 0 else -self.owner0[t]
+                    both = (cnf.new(), cnf.new())
+                    for literal, var in ((mine, both[0]), (owned, both[1])):
+                        cnf.add(-var, literal)
+                        cnf.add(-var, self.x[t][kind])
+                        cnf.add(var, -literal, -self.x[t][kind])
+                    turned.step(both[0])
+                    won.step(both[1])
+                for v in range(1, cap + 1):
+                    cnf.add(-turned.at(L, v), won.at(L, v))
+                    cnf.add(turned.at(L, v), -won.at(L, v))
+
+    def hand_size(self, n1: int, guard: int, least_leader: bool) -> None:
+        """The clauses of one hand size ``n1``, each holding ``guard`` (its selector, negated): where
+        won cards come up again, the position read off the tapes, and who holds cards when."""
+        cnf, N, k1, k2, tapes, comes_up = self.cnf, self.N, self.k1, self.k2, self.tapes, self.comes_up
+        n2 = N - n1
+        for g in range(k1):
+            for kind in self.kinds:
+                cnf.add(guard, -comes_up[0][g][kind], tapes[0][(n1 + g) % k1][kind])
+        for g in range(k2):
+            for kind in self.kinds:
+                cnf.add(guard, -comes_up[1][g][kind], tapes[1][(n2 + g) % k2][kind])
+        for i in range(N):
+            cell = tapes[0][i % k1] if i < n1 else tapes[1][(i - n1) % k2]
+            for kind in self.kinds:
+                cnf.add(guard, -self.cells[i][kind], cell[kind])
+        counters = (self.turns, self.held0, self.held1)
+        for t in range(self.L):
+            second, ends = self.second[t], self.ends[t]
+            _hand_at_least(cnf, *counters, t, n1, n2, 1, guard, second, seat=0)
+            _hand_at_least(cnf, *counters, t, n1, n2, 1, guard, -second, seat=1)
+            _hand_at_least(cnf, *counters, t + 1, n1, n2, 1, guard, -ends, second, seat=0)
+            _hand_at_least(cnf, *counters, t + 1, n1, n2, 1, guard, -ends, -second, seat=1)
+            if least_leader:
+                _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, -second, seat=0)
+                _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, second, seat=1)
+
+    def deck(self) -> None:
+        """The position holds the deck: as many cards of each pay kind as the composition."""
+        for kind in self.kinds:
+            if kind == 0:
+                continue
+            count = _Counter(self.cnf, self.composition.counts[kind])
+            for cell in self.cells:
+                count.step(cell[kind])
+            self.cnf.add(count.at(self.N, self.composition.counts[kind]))
+
+
+def _hand_at_least(
+    cnf: _Cnf,
+    turns: _Counter,
+    held0: _Counter,
+    held1: _Counter,
+    t: int,
+    n1: int,
+    n2: int,
+    least: int,
+    *guard: int,
+    seat: int,
+) -> None:
+    """Clauses: unless ``guard`` holds, seat ``seat`` holds at least ``least`` cards before card ``t``.
+
+    Seat 0 holds ``n1 + held0 - turns``; seat 1 holds ``n2 + held1 - (t - turns)``.
+    """
+    if seat == 0:  # turns <= n1 - least + held0
+        for v in range(1, turns.cap + 1):
+            need = v - n1 + least
+            if need >= 1:
+                cnf.add(*guard, -turns.at(t, v), held0.at(t, need))
+    else:  # held1 + turns >= t - n2 + least
+        held1.at_least_sum(t, turns, t, t - n2 + least, *guard)
+
+
+@dataclass
+class Statistics:
+    """Clauses and variables of a model, for measuring encodings."""
+
+    variables: int
+    clauses: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def statistics(composition: Composition, instance: Instance, *, least_leader: bool = True) -> Statistics:
+    """The size of an instance's model."""
+    model = build_row(composition, instance.period, instance.k1, [instance.n1], least_leader=least_leader)
+    return Statistics(model.cnf.top, len(model.cnf.clauses))
+
+
+# == the padding lemma ===============================================================================
+
+
+def tapes_of(
+    composition: Composition, kinds: Sequence[int], n1: int, period: int
+) -> tuple[list[int], list[int]]:
+    """The tapes of a position on a cycle: the kinds each seat turns in one period, as the engine plays it."""
+    from beggar.engine import CardTurned, Game
+
+    deal = composition.compact(kinds, n1)
+    game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
+    index = {value: kind for kind, value in enumerate(composition.values)}
+    tapes: tuple[list[int], list[int]] = ([], [])
+    turned = 0
+    while turned < period and not game.over:
+        for event in game.step():
+            if isinstance(event, CardTurned):
+                tapes[event.player].append(index[event.value])
+                turned += 1
+    return tapes
+
+
+def pad(
+    composition: Composition, kinds: Sequence[int], n1: int, period: int, times: tuple[int, int]
+) -> tuple[Composition, list[int], int]:
+    """The padding lemma: a position of a cycle with ``times[p]`` more tapes under hand ``p``.
+
+    Appending to hand ``p`` the ``k_p`` cards ``T_p[(n_p + i) mod k_p]`` keeps the position on a
+    cycle of the same period, in the larger deck. Returns the larger deck, the padded position
+    (leader-first kinds) and its leader's stack size; the engine checks the cycle before it is
+    returned. Raises :class:`ConstructError` if the larger deck does not fit the rules' deck.
+    """
+    tapes = tapes_of(composition, kinds, n1, period)
+    hands = [list(kinds[:n1]), list(kinds[n1:])]
+    for seat in (0, 1):
+        tape, size = tapes[seat], len(hands[seat])
+        hands[seat] += [tape[(size + i) % len(tape)] for i in range(times[seat] * len(tape))]
+    padded = hands[0] + hands[1]
+    counts = tuple(padded.count(kind) for kind in range(len(composition.values)))
+    text = ",".join(map(str, counts))
+    bigger = Composition.parse(text, composition.rules)
+    _, cycle = replay(bigger, padded, Instance(period, len(tapes[0]), len(hands[0])))
+    if cycle.period_cards != period:
+        raise ConstructError(f"padding changed the period from {period} to {cycle.period_cards}")
+    return bigger, padded, len(hands[0])

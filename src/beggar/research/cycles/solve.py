@@ -1,0 +1,288 @@
+"""Solving the model of a cycle and enumerating its solutions, each replayed by the engine.
+
+CaDiCaL decides an instance ``(L, k1, n1)`` of :mod:`beggar.research.cycles.model`: a position,
+or a proof that none exists. Every position is played by the reference engine before it is
+returned (:func:`beggar.research.cycles.kinds.replay`). After each position found, every trick end
+of its cycle that fits the instance is blocked, so that each cycle is given once; an instance's
+status comes from the whole enumeration (:func:`instance_status`). With a time limit the solver
+runs in a child process that dies with its parent (:func:`beggar.research.cluster.die_with_parent`).
+
+>>> from beggar.rules import rules_named
+>>> deck = Composition.parse("6,2,1,1", rules_named("standard"))
+>>> answer = solve(deck, Instance(period=30, k1=16, n1=4))
+>>> answer.status, answer.deal, answer.cycle.period_tricks
+('sat', '--J-/Q-K-J-', 6)
+>>> solve(deck, Instance(period=30, k1=16, n1=5)).status
+'unsat'
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from beggar.cycle import Cycle
+from beggar.research.cluster import die_with_parent
+from beggar.research.cycles.kinds import (
+    Composition,
+    ConstructError,
+    Instance,
+    lead_size,
+    leader_first,
+    replay,
+)
+from beggar.research.cycles.model import build_row
+
+SAT = "sat"
+UNSAT = "unsat"
+UNKNOWN = "unknown"
+
+
+def instance_status(positions: int, last: str) -> str:
+    """The status of an instance, from the positions its enumeration found and its last answer.
+
+    ``sat`` when positions were found and the enumeration finished (or stopped at the number of
+    positions asked for); ``unsat`` when it finished with none; ``unknown`` whenever the time ran
+    out first, even after positions were found: those positions are kept, but the instance may
+    hold cycles not yet found, so a census tries it again under a longer time limit. ``beggar
+    construct`` and the census both ask this one function.
+
+    >>> instance_status(2, UNSAT), instance_status(1, SAT), instance_status(0, UNSAT)
+    ('sat', 'sat', 'unsat')
+    >>> instance_status(2, UNKNOWN)
+    'unknown'
+    """
+    if last == UNKNOWN:
+        return UNKNOWN
+    return SAT if positions else last
+
+
+@dataclass
+class Answer:
+    """What the solver and the engine said about one instance."""
+
+    instance: Instance
+    status: str
+    """``sat``, ``unsat`` or ``unknown`` (the time limit ran out)."""
+    seconds: float
+    kinds: list[int] | None = None
+    """The position found: leader-first kinds, the leader's ``n1`` cards first."""
+    deal: str | None = None
+    """The position found in compact notation, the leader's stack first."""
+    cycle: Cycle | None = None
+    """The cycle the reference engine plays from it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The instance, its status and its time, as the commands' ``--json`` gives them."""
+        return {**self.instance.to_dict(), "status": self.status, "seconds": round(self.seconds, 4)}
+
+
+def _solver(clauses: list[list[int]]) -> Any:
+    """A CaDiCaL 1.9.5 solver holding ``clauses``."""
+    from pysat.solvers import Cadical195  # the solver is loaded only when a model is solved
+
+    return Cadical195(bootstrap_with=clauses)
+
+
+def solve(
+    composition: Composition,
+    instance: Instance,
+    *,
+    time_limit: float | None = None,
+    least_leader: bool = False,
+) -> Answer:
+    """Decide one instance; a position found is replayed by the engine before it is returned."""
+    return next(solutions(composition, instance, time_limit=time_limit, least_leader=least_leader, limit=1))
+
+
+def solutions(
+    composition: Composition,
+    instance: Instance,
+    *,
+    time_limit: float | None = None,
+    least_leader: bool = False,
+    limit: int | None = None,
+) -> Iterator[Answer]:
+    """Every position of ``instance``, cycle by cycle, then a last answer ``unsat`` (or ``unknown``).
+
+    After each position found, every trick end of its cycle that fits the instance is blocked, so
+    each cycle is given once; the last answer's ``seconds`` is the time of the whole enumeration.
+    ``time_limit`` bounds the whole enumeration (the solver then runs in a child process, which is
+    stopped when the time is up). ``limit`` stops after that many positions.
+    """
+    if time_limit is not None:
+        answers = row_solutions(
+            composition,
+            instance.period,
+            instance.k1,
+            [instance.n1],
+            time_limit=time_limit,
+            least_leader=least_leader,
+        )
+        for found, answer in enumerate(answers, start=1):
+            yield answer
+            if limit is not None and found >= limit:
+                answers.close()  # type: ignore[attr-defined]
+                return
+        return
+    start = time.perf_counter()
+    stream = _enumerate(composition, instance, least_leader)
+    for found, kinds in enumerate(stream, start=1):
+        if not kinds:
+            yield Answer(instance, UNSAT, time.perf_counter() - start)
+            return
+        deal, cycle = replay(composition, kinds, instance)
+        yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
+        if limit is not None and found >= limit:
+            stream.close()
+            return
+
+
+def _enumerate(composition: Composition, instance: Instance, least_leader: bool) -> Generator[list[int]]:
+    """The positions of one instance as kinds, then an empty list (no more): a row of one hand size."""
+    for _, kinds in _enumerate_row(composition, instance.period, instance.k1, [instance.n1], least_leader):
+        yield kinds
+
+
+def _enumerate_row(
+    composition: Composition, period: int, k1: int, hands: Sequence[int], least_leader: bool
+) -> Generator[tuple[int, list[int]]]:
+    """The positions of each instance of a row in turn, as ``(n1, kinds)``; ``(n1, [])`` closes each."""
+    model = build_row(composition, period, k1, hands, least_leader=least_leader)
+    solver = _solver(model.cnf.clauses)
+    try:
+        for n1 in hands:
+            instance = Instance(period, k1, n1)
+            selector = model.selectors[n1]
+            assumptions = [] if selector == model.cnf.true else [selector]
+            while solver.solve(assumptions=assumptions):
+                _, kinds = model.decode(solver.get_model())
+                yield n1, kinds
+                _, cycle = replay(composition, kinds, instance)
+                for position in cycle.positions:
+                    if lead_size(position) == n1:
+                        solver.add_clause(model.blocking(n1, leader_first(composition, position)))
+                solver.add_clause(model.blocking(n1, kinds))
+            yield n1, []
+    finally:
+        solver.delete()
+
+
+def row_solutions(
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: Sequence[int],
+    *,
+    time_limit: float | None = None,
+    least_leader: bool = False,
+    incremental: bool = True,
+) -> Iterator[Answer]:
+    """:func:`solutions` for every hand size ``n1`` of ``hands`` in turn, with a time limit for each.
+
+    ``incremental`` builds one :class:`RowModel` for the row and decides its instances one after
+    another under assumptions (the first instance's time includes building it); otherwise each
+    instance gets a model and a solver of its own. With a time limit the solver runs in one child
+    process for the whole row; an instance that runs out of time is answered ``unknown``, its
+    process stopped, and a new one takes the rest.
+    """
+    if time_limit is None:
+        if not incremental:
+            for n1 in hands:
+                yield from solutions(composition, Instance(period, k1, n1), least_leader=least_leader)
+            return
+        start = time.perf_counter()
+        for n1, kinds in _enumerate_row(composition, period, k1, hands, least_leader):
+            instance = Instance(period, k1, n1)
+            if not kinds:
+                yield Answer(instance, UNSAT, time.perf_counter() - start)
+                start = time.perf_counter()
+                continue
+            deal, cycle = replay(composition, kinds, instance)
+            yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
+        return
+    left = list(hands)
+    while left:
+        for answer in _row_in_child(composition, period, k1, left, least_leader, time_limit, incremental):
+            yield answer
+            if answer.status != SAT:
+                left.remove(answer.instance.n1)
+
+
+def _row_in_child(
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: list[int],
+    least_leader: bool,
+    seconds: float,
+    incremental: bool,
+) -> Iterator[Answer]:
+    """Answers for ``hands`` from one child process, until the row ends or an instance runs out of time."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    job = (composition, period, k1, tuple(hands), least_leader, incremental)
+    child = context.Process(target=_child, args=(send, os.getpid(), *job), daemon=True)
+    child.start()
+    send.close()
+    try:
+        for n1 in tuple(hands):  # the caller may change its list while this runs
+            instance = Instance(period, k1, n1)
+            start = time.perf_counter()
+            deadline = time.monotonic() + seconds
+            while True:
+                if not receive.poll(max(0.0, deadline - time.monotonic())):
+                    yield Answer(instance, UNKNOWN, time.perf_counter() - start)
+                    return
+                try:
+                    message = receive.recv()
+                except EOFError:
+                    raise ConstructError("the solver's process ended without an answer") from None
+                if isinstance(message, str):
+                    raise ConstructError(message)
+                about, kinds = message
+                if about != n1:
+                    raise ConstructError(f"the solver's process answered for n1 {about}, not {n1}")
+                if not kinds:
+                    yield Answer(instance, UNSAT, time.perf_counter() - start)
+                    break
+                deal, cycle = replay(composition, kinds, instance)
+                yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _child(
+    send: Any,
+    parent: int,
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: tuple[int, ...],
+    least_leader: bool,
+    incremental: bool,
+) -> None:
+    """The child process of :func:`_row_in_child`: every position of the row, sent as found.
+
+    It ends with its parent, even one killed by SIGKILL (Linux), so no solver runs on unwatched.
+    """
+    die_with_parent(parent)
+    try:
+        if incremental:
+            for message in _enumerate_row(composition, period, k1, hands, least_leader):
+                send.send(message)
+            return
+        for n1 in hands:
+            for kinds in _enumerate(composition, Instance(period, k1, n1), least_leader):
+                send.send((n1, kinds))
+    except ConstructError as exc:
+        send.send(str(exc))
+    finally:
+        send.close()
