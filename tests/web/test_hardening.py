@@ -18,12 +18,13 @@ from proxied import beggar_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
 from beggar.web.app import create_app
 from beggar.web.lobby import Lobby
 from beggar.web.settings import ServerSettings
-from beggar.web.table import TABLE_ID_LENGTH, Mode, Seat, TableError
+from beggar.web.table import TABLE_ID_LENGTH, Mode, Seat, Table, TableError
 from helpers import SHORT_SEED, Socket, create, run_async
 
 
@@ -328,3 +329,91 @@ def test_a_text_frame_that_is_not_utf8_closes_its_socket_and_logs_no_traceback(t
             assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}
     written = log.read_text()
     assert "Traceback" not in written and "UTF-8" not in written, written
+
+
+# -- names that break states, and seats held by many sockets -------------------------------------------
+
+
+def _friend_pair(client: TestClient, ws_a: object, ws_b: object) -> tuple[Socket, Socket, str, str]:
+    """Ann's table and Bea seated at it: both sockets, the table id and Bea's token."""
+    ann, bea = Socket(ws_a), Socket(ws_b)
+    table = create(ann, mode="friends", name="Ann")["table"]
+    bea.send({"type": "join", "table": table, "name": "Bea"})
+    token = bea.until("joined")["token"]
+    ann.until("state", lambda s: not s["waiting_for"])
+    return ann, bea, table, token
+
+
+@pytest.mark.timeout(30)
+def test_a_lone_surrogate_in_a_name_is_refused_and_the_table_goes_on(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        ann, bea, table, _ = _friend_pair(client, ws_a, ws_b)
+        bea.send('{"type":"rename","name":"\\ud800"}')
+        assert "unicode" in bea.error()
+        with client.websocket_connect("/ws") as ws_c:  # the same through a join with a name
+            spectator = Socket(ws_c)
+            spectator.send('{"type":"join","table":"' + table + '","name":"\\udfff"}')
+            assert "unicode" in spectator.error()
+        ann.send({"type": "ping"})
+        ann.until("pong")
+        ann.send({"type": "rename", "name": "Ann Lee"})
+        ann.until("state", lambda s: any("now called Ann Lee" in line["text"] for line in s["log"]))
+        bea.until("state", lambda s: any("now called Ann Lee" in line["text"] for line in s["log"]))
+        ann.send('{"type":"create","mode":"friends","name":"\\ud800"}')
+        assert "unicode" in ann.error()
+
+
+@pytest.mark.timeout(30)
+def test_a_state_that_cannot_be_sent_closes_the_socket_with_a_word_instead_of_silence(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        ann, bea, table, _ = _friend_pair(client, ws_a, ws_b)
+        live = client.app.state.lobby.tables[table]  # type: ignore[attr-defined]
+
+        def poison() -> None:  # a name no state can carry, however it got there
+            live.seats[1].name = "\ud800"
+            live.changed()
+
+        client.portal.call(poison)  # type: ignore[union-attr]
+        for socket_ in (ann, bea):
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(100):
+                    socket_.read()
+            assert closed.value.code == 1011
+    assert "could not be sent" in caplog.text
+
+
+def test_renames_are_bounded_per_seat_however_many_sockets_hold_it() -> None:
+    with (
+        _client(renames_per_minute=6, rename_burst=3, creates_per_minute=100) as client,
+        client.websocket_connect("/ws") as ws_a,
+        client.websocket_connect("/ws") as ws_b,
+    ):
+        _, _, table, token = _friend_pair(client, ws_a, ws_b)
+        refused = 0
+        for copy in range(4):  # four more sockets of Bea's, all holding her seat
+            with client.websocket_connect("/ws") as ws:
+                again = Socket(ws)
+                again.send({"type": "join", "table": table, "token": token})
+                again.until("joined")
+                for number in range(3):
+                    again.send({"type": "rename", "name": f"Bea {copy}{number}"})
+                    again.send({"type": "ping"})
+                    again.until("pong")
+                    refused += sum("times a minute" in str(m.get("message")) for m in again.seen)
+                    again.seen.clear()
+        live = client.app.state.lobby.tables[table]  # type: ignore[attr-defined]
+        renamed = [line for line in live.log if "is now called" in line["text"]]
+        assert len(renamed) <= 4 and refused >= 8
+
+
+def test_play_for_a_computer_seat_says_it_is_the_computer() -> None:
+    three = rules_named("standard:players=3")
+    seats = [Seat("Ann", human=True), Seat("Bea", human=True), Seat("Robin", human=False)]
+    table = Table("robinabcde", Mode.FRIENDS, three, seats, random_deal(three, 5))
+    table.take_seat(0, "a")
+    table.take_seat(1, "b")
+    with pytest.raises(TableError) as refused:
+        table.play_for(0, 2)
+    assert "is here" not in str(refused.value) and "Robin is the computer" in str(refused.value)

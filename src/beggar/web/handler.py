@@ -90,6 +90,8 @@ class Connection:
         self.history_game, self.history_points = -1, 0
         """The game number and chart points the browser already has."""
         self.signal = asyncio.Event()
+        self.broken = False
+        """A message could not be sent (a fault of the server's): the socket is being closed."""
 
     def on_change(self, table: Table) -> None:
         if not self.dirty:
@@ -105,8 +107,36 @@ class Connection:
         """Send queued messages, then the latest state, at most one state per ``UPDATE_INTERVAL``.
 
         Changes that come faster are merged into one state: its log carries every line, and
-        ``since`` says when the oldest change it contains happened.
+        ``since`` says when the oldest change it contains happened. A message that cannot be sent
+        for a fault of the server's own (a state that cannot be written as JSON) never leaves the
+        browser in silence: it is logged, and the socket is closed with 1011, so that the page
+        says so and comes back.
         """
+        try:
+            await self._send_all()
+        except (WebSocketDisconnect, OSError):
+            return  # the browser went: the reader sees it too
+        except RuntimeError as exc:
+            if "close" in str(exc) or "disconnect" in str(exc).lower():
+                return  # the socket was closed as this was sent (Starlette says so this way)
+            await self._failed(exc)
+        except Exception as exc:
+            await self._failed(exc)
+
+    async def _failed(self, exc: Exception) -> None:
+        table = None if self.table is None else self.table.id
+        log.error(
+            "beggar: a state for table %s could not be sent: %s: %s; the browser is asked to reconnect",
+            table,
+            type(exc).__name__,
+            str(exc)[:200],
+            exc_info=exc,
+        )
+        self.broken = True
+        with contextlib.suppress(Exception):  # the socket may be going already
+            await self.websocket.close(code=1011, reason="the server could not send the table: reconnect")
+
+    async def _send_all(self) -> None:
         while True:
             await self.signal.wait()
             self.signal.clear()
@@ -313,6 +343,10 @@ def handle(
             raise
         previous, seated = connection.table, connection.seat is not None
         _join(lobby, connection, message, None if limits is None else limits.settings.max_spectators)
+        if message.refused_name is not None and connection.seat is not None:
+            connection.send(
+                {"type": "error", "message": f"{message.refused_name} (you sit down without it)."}
+            )
         if previous is not joining:
             _close_if_abandoned(lobby, previous, seated)
         return
@@ -345,6 +379,9 @@ def handle(
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
     elif isinstance(message, Rename):
+        if limits is not None and not limits.may_rename(table.id, seat):
+            per_minute = limits.settings.renames_per_minute
+            raise TableError(f"a seat can change its name {per_minute:g} times a minute: wait a little")
         table.rename(seat, message.name)
 
 

@@ -35,6 +35,13 @@ def _limit(
     return field(default=default, metadata={"option": Option(flag, help, low, scale, whole)})
 
 
+NAME_LENGTH = 24
+"""Characters a seat's name may have at most (after normalising, see :mod:`beggar.web.names`)."""
+NAME_MARKS = 3
+"""Combining marks (accents) one letter of a name may carry: enough for any language's letters,
+too few to draw a tower of marks over the log."""
+
+
 def _default_db() -> Path:
     from beggar.web.archive import default_path  # the archive loads the engine: only when needed
 
@@ -84,6 +91,11 @@ class ServerSettings:
     """Tables one network address may create a minute (a burst of ten at once)."""
     failed_joins_per_minute: float = 20
     """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
+    renames_per_minute: float = 6
+    """Names one seat may take a minute (a burst of :attr:`rename_burst`), however many browsers
+    hold its token: each is told to everyone at the table and kept in its log."""
+    rename_burst: float = 3
+    """Renames one seat may make at once."""
     db: str | Path = field(default_factory=_default_db)
     """The SQLite file that keeps finished games for their replay links and the live tables for a
     restart (``":memory:"``: nothing outlives the process)."""
@@ -115,4 +127,4 @@ def options() -> list[tuple[str, Option, Any]]:
     return found
 
 
-__all__ = ["Option", "ServerSettings", "options"]
+__all__ = ["NAME_LENGTH", "NAME_MARKS", "Option", "ServerSettings", "options"]
