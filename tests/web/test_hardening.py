@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import select
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import websockets.sync.client
@@ -18,6 +20,7 @@ from proxied import beggar_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+import beggar.web.app
 from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
@@ -417,3 +420,67 @@ def test_play_for_a_computer_seat_says_it_is_the_computer() -> None:
     with pytest.raises(TableError) as refused:
         table.play_for(0, 2)
     assert "is here" not in str(refused.value) and "Robin is the computer" in str(refused.value)
+
+
+# -- replays: built once, bounded per address, never on the event loop ---------------------------------
+
+
+def test_a_famous_replay_is_built_once_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[int] = []
+    original = beggar.web.app.replay_famous
+
+    def counted(game: Any) -> dict[str, Any]:
+        built.append(1)
+        return original(game)
+
+    monkeypatch.setattr(beggar.web.app, "replay_famous", counted)
+    with _client() as client:
+        answers = [client.get("/api/replay/famous-0") for _ in range(3)]
+    assert all(answer.status_code == 200 for answer in answers)
+    assert answers[0].json() == answers[2].json() and len(built) == 1
+
+
+def test_replays_are_bounded_per_address() -> None:
+    with _client(replays_per_minute=1, replay_burst=3) as client:
+        codes = [client.get("/api/replay/famous-0").status_code for _ in range(5)]
+    assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
+
+
+@pytest.mark.timeout(60)
+def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> None:
+    """Four clients ask for the largest famous replay in a loop; a player pings meanwhile. Every
+    answer but the first is the kept one: the player's pings stay quick (measured: the worst of
+    them is printed)."""
+    with _client(replay_burst=10_000, replays_per_minute=1_000_000) as client:
+        stop = threading.Event()
+        asked = [0]
+
+        def flood() -> None:
+            while not stop.is_set():
+                client.get("/api/replay/famous-8", headers={"accept-encoding": "identity"})
+                asked[0] += 1
+
+        with client.websocket_connect("/ws") as ws:
+            me = Socket(ws)
+            threads = [threading.Thread(target=flood) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            try:
+                waits = []
+                deadline = time.monotonic() + 3.0
+                while time.monotonic() < deadline:
+                    start = time.monotonic()
+                    me.send({"type": "ping"})
+                    me.until("pong")
+                    waits.append(time.monotonic() - start)
+            finally:
+                stop.set()
+                for thread in threads:
+                    thread.join()
+    waits.sort()
+    print(
+        f"replays served: {asked[0]}; pings: {len(waits)}, median {waits[len(waits) // 2] * 1000:.1f} ms, "
+        f"worst {waits[-1] * 1000:.1f} ms"
+    )
+    assert asked[0] > 8
+    assert waits[len(waits) // 2] < 0.05

@@ -43,6 +43,7 @@ from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
+from beggar.web.replay_cache import ReplayCache
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, new_table_id
 from beggar.web.view import famous_json, invitation
@@ -150,18 +151,33 @@ async def check_deal(request: Request) -> Response:
 
 async def replay_data(request: Request) -> Response:
     """Every frame of a finished game (``/api/replay/<id>``), a famous one (``famous-<n>``) or a
-    never-ending deal found here (``found-<key>``)."""
+    never-ending deal found here (``found-<key>``).
+
+    Each answer is built once, in a worker thread, and kept (:mod:`beggar.web.replay_cache`): a
+    replay never changes. One address may ask for so many a minute
+    (:attr:`~beggar.web.settings.ServerSettings.replays_per_minute`).
+    """
+    limits: AddressLimits = request.app.state.limits
+    if not limits.may_replay(request.client.host if request.client else ""):
+        return JSONResponse(
+            {"error": "Too many replays asked for from here: wait a minute, then reload."},
+            status_code=429,
+            headers={"Retry-After": "30"},
+        )
+    cache: ReplayCache = request.app.state.replays
     game_id = request.path_params["game_id"]
     if game_id.startswith("found-"):
         found = await run_in_threadpool(request.app.state.found.get, game_id)
         if found is None:
             return JSONResponse({"error": "There is no such never-ending deal here."}, status_code=404)
-        return JSONResponse(await run_in_threadpool(replay_found, found))
+        answer = await cache.get(f"{game_id}:{found.deal}", lambda: replay_found(found))
+        return answer.response(request)
     if game_id.startswith("famous-"):
         index = _famous_index(game_id)
         if index is None:
             return JSONResponse({"error": "There is no such famous game."}, status_code=404)
-        return JSONResponse(replay_famous(ALL_GAMES[index]))
+        answer = await cache.get(game_id, lambda: replay_famous(ALL_GAMES[index]))
+        return answer.response(request)
     archive: Archive = request.app.state.archive
     damaged = JSONResponse({"error": "This replay is damaged and cannot be shown."}, status_code=404)
     try:
@@ -182,17 +198,22 @@ async def replay_data(request: Request) -> Response:
             return JSONResponse({"error": "There is no such seat in this game."}, status_code=400)
         if saved.mode not in (Mode.COMPUTER, Mode.FRIENDS):
             you = None  # watched, famous or a lesson: nobody's own seat, told by names
-    try:
+
+    def build() -> dict[str, Any]:
         data = replay_saved(saved.game, saved.names, you)
+        # The page calls the game as its table did ("You against Robin"), in the table's own
+        # words: it needs the table's mode and the seat it is told from.
+        data["mode"] = saved.mode
+        data["you"] = you
+        data["finished"] = saved.finished
+        return data
+
+    try:
+        answer = await cache.get(f"{game_id}:{you}", build)
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
-    # The page calls the game as its table did ("You against Robin"), in the table's own words: it
-    # needs the table's mode and the seat it is told from.
-    data["mode"] = saved.mode
-    data["you"] = you
-    data["finished"] = saved.finished
-    return JSONResponse(data)
+    return answer.response(request)
 
 
 async def health(request: Request) -> Response:
@@ -285,6 +306,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         app.state.lobby.on_open = keeper.watch
         app.state.keeper = keeper
     app.state.limits = AddressLimits(settings)
+    app.state.replays = ReplayCache()
     app.state.delays = deque(maxlen=200_000)
     return app
 

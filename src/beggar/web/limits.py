@@ -46,6 +46,7 @@ class AddressLimits:
         self.failed_joins: dict[str, Bucket] = {}
         self.sockets: dict[str, int] = {}
         """Open WebSockets per network address."""
+        self.replays: dict[str, Bucket] = {}
         self.renames: dict[tuple[str, int], Bucket] = {}
         """Renames per seat: ``(table id, seat)``."""
 
@@ -79,6 +80,11 @@ class AddressLimits:
     def may_guess(self, address: str) -> bool:
         """One more try at a table id that may not exist (a failed join spends it)."""
         return self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).has()
+
+    def may_replay(self, address: str) -> bool:
+        """One more replay asked for from ``address`` (spends it if so)."""
+        settings = self.settings
+        return self._bucket(self.replays, address, settings.replays_per_minute, settings.replay_burst).allow()
 
     def may_rename(self, table: str, seat: int) -> bool:
         """One more name for ``seat`` of ``table``, whichever socket asks (spends it if so)."""

@@ -96,6 +96,10 @@ class ServerSettings:
     hold its token: each is told to everyone at the table and kept in its log."""
     rename_burst: float = 3
     """Renames one seat may make at once."""
+    replays_per_minute: float = 60
+    """Replays (``/api/replay/…``) one network address may ask for a minute, a burst of
+    :attr:`replay_burst` at once: each answer is built once and kept, but it is large."""
+    replay_burst: float = 30
     db: str | Path = field(default_factory=_default_db)
     """The SQLite file that keeps finished games for their replay links and the live tables for a
     restart (``":memory:"``: nothing outlives the process)."""
