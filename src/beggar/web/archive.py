@@ -20,7 +20,9 @@ mean). Opening a version-1 file migrates it in place.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -32,6 +34,7 @@ from typing import Any
 
 from beggar.engine import Game
 
+log = logging.getLogger(__name__)
 SCHEMA_VERSION = 2
 _MIGRATIONS = {
     # to version 1 (from an empty file)
@@ -107,6 +110,14 @@ class Archive:
         if self._db is None:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):
+                    if Path(self.path).stat().st_size == 0:
+                        # SQLite takes an empty file for a new database: whatever it held is gone.
+                        log.warning(
+                            "beggar: the database %s is an empty file (0 bytes): starting a new, empty "
+                            "database in it; if it held games or tables, restore it from a backup",
+                            self.path,
+                        )
             db = sqlite3.connect(self.path, check_same_thread=False)
             try:
                 # Write-ahead logging without a sync per commit: saving a game costs the event loop
