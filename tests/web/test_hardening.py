@@ -56,14 +56,26 @@ def test_a_connection_that_creates_again_leaves_the_table_it_made(client: TestCl
     assert len(lobby.tables) == 1 and all(table.paused for table in lobby.tables.values())
 
 
-def test_live_tables_are_bounded_per_address(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws:
-        me = Socket(ws)
-        for _ in range(20):
+def test_live_tables_are_bounded_per_browser_and_a_new_browser_at_the_address_is_not_refused() -> None:
+    with _client(creates_per_minute=10_000, max_tables_per_browser=3, max_tables_per_address=5) as client:
+        mark = client.get("/").cookies.get("beggar-browser")  # the page marks each new browser
+        assert mark and client.get("/", cookies={"beggar-browser": mark}).headers.get("set-cookie") is None
+        first = {"cookie": f"beggar-browser={mark}"}
+        with client.websocket_connect("/ws", headers=first) as ws:
+            me = Socket(ws)
+            for _ in range(3):
+                create(me, mode="friends", seed=SHORT_SEED)
+            me.send({"type": "create", "mode": "friends"})
+            assert "you already have 3 tables open in this browser" in me.error()
+        # Another browser in the same household, which opened nothing, is not told it has tables.
+        with client.websocket_connect("/ws", headers={"cookie": "beggar-browser=another"}) as ws:
+            me = Socket(ws)
             create(me, mode="friends", seed=SHORT_SEED)
-        me.send({"type": "create", "mode": "friends"})
-        assert "you already have 20 tables open" in me.error()
-    assert len(client.app.state.lobby.tables) == 20
+            create(me, mode="friends", seed=SHORT_SEED)
+            me.send({"type": "create", "mode": "friends"})
+            error = me.error()  # the address's ceiling, worded for whoever meets it
+            assert "5 tables are open from your network already" in error and "you already" not in error
+        assert len(client.app.state.lobby.tables) == 5
 
 
 def test_creates_are_throttled_per_address_across_connections() -> None:

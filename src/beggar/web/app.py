@@ -35,7 +35,7 @@ from beggar.records import ALL_GAMES
 from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, parse_whole
 from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
-from beggar.web.handler import archiver, deal_problem, serve
+from beggar.web.handler import BROWSER_COOKIE, archiver, browser_mark, deal_problem, serve
 from beggar.web.limits import AddressLimits
 from beggar.web.lobby import Lobby
 from beggar.web.logs import flush_summaries
@@ -45,7 +45,7 @@ from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.replay_cache import ReplayCache
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Pace, new_table_id
+from beggar.web.table import Mode, Pace, new_table_id, new_token
 from beggar.web.view import famous_json, invitation
 
 STATIC = Path(__file__).parent / "static"
@@ -70,7 +70,20 @@ def page(request: Request, status: int = 200, headers: dict[str, str] | None = N
     root = html.escape(str(request.scope.get("root_path", "")).rstrip("/"), quote=True)
     text = (STATIC / "index.html").read_text(encoding="utf-8")
     text = text.replace('<base href="/">', f'<base href="{root}/">', 1)
-    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})})
+    response = HTMLResponse(
+        text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})}
+    )
+    if not browser_mark(request.cookies.get(BROWSER_COOKIE)):
+        # The browser's own mark: its tables are counted by it (a classroom shares one address).
+        response.set_cookie(
+            BROWSER_COOKIE,
+            new_token(),
+            max_age=400 * 24 * 3600,
+            path=str(request.scope.get("root_path", "")).rstrip("/") + "/",
+            httponly=True,
+            samesite="lax",
+        )
+    return response
 
 
 async def index(request: Request) -> Response:

@@ -125,6 +125,7 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
         ),
         "bound": table.bound_to_connection,
         "owner": table.owner,
+        "browser": table.browser,
         "chosen": table.chosen,
     }
 
@@ -170,6 +171,7 @@ def restore(
             famous=famous,
             bound_to_connection=bool(state["bound"]),
             owner=_text(state["owner"]),
+            browser=_text(state.get("browser") or ""),
             on_game_over=on_game_over,
             chosen=bool(state.get("chosen", False)),
         )

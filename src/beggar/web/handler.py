@@ -56,6 +56,9 @@ from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, n
 from beggar.web.view import personal, state_message
 
 log = logging.getLogger(__name__)
+BROWSER_COOKIE = "beggar-browser"
+"""The cookie that marks one browser (a random token the page's answer sets): the tables a browser
+has open are counted by it, so that the people behind one address are not counted as one."""
 UPDATE_INTERVAL = 0.05
 """A connection gets at most one state every this many seconds; changes in between are merged."""
 SPECTATOR_INTERVAL = 0.25
@@ -69,6 +72,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
         self.websocket = websocket
         self.address = websocket.client.host if websocket.client else ""
+        self.browser = browser_mark(websocket.cookies.get(BROWSER_COOKIE))
+        """The browser's own mark (its cookie), "" if it sent none: tables are counted by it."""
         self.root = str(websocket.scope.get("root_path", "")).rstrip("/")
         """Where a reverse proxy mounts this server (``--root-path``): links start with it."""
         self.route: str | None = websocket.path_params.get("table_id")
@@ -213,6 +218,13 @@ class Connection:
         else:
             table.changed()
         return table
+
+
+def browser_mark(value: str | None) -> str:
+    """A browser's mark as it sent it, if it is one the server could have set (else "")."""
+    if value and len(value) <= 64 and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
+        return value
+    return ""
 
 
 def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
@@ -485,6 +497,7 @@ def _create(
         bound_to_connection=bound,
         on_game_over=archiver(archive),
         owner=connection.address,
+        browser=connection.browser,
         table_id=connection.route,
         replayed=message.replayed,
     )
@@ -598,18 +611,21 @@ def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
             table is not keep
             and table.mode.kept
             and table.owner == keep.owner
+            and table.browser == keep.browser  # another browser at the address is another person
             and not any(seat.connections > 0 for seat in table.seats)
         ):
             lobby.close(table.id)
 
 
 __all__ = [
+    "BROWSER_COOKIE",
     "COMPUTER_NAMES",
     "SETTINGS",
     "SPECTATOR_INTERVAL",
     "UPDATE_INTERVAL",
     "Connection",
     "archiver",
+    "browser_mark",
     "deal_problem",
     "disconnect",
     "handle",

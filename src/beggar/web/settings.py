@@ -67,9 +67,19 @@ class ServerSettings:
     )
     """Cards a second that all instant-pace tables together may turn: the rest of the server's
     time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
-    max_tables_per_address: int = _limit(
-        20, "--max-tables-per-address", "Live tables the people at one network address may have created.", 1
+    max_tables_per_browser: int = _limit(
+        20, "--max-tables-per-browser", "Live tables one browser may have created.", 1
     )
+    """Counted by the browser's own mark (:data:`beggar.web.app.BROWSER_COOKIE`): a household or a
+    classroom behind one address is many browsers."""
+    max_tables_per_address: int = _limit(
+        300,
+        "--max-tables-per-address",
+        "Live tables all the browsers at one network address (a household, a classroom) may have "
+        "created together.",
+        1,
+    )
+    """A ceiling against abuse that a class of thirty, each with a few tables, does not reach."""
     max_sockets_per_address: int = _limit(
         60, "--max-sockets-per-address", "WebSockets one network address may hold open at once.", 1
     )

@@ -241,6 +241,9 @@ class Table:
     """Close the table when its creator disconnects (a lesson)."""
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
+    browser: str = ""
+    """The mark of the browser that created the table ("": none sent); live tables are counted
+    per browser first."""
     chosen: bool = False
     """The first deal was chosen by the table's creator (not drawn): everyone is told what it is."""
     replayed: bool = False
