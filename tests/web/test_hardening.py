@@ -496,3 +496,16 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
     )
     assert asked[0] > 8
     assert waits[len(waits) // 2] < 0.05
+
+
+def test_a_refused_name_at_a_join_still_seats_the_person_and_says_why(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+        ann = Socket(ws_a)
+        table = create(ann, mode="friends", name="Ann")["table"]
+        bea = Socket(ws_b)
+        bea.send({"type": "join", "table": table, "name": "You"})
+        assert bea.until("joined")["seat"] == 1
+        error = bea.error()
+        assert "word the table uses for people" in error and "without a name for now" in error
+        bea.send({"type": "rename", "name": "Аnn"})  # Ann's look-alike, with a Cyrillic А
+        ann.until("state", lambda s: any("Аnn 2" in line["text"] for line in s["log"]))

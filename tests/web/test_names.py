@@ -6,8 +6,9 @@ import pytest
 
 from beggar.notation import random_deal
 from beggar.rules import rules_named
+from beggar.web.handler import _seats
 from beggar.web.names import NameError_, clean_name, look_alike, skeleton
-from beggar.web.protocol import Join, ProtocolError, parse_message
+from beggar.web.protocol import Create, Join, ProtocolError, parse_message
 from beggar.web.settings import NAME_LENGTH, NAME_MARKS
 from beggar.web.table import Mode, Seat, Table
 
@@ -67,6 +68,7 @@ def test_honest_names_are_kept_as_typed_normalised(typed: str, shown: str) -> No
 def test_look_alikes_share_a_skeleton() -> None:
     assert skeleton("Ann") == skeleton("ANN") == skeleton("Аnn") == skeleton("A\u200bnn") == skeleton("Ánn")
     assert skeleton("Robin") == skeleton("Ｒｏｂｉｎ") == skeleton("R0bin")
+    assert skeleton("ROBIN") == skeleton("Robin") and skeleton("AlI") == skeleton("All") == skeleton("A1l")
     assert skeleton("Ann") != skeleton("Anna")
     assert look_alike("Rоbin", ["Ann", "Robin"]) == "Robin"
     assert look_alike("Bea", ["Ann", "Robin"]) is None
@@ -101,3 +103,8 @@ def test_a_name_at_a_table_cannot_pass_for_another_seats() -> None:
     assert table.seats[1].name == "Аnn 2"
     table.rename(1, "Rоbin")  # the computer's name, with a Cyrillic о
     assert table.seats[1].name == "Rоbin 2"
+
+
+def test_no_computer_takes_a_name_like_its_tables_creator() -> None:
+    seats = _seats(Mode.FRIENDS, rules_named("standard:players=3"), Create(mode=Mode.FRIENDS, name="RОBIN"))
+    assert [seat.name for seat in seats] == ["RОBIN", "Player 2", "Sam"]

@@ -30,6 +30,7 @@ from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive
 from beggar.web.limits import AddressLimits, Bucket
 from beggar.web.lobby import Lobby
+from beggar.web.names import skeleton
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
@@ -356,9 +357,8 @@ def handle(
         previous, seated = connection.table, connection.seat is not None
         _join(lobby, connection, message, None if limits is None else limits.settings.max_spectators)
         if message.refused_name is not None and connection.seat is not None:
-            connection.send(
-                {"type": "error", "message": f"{message.refused_name} (you sit down without it)."}
-            )
+            why = f"{message.refused_name}. You sit down without a name for now."
+            connection.send({"type": "error", "message": why})
         if previous is not joining:
             _close_if_abandoned(lobby, previous, seated)
         return
@@ -547,7 +547,9 @@ def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
     if mode is Mode.FRIENDS and message.humans > players:
         raise TableError(f"{message.humans} people cannot sit at a table of {players}")
     seats = []
-    computers = iter(COMPUTER_NAMES)
+    # A computer never goes by a name that looks like its creator's ("Robin" creating a table).
+    creator = skeleton(message.name) if message.name else None
+    computers = iter(name for name in COMPUTER_NAMES if skeleton(name) != creator)
     for index in range(players):
         if index < humans:
             name = message.name if index == 0 and message.name else place_name(index)

@@ -78,9 +78,9 @@ RESERVED = (
 )
 """Words the table uses for people (its log, its offers): no seat may go by one of them."""
 
-_PLACE = re.compile(r"player\s*[0-9lo]+")
-"""A place's name (:func:`beggar.web.table.place_name`) as its :func:`skeleton` reads it ("Player 1"
-is ``player l``): "Player 1", "player2"..."""
+_PLACE = re.compile(r"player\s*[0-9o]+")
+"""A place's name (:func:`beggar.web.table.place_name`) as :func:`_folded` reads it: "Player 1",
+"player2", "Рlayer 1" with a Cyrillic Р..."""
 
 _INITIAL = re.compile(r"(?<![^\s.])\w\.")
 """An initial: a letter alone (after a space, a full stop or nothing) and its full stop."""
@@ -94,12 +94,16 @@ LOOKALIKES = str.maketrans(
         # Greek
         "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v", "ο": "o",
         "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ω": "w", "ζ": "z",
-        # digits and strokes that pass for letters
-        "0": "o", "1": "l", "|": "l", "ı": "i", "ǀ": "l",
+        # a digit that passes for a letter
+        "0": "o",
     }
 )  # fmt: skip
 """Letters of other scripts that look like Latin ones, folded to them by :func:`skeleton` (after
 case folding: the capitals fold first)."""
+
+STROKES = str.maketrans({"l": "i", "1": "i", "|": "i", "ı": "i", "ǀ": "i"})
+"""Upright strokes that pass for one another: "I" (folded to "i"), "l", "1", "|". "Ali" and "All"
+then share a skeleton too: a false likeness costs a name only a number."""
 
 
 def clean_name(text: str) -> str:
@@ -139,8 +143,7 @@ def clean_name(text: str) -> str:
         raise NameError_("a name needs at least one letter or digit")
     if name.count(".") > len(_INITIAL.findall(name)):
         raise NameError_('a name cannot hold a full stop except after an initial ("J. Smith")')
-    shape = skeleton(name)
-    if shape in _RESERVED_SKELETONS or _PLACE.fullmatch(shape):
+    if skeleton(name) in _RESERVED_SKELETONS or _PLACE.fullmatch(_folded(name)):
         raise NameError_(f'"{name}" is a word the table uses for people: choose another name')
     return name
 
@@ -152,12 +155,17 @@ def skeleton(name: str) -> str:
     >>> skeleton("Ｒｏｂｉｎ") == skeleton("robin") == skeleton("R\u043ebin")
     True
     """
+    return _folded(name).translate(STROKES)
+
+
+def _folded(name: str) -> str:
+    """``name`` without case, compatibility forms, accents and invisible characters, and with the
+    look-alikes of Latin letters made Latin (:data:`LOOKALIKES`)."""
     folded = unicodedata.normalize("NFKD", name)
     bare = "".join(
         ch for ch in folded if unicodedata.category(ch)[0] != "M" and unicodedata.category(ch) != "Cf"
     )
-    # "I" and "l" look alike: fold the capital I to l before case folding turns it into i.
-    return " ".join(bare.replace("I", "l").casefold().translate(LOOKALIKES).split())
+    return " ".join(bare.casefold().translate(LOOKALIKES).split())
 
 
 def look_alike(name: str, others: Iterable[str]) -> str | None:
