@@ -479,7 +479,7 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
                 thread.start()
             try:
                 waits = []
-                deadline = time.monotonic() + 3.0
+                deadline = time.monotonic() + 2.0
                 while time.monotonic() < deadline:
                     start = time.monotonic()
                     me.send({"type": "ping"})
@@ -495,7 +495,9 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
         f"worst {waits[-1] * 1000:.1f} ms"
     )
     assert asked[0] > 8
-    assert waits[len(waits) // 2] < 0.05
+    # Measured on 2 busy cores: a median of 8 ms (worst 47 ms); before, 3.9 s. The bound leaves room
+    # for a loaded machine.
+    assert waits[len(waits) // 2] < 0.25
 
 
 def test_a_refused_name_at_a_join_still_seats_the_person_and_says_why(client: TestClient) -> None:
