@@ -11,15 +11,23 @@ Starts ``beggar serve`` (one process, default limits unless ``--max-tables``, a 
   frames, wrong fields), binary frames, message floods, joins of guessed table ids, slow readers
   that never read (their own instant tables, and spectators at the friend tables), connections
   dropped mid-handshake or without a goodbye, and HTTP requests left half-sent;
+* names and floods: a rename flood from one seat held by eight sockets, with lone surrogates,
+  look-alikes ("Аnn" with a Cyrillic А, "A\u200bnn"), reserved words ("You", "Player 1"), bidi
+  and tag characters, also sent by strangers opening honest friend tables' links; replay
+  requests for the largest famous games in a loop; absence flapping (a seat's connection dropped
+  and restored, again and again, while the other seat asks for new games and to play for it);
 * a crowd: ``--crowd`` spectators (1,500) from one address at one instant table, each opening its
-  socket again a while after the server refuses or closes it.
+  socket again a while after the server refuses or closes it;
+* ``--pingers`` honest pages (4) that ping the server every half second, for the round trip a
+  person feels whatever else the server is doing.
 
 Every honest table comes from its own loopback address (127.2.x.y), as people at their own
 computers; the hostile clients share a few (127.3.0.x), so the server's per-address limits meet them.
 
 Every minute, and at the end, it prints the server's memory (VmRSS), live tables, open sockets,
 the p99 delay of the honest clients' updates (from the oldest change an update carries to its
-arrival), their errors, what the hostile clients did, and whether the server is still up.
+arrival) and of their pings, their errors, what the hostile clients did, whether the server is
+still up, and the machine's load; at the end, the tracebacks in the server's log by exception.
 
     .venv/bin/python scripts/soak.py                 # 30 minutes
     .venv/bin/python scripts/soak.py --minutes 2     # a short check that it all works
@@ -78,6 +86,8 @@ class Window:
     """Update delays at the instant tables."""
     updates: int = 0
     errors: list[str] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
+    """Round trips of the honest pingers' pings, in seconds."""
 
 
 @dataclass
@@ -403,6 +413,162 @@ async def slow_reader(soak: Soak) -> None:
         await asyncio.sleep(1)
 
 
+HOSTILE_NAMES = [
+    '"\\ud800"',  # a lone surrogate: valid JSON, not valid Unicode
+    '"Ann\\udfff"',
+    '"\\u0410nn"',  # a Cyrillic А: Ann's look-alike
+    '"A\\u200bnn"',  # a zero-width space
+    '"\\ufeffBea"',  # a byte-order mark
+    '"You"',
+    '"you"',
+    '"Player 1"',
+    '"Robin"',
+    '"Bob wins. Ann"',
+    '"Ann\\u202eniw"',  # a bidi override
+    '"Ann\\u2066x\\u2069"',  # a bidi isolate
+    '"Ann\\u2028Bea"',
+    '"Ann\\ufdd0"',
+    '"Ann\\U000e0041"',
+    '"A' + "\\u0301" * 23 + '"',  # a tower of accents
+    '"<b>Bo</b>"',
+    '"Ann"',
+    '"Bea"',
+]
+"""Names (as JSON text) that a hostile client tries: each refused, made unique, or kept as text."""
+
+
+async def _seated_pair(soak: Soak) -> tuple[websockets.ClientConnection, str, str, str]:
+    """A friend table of two opened from a hostile address: the creator's socket, the table, the
+    creator's token and the other seat's token."""
+    owner = await hostile_connect(soak, max_size=2**22)
+    await owner.send(json.dumps({"type": "create", "mode": "friends", "humans": 2, "name": "Host"}))
+    joined = await _until(owner, "joined")
+    other = await hostile_connect(soak, max_size=2**22)
+    await other.send(json.dumps({"type": "join", "table": joined["table"], "name": "Guest"}))
+    seat = await _until(other, "joined")
+    await other.close()
+    return owner, str(joined["table"]), str(joined["token"]), str(seat["token"])
+
+
+async def _until(ws: websockets.ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] == kind:
+            return dict(message)
+        if message["type"] == "error" and kind == "joined":
+            raise RuntimeError(message["message"])
+
+
+async def renamer(soak: Soak) -> None:
+    """A rename flood from one seat held by many sockets, with surrogate and look-alike names, and
+    the same names sent to honest friend tables by spectators joining them."""
+    while not soak.stop.is_set():
+        with _quietly():
+            owner, table, _, token = await _seated_pair(soak)
+            holders = []
+            try:
+                for _ in range(8):  # eight sockets holding one seat
+                    ws = await hostile_connect(soak, max_size=2**22)
+                    holders.append(ws)
+                    await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
+                readers = [asyncio.ensure_future(drain(ws)) for ws in [owner, *holders]]
+                for _ in range(random.randint(100, 400)):
+                    ws = random.choice(holders)
+                    await ws.send('{"type":"rename","name":' + random.choice(HOSTILE_NAMES) + "}")
+                    soak.hostile["renames and hostile names"] += 1
+                    if soak.friend_tables and random.random() < 0.05:
+                        # a stranger with a hostile name opens an honest table's link (every seat is held)
+                        name = random.choice(HOSTILE_NAMES)
+                        other = random.choice(soak.friend_tables)
+                        await ws.send('{"type":"join","table":"' + other + '","name":' + name + "}")
+                        soak.hostile["hostile names at honest tables"] += 1
+                    await asyncio.sleep(random.uniform(0.005, 0.03))
+                for task in readers:
+                    task.cancel()
+            finally:
+                for ws in [owner, *holders]:
+                    await ws.close()
+        await asyncio.sleep(0.5)
+
+
+async def replay_flood(soak: Soak) -> None:
+    """Replays asked for in a loop (the largest famous games, and made-up ids), from hostile addresses."""
+    host, port = soak.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    while not soak.stop.is_set():
+        with _quietly():
+            reader, writer = await asyncio.open_connection(
+                host, int(port), local_addr=(random.choice(HOSTILE_ADDRESSES), 0)
+            )
+            which = random.choice(
+                ["famous-8", "famous-8", "famous-3", "famous-0", "abcdefgh", "found-0123456789ab"]
+            )
+            writer.write(
+                f"GET /api/replay/{which} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: "
+                f"{random.choice(['gzip', 'identity'])}\r\nConnection: close\r\n\r\n".encode()
+            )
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), 30)
+            status = answer[9:12].decode(errors="replace")
+            soak.hostile[f"replay requests ({status})"] += 1
+            writer.close()
+        await asyncio.sleep(random.uniform(0, 0.02))
+
+
+async def flapper(soak: Soak) -> None:
+    """Absence flapping: a friend table's seat whose connection drops and comes back, again and
+    again, while the other seat asks for new games and offers to play for the absent one."""
+    while not soak.stop.is_set():
+        with _quietly():
+            owner, table, _, token = await _seated_pair(soak)
+            reading = asyncio.ensure_future(drain(owner))
+            try:
+                for _ in range(random.randint(20, 80)):
+                    ws = await hostile_connect(soak, max_size=2**22)
+                    await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
+                    await asyncio.sleep(random.uniform(0.05, 2.0))
+                    ws.transport.abort()  # gone without a goodbye: the seat's grace starts
+                    soak.hostile["absences flapped"] += 1
+                    await owner.send(
+                        json.dumps(
+                            random.choice(
+                                [{"type": "new-game"}, {"type": "play-for", "seat": 1}, {"type": "turn"}]
+                            )
+                        )
+                    )
+                    await asyncio.sleep(random.uniform(0.05, 3.0))
+            finally:
+                reading.cancel()
+                await owner.close()
+        await asyncio.sleep(0.5)
+
+
+async def pinger(soak: Soak) -> None:
+    """An honest person at a table against the computer whose page pings the server every half
+    second: the round trip is the delay a person feels, whatever else the server is doing."""
+    await asyncio.sleep(random.uniform(0, 5))
+    while not soak.stop.is_set():
+        try:
+            ws = await websockets.connect(soak.url, local_addr=(soak.address(), 0), max_size=2**22)
+            try:
+                await ws.send(json.dumps({"type": "create", "mode": "computer", "pace": "normal"}))
+                await _until(ws, "joined")
+                for _ in range(240):
+                    if soak.stop.is_set():
+                        break
+                    sent = time.monotonic()
+                    await ws.send('{"type":"ping"}')
+                    await _until(ws, "pong")
+                    for window in (soak.window, soak.total):
+                        window.pings.append(time.monotonic() - sent)
+                    await asyncio.sleep(0.5)
+            finally:
+                await ws.close()
+        except (OSError, RuntimeError, TimeoutError, websockets.WebSocketException) as exc:
+            if not soak.stop.is_set():
+                soak.error(f"pinger: {type(exc).__name__}: {exc}")
+                await asyncio.sleep(1)
+
+
 async def dropper(soak: Soak) -> None:
     """Connections opened and dropped: mid-handshake, right after a create, or mid-request."""
     host, port = soak.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
@@ -544,6 +710,7 @@ class Minute:
     updates: int
     p99_ms: float | None
     instant_p99_ms: float | None
+    ping_p99_ms: float | None
     errors: int
     instant_rate: int | None
     up: bool
@@ -558,14 +725,15 @@ def line(m: Minute) -> str:
     rss = "–" if m.rss_mb is None else f"{m.rss_mb:.1f} MB"
     return (
         f"| {m.minute:g} | {rss} | {shown(m.tables)} | {shown(m.sockets)} | {m.updates:,} "
-        f"| {shown(m.p99_ms, ' ms')} | {shown(m.instant_p99_ms, ' ms')} | {m.errors} "
+        f"| {shown(m.p99_ms, ' ms')} | {shown(m.instant_p99_ms, ' ms')} | {shown(m.ping_p99_ms, ' ms')} "
+        f"| {m.errors} "
         f"| {shown(m.instant_rate)} | {'yes' if m.up else 'NO'} | {m.load:.1f} |"
     )
 
 
 HEADER = (
     "| minute | server RSS | tables | sockets | honest updates | p99, people's tables "
-    "| p99, instant tables | honest errors | instant cards/s | up | load |\n" + "|---" * 11 + "|"
+    "| p99, instant tables | p99, ping | honest errors | instant cards/s | up | load |\n" + "|---" * 12 + "|"
 )
 
 
@@ -585,6 +753,7 @@ async def reporter(soak: Soak, pid: int | None, every: float, started: float, ro
             updates=window.updates,
             p99_ms=p99(window.delays),
             instant_p99_ms=p99(window.instant),
+            ping_p99_ms=p99(window.pings),
             errors=len(window.errors),
             instant_rate=None if status is None else status.get("instant_cards_per_s"),
             up=status is not None,
@@ -610,6 +779,10 @@ async def soak_for(soak: Soak, args: argparse.Namespace, pid: int | None) -> lis
         (args.slow_readers, lambda: slow_reader(soak)),
         (max(1, args.hostile // 2), lambda: dropper(soak)),
         (args.hostile, lambda: half_open(soak)),
+        (max(1, args.hostile // 2), lambda: renamer(soak)),
+        (args.hostile, lambda: replay_flood(soak)),
+        (max(1, args.hostile // 2), lambda: flapper(soak)),
+        (args.pingers, lambda: pinger(soak)),
     ]
     for count, make in mix:
         tasks += [asyncio.ensure_future(make()) for _ in range(count)]
@@ -664,11 +837,18 @@ def summary(
         )
     if tables:
         print(f"live tables: {min(tables)} to {max(tables)}")
-    people, instant = p99(soak.total.delays), p99(soak.total.instant)
+    people, instant, pings = p99(soak.total.delays), p99(soak.total.instant), p99(soak.total.pings)
     print(
         f"honest updates: {soak.total.updates:,}; p99 delay {people} ms at people's tables, "
         f"{instant} ms at instant tables; honest errors {len(soak.total.errors)}"
     )
+    worst = None if not soak.total.pings else round(max(soak.total.pings) * 1000, 1)
+    print(f"honest pings: {len(soak.total.pings):,}; p99 round trip {pings} ms, worst {worst} ms")
+    loads = [r.load for r in rows]
+    if loads:
+        print(
+            f"machine load (1-minute average): {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} cores"
+        )
     print("honest tables played: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(soak.honest.items())))
     print("hostile: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(soak.hostile.items())))
     if tracebacks is not None:
@@ -692,6 +872,7 @@ def main() -> None:
         help="fuzzers and half-sent requests (half as many of each other kind)",
     )
     parser.add_argument("--slow-readers", type=int, default=10)
+    parser.add_argument("--pingers", type=int, default=4, help="honest pages that ping every half second")
     parser.add_argument(
         "--crowd", type=int, default=1500, help="spectators from one address at one instant table (0: none)"
     )

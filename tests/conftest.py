@@ -39,7 +39,10 @@ def server() -> Iterator[str]:
         db=":memory:",
         creates_per_minute=10_000,
         max_tables_per_address=10_000,
+        max_tables_per_browser=10_000,
         max_sockets_per_address=10_000,
+        replays_per_minute=10_000,
+        replay_burst=10_000,
     )
     with serving(settings) as url:
         yield url

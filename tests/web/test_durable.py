@@ -35,7 +35,7 @@ from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
 from beggar.web.lobby import Lobby, LobbySettings
 from beggar.web.never_ending import found_again, viewing_rules
-from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table, TableError
+from beggar.web.table import ABSENT_GRACE, DealtAgain, Mode, Pace, Seat, Table, TableError
 from beggar.web.view import personal, shared_view
 from helpers import free_port, run_async
 
@@ -365,11 +365,16 @@ def _friend_table(**fields: Any) -> Table:
     return table
 
 
-def _restored(table: Table) -> Table:
-    """``table`` as a restarted server brings it back (through JSON, as in the database)."""
+def _restored(table: Table, *, back: bool = True) -> Table:
+    """``table`` as a restarted server brings it back (through JSON, as in the database);
+    ``back``: its people are back (at a friend table they are away until they reconnect)."""
     copy, replay = restore(json.loads(json.dumps(snapshot(table))))
     for _ in replay:
         pass
+    for index, seat in enumerate(copy.seats):
+        if back and seat.restarted:
+            copy.arrive(index)
+            seat.connections = 0  # as the test's table had them: connected to no process
     return copy
 
 
@@ -499,18 +504,19 @@ def test_the_absence_goes_on_counting_while_the_server_is_down() -> None:
 
 
 @pytest.mark.parametrize("bad", [None, "yesterday", True, [1], float("nan"), float("inf")])
-def test_an_absence_that_cannot_be_read_loads_as_present(bad: Any) -> None:
+def test_an_absence_that_cannot_be_read_loads_as_just_gone_at_the_restart(bad: Any) -> None:
     state = json.loads(json.dumps(snapshot(_table_with_people_away())))
     for seat in state["seats"]:
         seat["away_at"] = bad
     copy, replay = restore(json.loads(json.dumps(state)))
     for _ in replay:
         pass
-    for seat in copy.seats:
-        assert seat.away_since is None and not seat.left and not seat.stand_in and not seat.automatic
+    for index, seat in enumerate(copy.seats):
+        assert not seat.left and not seat.stand_in and not seat.automatic
+        assert seat.restarted and _away_for(copy, index) < 5 and not copy.absent(index)
 
 
-def test_a_row_saved_before_absences_were_kept_loads_everyone_present() -> None:
+def test_a_row_saved_before_absences_were_kept_loads_everyone_just_gone_at_the_restart() -> None:
     state = json.loads(json.dumps(snapshot(_table_with_people_away())))
     for seat in state["seats"]:
         for key in ("away_at", "left", "stand_in"):
@@ -518,7 +524,8 @@ def test_a_row_saved_before_absences_were_kept_loads_everyone_present() -> None:
     copy, replay = restore(state)
     for _ in replay:
         pass
-    assert all(seat.away_since is None and not seat.left and not seat.stand_in for seat in copy.seats)
+    assert all(seat.restarted and not seat.left and not seat.stand_in for seat in copy.seats)
+    assert not any(copy.absent(index) for index in range(len(copy.seats)))
 
 
 def test_a_friend_going_away_is_written_at_once() -> None:
@@ -812,3 +819,22 @@ def test_a_friend_gone_to_another_page_and_the_deals_dealt_again_survive_a_resta
     assert again.seats[1].elsewhere and not again.seats[1].left
     assert again.dealt_again == [DealtAgain(474, True, "replay01")]
     assert shared_view(again)["seats"][1]["away"] == "elsewhere"
+
+
+def test_a_seat_connected_when_the_server_died_is_away_from_the_restart() -> None:
+    """Di was here at the SIGKILL and never comes back: her grace starts at the restart, then the
+    others may let the computer play for her, and a new game does not wait for her for ever."""
+    table = _friend_table()
+    table.arrive(0)
+    table.arrive(1)  # both connected when the process died
+    copy = _restored(table, back=False)
+    ann, bea = copy.seats
+    assert ann.away_since is not None and bea.away_since is not None and not copy.absent(1)
+    with pytest.raises(TableError):
+        copy.play_for(0, 1)  # within her grace
+    copy.arrive(0)  # Ann comes back, quietly (everyone came back after the restart)
+    assert not any("is back" in line["text"] for line in copy.log)
+    bea.away_since = time.monotonic() - ABSENT_GRACE  # Bea never does
+    assert copy.absent(1)
+    copy.play_for(0, 1)
+    assert bea.stand_in

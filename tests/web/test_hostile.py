@@ -445,6 +445,20 @@ def test_a_request_head_over_the_limit_is_refused_with_431(served: tuple[str, Pa
     assert answer.startswith(b"HTTP/1.1 431")
 
 
+@pytest.mark.parametrize("size", [17_000, 60_000])
+def test_a_whole_request_head_over_the_limit_in_one_write_is_refused_with_431(
+    served: tuple[str, Path], size: int
+) -> None:
+    url, _ = served
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+        answer = conn.recv(200)
+    assert answer.startswith(b"HTTP/1.1 431")
+    with urllib.request.urlopen(f"{url}/healthz", timeout=5) as honest:  # an honest head still passes
+        assert honest.status == 200
+
+
 def test_repeated_warnings_are_counted_not_written_one_by_one(served: tuple[str, Path]) -> None:
     url, log = served
     port = int(url.rsplit(":", 1)[1])
@@ -590,3 +604,13 @@ def test_beggar_rules_lists_each_preset_by_the_same_title_and_description(
     for entry in listed:
         preset = rules.PRESET_BY_NAME[entry["name"]]
         assert (entry["title"], entry["description"]) == (preset.title, preset.description)
+
+
+def test_an_empty_database_file_is_said_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"")
+    archive = Archive(path)
+    with caplog.at_level(logging.WARNING):
+        archive.open()
+    archive.close()
+    assert "empty file (0 bytes)" in caplog.text and str(path) in caplog.text

@@ -247,3 +247,42 @@ def test_serve_reads_the_store_that_factory_and_search_write_unless_told_another
     assert [app.state.settings.finds for app in served] == ["beggar.db", campaigns, "other.db"]
     assert db_path(None) == campaigns  # the very rule beggar factory and search use
     capsys.readouterr()
+
+
+def _junk_then_real(path: Path, junk: int) -> None:
+    """``junk`` rows, each claiming a cycle of a million cards, stored before one real never-ending
+    deal (the junk is text that is no deal: quick to store, and as false as a deal that ends)."""
+    rows = [("standard", f"junk {seed}", f"junk-{seed}", 0, 0) for seed in range(junk)]
+    store_rows(path, [*rows, factory_row(EASY, EASY_DEALS[0])])
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "UPDATE cycles SET period_cards = 1000000, period_tricks = 100000 WHERE deal LIKE 'junk-%'"
+        )
+    db.close()
+
+
+def test_rows_claiming_false_periods_hide_no_real_deal(tmp_path: Path) -> None:
+    path = tmp_path / "beggar.db"
+    _junk_then_real(path, 49)  # the old reader played only the 48 largest claims
+    assert [deal.deal for deal in load_found(path)] == [SHOWN[0]]
+
+
+def test_the_shelf_reads_only_new_rows_and_bounds_each_read(tmp_path: Path) -> None:
+    path = tmp_path / "beggar.db"
+    _junk_then_real(path, 12)
+    shelf = FoundShelf(path, refresh=0.0, rows=5, seconds=None)
+    assert shelf.deals() == [] and shelf.checked == 5 and shelf.behind  # five rows at most per read
+    while shelf.behind:
+        shelf.deals()
+    assert shelf.checked == 13 and [deal.deal for deal in shelf.deals()] == [SHOWN[0]]
+    assert shelf.checked == 13  # nothing new: nothing read again
+    store_rows(path, [factory_row(EASY, EASY_DEALS[1])])
+    assert [deal.deal for deal in shelf.deals()] == list(SHOWN[:2]) and shelf.checked == 14
+
+
+def test_the_engine_time_of_one_read_is_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "beggar.db"
+    store_rows(path, [("standard", game.deal, f"long-{i}", 0, 0) for i, game in enumerate(RECORDS[:3])])
+    shelf = FoundShelf(path, refresh=0.0, seconds=0.001)  # each record game takes far longer
+    shelf.deals()
+    assert shelf.checked == 1 and shelf.behind

@@ -139,7 +139,7 @@ def test_a_taken_table_id_is_refused_and_the_limits_still_hold() -> None:
         with client.websocket_connect(f"/ws/{new_table_id()}") as ws:
             me = Socket(ws)
             me.send({"type": "create", "mode": "friends"})
-            assert "you already have 2 tables open" in me.error()
+            assert "2 tables are open from your network already" in me.error()
         assert len(client.app.state.lobby.tables) == 2
 
 

@@ -20,7 +20,7 @@ from beggar.web.faces import dress
 from beggar.web.presets import SETTING_WORDS, rules_summary, table_rules_title
 from beggar.web.protocol import MAX_MESSAGE_BYTES
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, Seat, Table
+from beggar.web.table import ABSENT_GRACE, Mode, Seat, Table
 from beggar.web.view import notice, shared_view
 from helpers import SHORT_SEED, Socket, create
 
@@ -681,3 +681,21 @@ def test_a_redealt_game_ends_by_saying_so_and_its_replay_links_the_first_deal(cl
         assert replay["notes"] == end["over"]["notes"] and replay["dealt_again"] == end["over"]["dealt_again"]
         looped = client.get(f"/api/replay/{first['replay']}").json()
         assert looped["over"]["status"] == "loop" and len(looped["frames"]) == 475
+
+
+def test_a_new_game_asked_while_a_friend_is_within_their_grace_waits_for_them() -> None:
+    """Bea's page reloads; Ann asks for a new game 1.5 s later: Bea still has a say, and the game
+    goes on. Only once Bea has been away the whole grace does the new game start without her."""
+    seats = [Seat("Ann", human=True), Seat("Bea", human=True)]
+    table = Table("graceabcde", Mode.FRIENDS, STANDARD, seats, random_deal(STANDARD, SHORT_SEED))
+    for seat, token in enumerate(("ann", "bea")):
+        table.take_seat(seat, token)
+        table.arrive(seat)
+    table.step()
+    table.depart(1)  # lost the connection
+    table.ask_new_game(0)
+    assert table.game.cards == 1 and table.new_game_asked == {0}
+    assert "Bea" in table.log[-1]["text"] and "agrees" in table.log[-1]["text"]
+    table.seats[1].away_since = time.monotonic() - ABSENT_GRACE
+    table._grace_over(1)
+    assert table.game.cards == 0 and table.games_played == 1

@@ -219,6 +219,7 @@ class _Browser:
         self.client = None
         self.scope: dict[str, Any] = {}
         self.path_params: dict[str, Any] = {}
+        self.cookies: dict[str, str] = {}
 
 
 def test_the_ending_is_told_to_the_player_as_you() -> None:

@@ -621,6 +621,20 @@ class Store:
         )
         return [_from_row(CycleDeal, DEAL_COLUMNS, row) for row in rows]
 
+    def cycle_deal_rows(self, after: int = 0, limit: int = 1000) -> list[tuple[int, object, object]]:
+        """Stored starting deals as ``(rowid, rules, deal)``, in the order they were stored, after
+        row ``after``, at most ``limit``: a reader that keeps up with a growing store reads only
+        what is new. The values are as stored (a damaged row may hold anything)."""
+        rows = self.db.execute(
+            "SELECT rowid, rules, deal FROM cycle_deals WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            (after, limit),
+        )
+        return [(int(rowid), rules, deal) for rowid, rules, deal in rows]
+
+    def last_cycle_deal_row(self) -> int:
+        """The largest rowid of the stored starting deals (0: none)."""
+        return int(self.db.execute("SELECT coalesce(max(rowid), 0) FROM cycle_deals").fetchone()[0])
+
     def move_tallies(self, campaign: str | None = None) -> list[MoveTally]:
         """Work done by each kind of factory move, summed over one campaign or all."""
         query = "SELECT move, SUM(tries), SUM(kept), SUM(added), SUM(seconds) FROM factory_moves"

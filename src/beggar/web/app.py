@@ -35,7 +35,7 @@ from beggar.records import ALL_GAMES
 from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, parse_whole
 from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
-from beggar.web.handler import archiver, deal_problem, serve
+from beggar.web.handler import BROWSER_COOKIE, archiver, browser_mark, deal_problem, serve
 from beggar.web.limits import AddressLimits
 from beggar.web.lobby import Lobby
 from beggar.web.logs import flush_summaries
@@ -43,8 +43,9 @@ from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT, preset_entries
 from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
+from beggar.web.replay_cache import ReplayCache
 from beggar.web.settings import ServerSettings
-from beggar.web.table import DealtAgain, Mode, Pace, dealt_again_words, new_table_id
+from beggar.web.table import DealtAgain, Mode, Pace, dealt_again_words, new_table_id, new_token
 from beggar.web.view import famous_json, invitation
 
 STATIC = Path(__file__).parent / "static"
@@ -69,7 +70,20 @@ def page(request: Request, status: int = 200, headers: dict[str, str] | None = N
     root = html.escape(str(request.scope.get("root_path", "")).rstrip("/"), quote=True)
     text = (STATIC / "index.html").read_text(encoding="utf-8")
     text = text.replace('<base href="/">', f'<base href="{root}/">', 1)
-    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})})
+    response = HTMLResponse(
+        text, status_code=status, headers={"Cache-Control": "no-cache", **(headers or {})}
+    )
+    if not browser_mark(request.cookies.get(BROWSER_COOKIE)):
+        # The browser's own mark: its tables are counted by it (a classroom shares one address).
+        response.set_cookie(
+            BROWSER_COOKIE,
+            new_token(),
+            max_age=400 * 24 * 3600,
+            path=str(request.scope.get("root_path", "")).rstrip("/") + "/",
+            httponly=True,
+            samesite="lax",
+        )
+    return response
 
 
 async def index(request: Request) -> Response:
@@ -150,18 +164,33 @@ async def check_deal(request: Request) -> Response:
 
 async def replay_data(request: Request) -> Response:
     """Every frame of a finished game (``/api/replay/<id>``), a famous one (``famous-<n>``) or a
-    never-ending deal found here (``found-<key>``)."""
+    never-ending deal found here (``found-<key>``).
+
+    Each answer is built once, in a worker thread, and kept (:mod:`beggar.web.replay_cache`): a
+    replay never changes. One address may ask for so many a minute
+    (:attr:`~beggar.web.settings.ServerSettings.replays_per_minute`).
+    """
+    limits: AddressLimits = request.app.state.limits
+    if not limits.may_replay(request.client.host if request.client else ""):
+        return JSONResponse(
+            {"error": "Too many replays asked for from here: wait a minute, then reload."},
+            status_code=429,
+            headers={"Retry-After": "30"},
+        )
+    cache: ReplayCache = request.app.state.replays
     game_id = request.path_params["game_id"]
     if game_id.startswith("found-"):
         found = await run_in_threadpool(request.app.state.found.get, game_id)
         if found is None:
             return JSONResponse({"error": "There is no such never-ending deal here."}, status_code=404)
-        return JSONResponse(await run_in_threadpool(replay_found, found))
+        answer = await cache.get(f"{game_id}:{found.deal}", lambda: replay_found(found))
+        return answer.response(request)
     if game_id.startswith("famous-"):
         index = _famous_index(game_id)
         if index is None:
             return JSONResponse({"error": "There is no such famous game."}, status_code=404)
-        return JSONResponse(replay_famous(ALL_GAMES[index]))
+        answer = await cache.get(game_id, lambda: replay_famous(ALL_GAMES[index]))
+        return answer.response(request)
     archive: Archive = request.app.state.archive
     damaged = JSONResponse({"error": "This replay is damaged and cannot be shown."}, status_code=404)
     try:
@@ -182,22 +211,27 @@ async def replay_data(request: Request) -> Response:
             return JSONResponse({"error": "There is no such seat in this game."}, status_code=400)
         if saved.mode not in (Mode.COMPUTER, Mode.FRIENDS):
             you = None  # watched, famous or a lesson: nobody's own seat, told by names
-    try:
+
+    def build() -> dict[str, Any]:
         data = replay_saved(saved.game, saved.names, you)
         # A deal dealt again before it in its sitting (a loop under the family table) has a replay
         # of its own: the page says how it ended and links to it.
         before = [DealtAgain.from_json(deal) for deal in saved.dealt_again]
         data["dealt_again"] = [deal.to_json() for deal in before]
         data["notes"] = dealt_again_words(before)
+        # The page calls the game as its table did ("You against Robin"), in the table's own
+        # words: it needs the table's mode and the seat it is told from.
+        data["mode"] = saved.mode
+        data["you"] = you
+        data["finished"] = saved.finished
+        return data
+
+    try:
+        answer = await cache.get(f"{game_id}:{you}", build)
     except Exception as exc:  # a row damaged inside its JSON: whatever breaks, the replay is lost
         log.warning("beggar: the stored game %s cannot be replayed: %s: %s", game_id, type(exc).__name__, exc)
         return damaged
-    # The page calls the game as its table did ("You against Robin"), in the table's own words: it
-    # needs the table's mode and the seat it is told from.
-    data["mode"] = saved.mode
-    data["you"] = you
-    data["finished"] = saved.finished
-    return JSONResponse(data)
+    return answer.response(request)
 
 
 async def health(request: Request) -> Response:
@@ -290,6 +324,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         app.state.lobby.on_open = keeper.watch
         app.state.keeper = keeper
     app.state.limits = AddressLimits(settings)
+    app.state.replays = ReplayCache()
     app.state.delays = deque(maxlen=200_000)
     return app
 

@@ -22,7 +22,9 @@ it in place.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -35,6 +37,7 @@ from typing import Any
 from beggar.engine import Game
 from beggar.schema import NewerSchema, migrate
 
+log = logging.getLogger(__name__)
 SCHEMA_VERSION = 3
 _MIGRATIONS = {
     # to version 1 (from an empty file)
@@ -117,6 +120,14 @@ class Archive:
         if self._db is None:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):
+                    if Path(self.path).stat().st_size == 0:
+                        # SQLite takes an empty file for a new database: whatever it held is gone.
+                        log.warning(
+                            "beggar: the database %s is an empty file (0 bytes): starting a new, empty "
+                            "database in it; if it held games or tables, restore it from a backup",
+                            self.path,
+                        )
             db = sqlite3.connect(self.path, check_same_thread=False)
             try:
                 # Write-ahead logging without a sync per commit: saving a game costs the event loop

@@ -10,7 +10,8 @@ connection is upgraded to a WebSocket its pings keep it honest.
 
 A head must also fit in :data:`HEAD_LIMIT` bytes: uvicorn's parser buffers a head of any size, so
 a few clients sending endless headers would take the server's memory in a few seconds. A head
-that outgrows it is answered 431 at once and the connection closed.
+that outgrows it is answered 431 at once and the connection closed, whether it trickles in or
+comes whole in one write (its size is measured before the parser reads it).
 """
 
 from __future__ import annotations
@@ -40,17 +41,23 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._in_head = True
         self._head_bytes = 0
+        self._tail = b""
+        """The last bytes of the head read so far."""
 
     def data_received(self, data: bytes) -> None:
-        """Parse ``data``; a head still unfinished beyond :data:`HEAD_LIMIT` bytes is refused."""
-        head = self._in_head
-        super().data_received(data)
-        if head and self._in_head:
-            self._head_bytes += len(data)
-            if self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
+        """Parse ``data``; a head of more than :data:`HEAD_LIMIT` bytes is refused unparsed."""
+        if self._in_head and not self.transport.is_closing():
+            seen = self._tail + data  # the blank line that ends a head may straddle two reads
+            end = seen.find(b"\r\n\r\n")
+            size = self._head_bytes + (len(data) if end < 0 else end + 4 - len(self._tail))
+            if size > HEAD_LIMIT:
                 self._disarm()
                 self.transport.write(_REFUSAL)
                 self.transport.close()
+                return
+            self._head_bytes += len(data)
+            self._tail = seen[-3:]
+        super().data_received(data)
 
     def on_headers_complete(self) -> None:
         self._in_head = False
@@ -70,7 +77,7 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._in_head, self._head_bytes = True, 0
+        self._in_head, self._head_bytes, self._tail = True, 0, b""
         if not self.transport.is_closing():
             self._head_timer = self.loop.call_later(self.head_seconds, self._head_late)
 

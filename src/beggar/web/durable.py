@@ -127,6 +127,7 @@ def snapshot(table: Table, game: dict[str, Any] | None = None) -> dict[str, Any]
         ),
         "bound": table.bound_to_connection,
         "owner": table.owner,
+        "browser": table.browser,
         "chosen": table.chosen,
     }
 
@@ -172,6 +173,7 @@ def restore(
             famous=famous,
             bound_to_connection=bool(state["bound"]),
             owner=_text(state["owner"]),
+            browser=_text(state.get("browser") or ""),
             on_game_over=on_game_over,
             chosen=bool(state.get("chosen", False)),
         )
@@ -187,6 +189,10 @@ def restore(
         table.paused_at = now if table.paused else None
         table.paused_why = None if state["paused_why"] is None else _text(state["paused_why"])
         for index, seat in enumerate(table.seats):
+            if table.mode is Mode.FRIENDS and seat.human and seat.taken and seat.away_since is None:
+                # Here when the server stopped (or was killed): nobody is here after a restart
+                # until they come back, so their grace starts now, as if the line was lost now.
+                seat.away_since, seat.restarted = now, True
             if seat.away_since is not None:
                 table.watch_absence(index)
         first, turned = int(game["first"]), int(game["turned"])

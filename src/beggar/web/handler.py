@@ -30,6 +30,7 @@ from beggar.rules import Rules, RulesError, rules_named
 from beggar.web.archive import Archive
 from beggar.web.limits import AddressLimits, Bucket
 from beggar.web.lobby import Lobby
+from beggar.web.names import skeleton
 from beggar.web.never_ending import FoundDeal, FoundShelf
 from beggar.web.plain import plain
 from beggar.web.presets import COMPUTER_DEFAULT, FRIEND_DEFAULT
@@ -57,6 +58,9 @@ from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, n
 from beggar.web.view import personal, state_message
 
 log = logging.getLogger(__name__)
+BROWSER_COOKIE = "beggar-browser"
+"""The cookie that marks one browser (a random token the page's answer sets): the tables a browser
+has open are counted by it, so that the people behind one address are not counted as one."""
 UPDATE_INTERVAL = 0.05
 """A connection gets at most one state every this many seconds; changes in between are merged."""
 SPECTATOR_INTERVAL = 0.25
@@ -70,6 +74,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, settings: ServerSettings, delays: deque[float]) -> None:
         self.websocket = websocket
         self.address = websocket.client.host if websocket.client else ""
+        self.browser = browser_mark(websocket.cookies.get(BROWSER_COOKIE))
+        """The browser's own mark (its cookie), "" if it sent none: tables are counted by it."""
         self.root = str(websocket.scope.get("root_path", "")).rstrip("/")
         """Where a reverse proxy mounts this server (``--root-path``): links start with it."""
         self.route: str | None = websocket.path_params.get("table_id")
@@ -91,6 +97,8 @@ class Connection:
         self.history_game, self.history_points = -1, 0
         """The game number and chart points the browser already has."""
         self.signal = asyncio.Event()
+        self.broken = False
+        """A message could not be sent (a fault of the server's): the socket is being closed."""
 
     def on_change(self, table: Table) -> None:
         if not self.dirty:
@@ -106,8 +114,36 @@ class Connection:
         """Send queued messages, then the latest state, at most one state per ``UPDATE_INTERVAL``.
 
         Changes that come faster are merged into one state: its log carries every line, and
-        ``since`` says when the oldest change it contains happened.
+        ``since`` says when the oldest change it contains happened. A message that cannot be sent
+        for a fault of the server's own (a state that cannot be written as JSON) never leaves the
+        browser in silence: it is logged, and the socket is closed with 1011, so that the page
+        says so and comes back.
         """
+        try:
+            await self._send_all()
+        except (WebSocketDisconnect, OSError):
+            return  # the browser went: the reader sees it too
+        except RuntimeError as exc:
+            if "close" in str(exc) or "disconnect" in str(exc).lower():
+                return  # the socket was closed as this was sent (Starlette says so this way)
+            await self._failed(exc)
+        except Exception as exc:
+            await self._failed(exc)
+
+    async def _failed(self, exc: Exception) -> None:
+        table = None if self.table is None else self.table.id
+        log.error(
+            "beggar: a state for table %s could not be sent: %s: %s; the browser is asked to reconnect",
+            table,
+            type(exc).__name__,
+            str(exc)[:200],
+            exc_info=exc,
+        )
+        self.broken = True
+        with contextlib.suppress(Exception):  # the socket may be going already
+            await self.websocket.close(code=1011, reason="the server could not send the table: reconnect")
+
+    async def _send_all(self) -> None:
         while True:
             await self.signal.wait()
             self.signal.clear()
@@ -185,6 +221,13 @@ class Connection:
         else:
             table.changed()
         return table
+
+
+def browser_mark(value: str | None) -> str:
+    """A browser's mark as it sent it, if it is one the server could have set (else "")."""
+    if value and len(value) <= 64 and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
+        return value
+    return ""
 
 
 def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
@@ -315,6 +358,9 @@ def handle(
             raise
         previous, seated = connection.table, connection.seat is not None
         _join(lobby, connection, message, None if limits is None else limits.settings.max_spectators)
+        if message.refused_name is not None and connection.seat is not None:
+            why = f"{message.refused_name}. You sit down without a name for now."
+            connection.send({"type": "error", "message": why})
         if previous is not joining:
             _close_if_abandoned(lobby, previous, seated)
         return
@@ -352,6 +398,9 @@ def handle(
     elif isinstance(message, PlayFor):
         table.play_for(seat, message.seat)
     elif isinstance(message, Rename):
+        if limits is not None and not limits.may_rename(table.id, seat):
+            per_minute = limits.settings.renames_per_minute
+            raise TableError(f"a seat can change its name {per_minute:g} times a minute: wait a little")
         table.rename(seat, message.name)
 
 
@@ -462,6 +511,7 @@ def _create(
         bound_to_connection=bound,
         on_game_over=archiver(archive),
         owner=connection.address,
+        browser=connection.browser,
         table_id=connection.route,
         replayed=message.replayed,
     )
@@ -511,7 +561,9 @@ def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
     if mode is Mode.FRIENDS and message.humans > players:
         raise TableError(f"{message.humans} people cannot sit at a table of {players}")
     seats = []
-    computers = iter(COMPUTER_NAMES)
+    # A computer never goes by a name that looks like its creator's ("Robin" creating a table).
+    creator = skeleton(message.name) if message.name else None
+    computers = iter(name for name in COMPUTER_NAMES if skeleton(name) != creator)
     for index in range(players):
         if index < humans:
             name = message.name if index == 0 and message.name else place_name(index)
@@ -577,18 +629,21 @@ def _close_abandoned_computer_games(lobby: Lobby, keep: Table) -> None:
             table is not keep
             and table.mode.kept
             and table.owner == keep.owner
+            and table.browser == keep.browser  # another browser at the address is another person
             and not any(seat.connections > 0 for seat in table.seats)
         ):
             lobby.close(table.id)
 
 
 __all__ = [
+    "BROWSER_COOKIE",
     "COMPUTER_NAMES",
     "SETTINGS",
     "SPECTATOR_INTERVAL",
     "UPDATE_INTERVAL",
     "Connection",
     "archiver",
+    "browser_mark",
     "deal_problem",
     "disconnect",
     "handle",

@@ -1,15 +1,18 @@
-"""What one network address may do, however many connections it opens.
+"""What one network address, or one seat, may do, however many connections it opens.
 
 A :class:`Bucket` bounds one client's rate; :class:`AddressLimits` counts each address's sockets,
-new tables and tries at table ids that do not exist. The numbers are
-:class:`~beggar.web.settings.ServerSettings`'.
+new tables and tries at table ids that do not exist, and each seat's renames (a seat's token may
+be held by many sockets). The numbers are :class:`~beggar.web.settings.ServerSettings`'.
 """
 
 from __future__ import annotations
 
 import time
+from typing import TypeVar
 
 from beggar.web.settings import ServerSettings
+
+Key = TypeVar("Key", str, tuple[str, int])
 
 
 class Bucket:
@@ -43,6 +46,9 @@ class AddressLimits:
         self.failed_joins: dict[str, Bucket] = {}
         self.sockets: dict[str, int] = {}
         """Open WebSockets per network address."""
+        self.replays: dict[str, Bucket] = {}
+        self.renames: dict[tuple[str, int], Bucket] = {}
+        """Renames per seat: ``(table id, seat)``."""
 
     def open_socket(self, address: str) -> bool:
         """Count one more socket from ``address``; False (nothing counted) if it has its fill."""
@@ -60,7 +66,7 @@ class AddressLimits:
         else:
             self.sockets.pop(address, None)
 
-    def _bucket(self, buckets: dict[str, Bucket], address: str, per_minute: float, burst: float) -> Bucket:
+    def _bucket(self, buckets: dict[Key, Bucket], address: Key, per_minute: float, burst: float) -> Bucket:
         if len(buckets) > 100_000:  # forget addresses rather than grow without bound
             buckets.clear()
         bucket = buckets.get(address)
@@ -74,6 +80,18 @@ class AddressLimits:
     def may_guess(self, address: str) -> bool:
         """One more try at a table id that may not exist (a failed join spends it)."""
         return self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).has()
+
+    def may_replay(self, address: str) -> bool:
+        """One more replay asked for from ``address`` (spends it if so)."""
+        settings = self.settings
+        return self._bucket(self.replays, address, settings.replays_per_minute, settings.replay_burst).allow()
+
+    def may_rename(self, table: str, seat: int) -> bool:
+        """One more name for ``seat`` of ``table``, whichever socket asks (spends it if so)."""
+        settings = self.settings
+        return self._bucket(
+            self.renames, (table, seat), settings.renames_per_minute, settings.rename_burst
+        ).allow()
 
     def failed_join(self, address: str) -> None:
         self._bucket(self.failed_joins, address, self.settings.failed_joins_per_minute, 10).allow()

@@ -72,11 +72,13 @@ class Lobby:
         bound_to_connection: bool = False,
         on_game_over: Callable[[Table], None] | None = None,
         owner: str = "",
+        browser: str = "",
         table_id: str | None = None,
         replayed: bool = False,
     ) -> Table:
         """Open a table; ``table_id`` is the id it must have (when several processes share the
-        tables, the id that routes to this one), else a fresh one is drawn."""
+        tables, the id that routes to this one), else a fresh one is drawn. ``owner``: the network
+        address that asks for it, ``browser``: the browser's own mark ("": it sent none)."""
         check_live_rules(rules)
         if self.frozen:
             raise TableError("the server is restarting: try again in a moment")
@@ -85,10 +87,18 @@ class Lobby:
                 raise TableError(f"a table id is {TABLE_ID_LENGTH} of the letters and digits {ID_ALPHABET}")
             if table_id in self.tables or table_id in self.restoring:
                 raise TableError("a table with this id is open already: start again for a new one")
+        idle = f"{self.settings.idle_seconds / 60:g} minutes"
+        most = self.settings.max_tables_per_browser
+        if browser and sum(1 for table in self.tables.values() if table.browser == browser) >= most:
+            raise TableError(
+                f"you already have {most} tables open in this browser: leave one, or wait until one "
+                f"closes (a table nobody plays closes after {idle})"
+            )
         if owner and self.owned_by(owner) >= self.settings.max_tables_per_address:
             raise TableError(
-                f"you already have {self.settings.max_tables_per_address} tables open: "
-                "close one, or wait until one closes"
+                f"{self.settings.max_tables_per_address} tables are open from your network already "
+                "(everyone here together), the most this server takes from one place: try again when "
+                f"some close (a table nobody plays closes after {idle})"
             )
         if self.full():
             self.close_idle()
@@ -112,6 +122,7 @@ class Lobby:
             bound_to_connection=bound_to_connection,
             on_game_over=on_game_over,
             owner=owner,
+            browser=browser,
             chosen=chosen,
             replayed=chosen and replayed,
         )

@@ -2,9 +2,10 @@
 
 The cycle factory (``beggar factory``) stores the balanced starting deals that never end in its
 SQLite store; the server reads that file, never writes it, and lists at most :data:`FOUND_LIMIT`
-of them, longest cycle first. Every deal shown is played through the reference engine
-(:func:`beggar.cycle.find_cycle`), which says where its cycle starts and how long it is; a stored
-row that does not parse, names unknown rules or does not loop there is left out.
+of them, longest cycle first. Every stored row is played through the reference engine
+(:func:`beggar.cycle.find_cycle`), which says where its cycle starts and how long it is: what a
+row claims is never read; a row that does not parse, names unknown rules or does not loop there is
+left out. :class:`FoundShelf` reads only the rows stored since its last read, within bounds.
 
 >>> from beggar.records import NEVER_ENDING
 >>> published_cycle(NEVER_ENDING)
@@ -26,16 +27,21 @@ from beggar.cycle import Cycle, find_cycle
 from beggar.engine import GameError
 from beggar.notation import DealError, parse_deal
 from beggar.records import PublishedGame
-from beggar.research.store import Store, StoreError, never_ending_deals
+from beggar.research.store import Store, StoreError
 from beggar.rules import Award, Rules, RulesError, rules_named
 from beggar.web.presets import table_rules_title
 
 FOUND_LIMIT = 12
 """Stored never-ending deals listed at most."""
-CANDIDATES = 4 * FOUND_LIMIT
-"""Stored rows played through the engine at most to fill the list (malformed ones are skipped)."""
+READ_ROWS = 2_000
+"""Stored rows read at most each time the store is read (only rows stored since the last read)."""
+CHECK_SECONDS = 0.5
+"""Engine time spent at most each time the store is read, playing the new rows through; the rest
+wait for the next read."""
 REFRESH_SECONDS = 60.0
 """How old the list may grow before the store is read again (a factory may be adding deals)."""
+CATCH_UP_SECONDS = 5.0
+"""How soon the store is read again while rows stored before the last read remain unchecked."""
 
 
 def cycle_json(cycle: Cycle) -> dict[str, int]:
@@ -127,48 +133,49 @@ def checked(spec: str, deal: str) -> FoundDeal | None:
 
 
 def load_found(path: str | Path, limit: int = FOUND_LIMIT) -> list[FoundDeal]:
-    """The stored never-ending deals (longest cycle first), at most ``limit``; none without a store.
+    """The stored never-ending deals (longest cycle first, as the engine plays them), at most
+    ``limit``; none without a store. Every row is checked: what a row claims is never trusted.
 
     The store is opened read-only. A file that is missing or not a factory store gives no deals.
     """
-    try:
-        store = Store(path, read_only=True)
-    except StoreError:
-        return []
-    try:
-        rows = never_ending_deals(store)
-    except sqlite3.Error:  # not a factory store (no such table), or damaged
-        return []
-    finally:
-        store.close()
-    rows.sort(key=lambda row: (-_number(row.period_cards), -_number(row.pre_period_cards), str(row.deal)))
-    found: list[FoundDeal] = []
-    seen: set[str] = set()
-    for row in rows[:CANDIDATES]:
-        if not isinstance(row.rules, str) or not isinstance(row.deal, str):
-            continue
-        deal = checked(row.rules, row.deal)
-        if deal is None or deal.key in seen:
-            continue
-        seen.add(deal.key)
-        found.append(deal)
-        if len(found) == limit:
-            break
-    found.sort(key=lambda deal: (-deal.cycle.period_cards, -deal.cycle.pre_period_cards, deal.deal))
-    return found
-
-
-def _number(value: object) -> int:
-    return value if isinstance(value, int) else 0
+    shelf = FoundShelf(path, limit=limit, rows=None, seconds=None)
+    return shelf.deals()
 
 
 class FoundShelf:
-    """The never-ending deals a server lists, read again from the store when they grow old."""
+    """The never-ending deals a server lists, read again from the store when they grow old.
 
-    def __init__(self, path: str | Path | None, *, refresh: float = REFRESH_SECONDS) -> None:
+    Each read takes only the rows stored since the last one (the factory appends), at most
+    :data:`READ_ROWS`, and plays them through the engine for at most :data:`CHECK_SECONDS`; rows
+    left over are read :data:`CATCH_UP_SECONDS` later. The list is the longest cycles the engine
+    found among every row checked so far, whatever the rows claim: a store full of false periods
+    costs the server bounded work per read and hides no real deal. A store that shrank (replaced
+    by another file) is read again from its start.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None,
+        *,
+        refresh: float = REFRESH_SECONDS,
+        limit: int = FOUND_LIMIT,
+        rows: int | None = READ_ROWS,
+        seconds: float | None = CHECK_SECONDS,
+    ) -> None:
         self.path = path
         self.refresh = refresh
+        self.limit = limit
+        self.rows = rows
+        """Rows read at most per read (None: all)."""
+        self.seconds = seconds
+        """Engine time spent at most per read (None: as long as it takes)."""
         self._deals: list[FoundDeal] = []
+        self._after = 0
+        """The last row checked (rowid): the next read starts after it."""
+        self.behind = False
+        """Rows were left unchecked by the last read: the next comes sooner."""
+        self.checked = 0
+        """Rows played through the engine so far."""
         self._read_at: float | None = None
         self._lock = threading.Lock()
 
@@ -176,10 +183,49 @@ class FoundShelf:
         """The deals to list now (reads the store if the list is older than ``refresh`` seconds)."""
         with self._lock:
             now = time.monotonic()
-            if self.path is not None and (self._read_at is None or now - self._read_at >= self.refresh):
-                self._deals = load_found(self.path)
-                self._read_at = now
+            wait = min(self.refresh, CATCH_UP_SECONDS) if self.behind else self.refresh
+            if self.path is not None and (self._read_at is None or now - self._read_at >= wait):
+                self._read()
+                self._read_at = time.monotonic()
             return self._deals
+
+    def _read(self) -> None:
+        """Read and check what was stored since the last read, within this read's bounds."""
+        assert self.path is not None
+        try:
+            store = Store(self.path, read_only=True)
+        except StoreError:
+            self._deals, self._after, self.behind = [], 0, False
+            return
+        try:
+            last = store.last_cycle_deal_row()
+            if last < self._after:  # another store now: start again
+                self._deals, self._after = [], 0
+            rows = store.cycle_deal_rows(self._after, self.rows if self.rows is not None else last + 1)
+        except sqlite3.Error:  # not a factory store (no such table), or damaged
+            self._deals, self._after, self.behind = [], 0, False
+            return
+        finally:
+            store.close()
+        listed = {deal.key: deal for deal in self._deals}
+        started = time.monotonic()
+        done = 0
+        for rowid, rules, deal in rows:
+            if self.seconds is not None and done and time.monotonic() - started >= self.seconds:
+                break
+            self._after, done = rowid, done + 1
+            if not isinstance(rules, str) or not isinstance(deal, str):
+                continue
+            found = checked(rules, deal)
+            if found is not None:
+                listed.setdefault(found.key, found)
+        self.checked += done
+        self.behind = done < len(rows) or self._after < last
+        ordered = sorted(
+            listed.values(),
+            key=lambda deal: (-deal.cycle.period_cards, -deal.cycle.pre_period_cards, deal.deal),
+        )
+        self._deals = ordered[: self.limit]
 
     def get(self, key: str) -> FoundDeal | None:
         """The deal listed under ``key`` (reading the store again if the list is old)."""

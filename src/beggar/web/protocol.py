@@ -2,7 +2,9 @@
 
 Messages are JSON objects with a ``type``. A message that is not valid JSON, too large, of an
 unknown type, or with a bad field raises :class:`ProtocolError`, whose text is sent back; nothing
-changes.
+changes. Text in a message is valid Unicode or the message is refused (JSON may spell a lone
+surrogate, ``"\\ud800"``, which no state sent back could then carry), and a seat's name obeys
+:mod:`beggar.web.names`.
 
 >>> parse_message('{"type": "turn"}')
 Turn()
@@ -18,10 +20,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
+from beggar.web.names import NameError_, clean_name
+from beggar.web.settings import NAME_LENGTH
 from beggar.web.table import Mode, Pace
 
 MAX_MESSAGE_BYTES = 4096
-MAX_NAME = 24
+MAX_DEPTH = 200
+"""Brackets and braces a message may hold (no message nests any, and no field's text needs so
+many): more is refused unread, as nested too deeply."""
+MAX_NAME = NAME_LENGTH
 MAX_SPEC = 200
 MAX_DEAL = 600
 
@@ -63,6 +72,9 @@ class Join:
     table: str
     token: str | None = None
     name: str | None = None
+    refused_name: str | None = None
+    """Why the name sent could not be taken (:mod:`beggar.web.names`): the person still sits down,
+    by their place, and is told why (a name remembered from before need not keep them out)."""
 
 
 @dataclass(frozen=True)
@@ -156,15 +168,20 @@ Message = (
 
 def parse_message(text: str | bytes) -> Message:
     """Check one incoming message and return it as a typed value."""
-    size = len(text.encode() if isinstance(text, str) else text)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("message is not valid JSON") from None
-    except RecursionError:
-        raise ProtocolError("message is nested too deeply") from None
+        raw = text.encode() if isinstance(text, str) else text
+    except UnicodeEncodeError:
+        raise ProtocolError("message is not valid Unicode text") from None
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes")
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+        raise ProtocolError("message is nested too deeply")  # no message has more than a few
+    try:
+        # orjson reads exactly what it can write back: a lone surrogate is refused here, once for
+        # every field, rather than accepted and then breaking every state that shows it.
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ProtocolError(_why_not_json(raw)) from None
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object with a 'type'")
     kind = data.get("type")
@@ -176,7 +193,7 @@ def parse_message(text: str | bytes) -> Message:
             rules=fields.text("rules", MAX_SPEC) or None,
             players=fields.integer("players", 2, 8),
             humans=fields.integer("humans", 1, 8) or 1,
-            name=fields.text("name", MAX_NAME),
+            name=fields.name("name"),
             seed=fields.integer("seed", 0, 2**53),
             deal=fields.text("deal", MAX_DEAL),
             pace=fields.choice("pace", Pace, default=Pace.NORMAL),
@@ -194,7 +211,12 @@ def parse_message(text: str | bytes) -> Message:
         table = fields.text("table", 16)
         if not table:
             raise ProtocolError("join needs the table's id")
-        message = Join(table=table, token=fields.text("token", 64), name=fields.text("name", MAX_NAME))
+        token = fields.text("token", 64)
+        try:
+            name, refused = fields.name("name"), None
+        except ProtocolError as exc:
+            name, refused = None, str(exc)
+        message = Join(table=table, token=token, name=name, refused_name=refused)
     elif kind == "turn":
         message = Turn()
     elif kind == "pace":
@@ -217,7 +239,7 @@ def parse_message(text: str | bytes) -> Message:
             raise ProtocolError("play-for needs the seat of the player who is away")
         message = PlayFor(seat)
     elif kind == "rename":
-        name = fields.text("name", MAX_NAME)
+        name = fields.name("name")
         if not name:
             raise ProtocolError("rename needs a name")
         message = Rename(name)
@@ -234,6 +256,28 @@ def parse_message(text: str | bytes) -> Message:
         )
     fields.finish(kind)
     return message
+
+
+def _why_not_json(raw: bytes) -> str:
+    """Why ``raw`` was refused: not JSON, or JSON with text that is not valid Unicode."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return "message is not valid JSON"
+    if _broken_text(data):
+        return "message holds text that is not valid Unicode (a lone surrogate)"
+    return "message is not valid JSON: numbers must fit in 64 bits, and NaN is not a number"
+
+
+def _broken_text(data: Any) -> bool:
+    """Does ``data`` (parsed JSON) hold a string that is not valid Unicode?"""
+    if isinstance(data, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in data)
+    if isinstance(data, dict):
+        return any(_broken_text(key) or _broken_text(value) for key, value in data.items())
+    if isinstance(data, list):
+        return any(_broken_text(each) for each in data)
+    return False
 
 
 class _Fields:
@@ -264,6 +308,20 @@ class _Fields:
         if any(ord(ch) < 32 for ch in value):
             raise self._wrong(key, "contains control characters")
         return value
+
+    def name(self, key: str) -> str | None:
+        """A seat's name, as :func:`beggar.web.names.clean_name` shows it."""
+        value = self._get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self._wrong(key, "must be text")
+        if not value.strip():
+            return None
+        try:
+            return clean_name(value)
+        except NameError_ as exc:
+            raise ProtocolError(str(exc)[0].upper() + str(exc)[1:], field=key) from None
 
     def integer(self, key: str, low: int, high: int) -> int | None:
         value = self._get(key)

@@ -35,6 +35,13 @@ def _limit(
     return field(default=default, metadata={"option": Option(flag, help, low, scale, whole)})
 
 
+NAME_LENGTH = 24
+"""Characters a seat's name may have at most (after normalising, see :mod:`beggar.web.names`)."""
+NAME_MARKS = 3
+"""Combining marks (accents) one letter of a name may carry: enough for any language's letters,
+too few to draw a tower of marks over the log."""
+
+
 def _default_db() -> Path:
     from beggar.web.archive import default_path  # the archive loads the engine: only when needed
 
@@ -60,9 +67,19 @@ class ServerSettings:
     )
     """Cards a second that all instant-pace tables together may turn: the rest of the server's
     time goes to sending updates, so that hundreds of instant tables cannot starve anyone."""
-    max_tables_per_address: int = _limit(
-        20, "--max-tables-per-address", "Live tables the people at one network address may have created.", 1
+    max_tables_per_browser: int = _limit(
+        20, "--max-tables-per-browser", "Live tables one browser may have created.", 1
     )
+    """Counted by the browser's own mark (:data:`beggar.web.app.BROWSER_COOKIE`): a household or a
+    classroom behind one address is many browsers."""
+    max_tables_per_address: int = _limit(
+        300,
+        "--max-tables-per-address",
+        "Live tables all the browsers at one network address (a household, a classroom) may have "
+        "created together.",
+        1,
+    )
+    """A ceiling against abuse that a class of thirty, each with a few tables, does not reach."""
     max_sockets_per_address: int = _limit(
         60, "--max-sockets-per-address", "WebSockets one network address may hold open at once.", 1
     )
@@ -84,6 +101,15 @@ class ServerSettings:
     """Tables one network address may create a minute (a burst of ten at once)."""
     failed_joins_per_minute: float = 20
     """Joins of tables that do not exist one network address may try a minute: guessing is hopeless."""
+    renames_per_minute: float = 6
+    """Names one seat may take a minute (a burst of :attr:`rename_burst`), however many browsers
+    hold its token: each is told to everyone at the table and kept in its log."""
+    rename_burst: float = 3
+    """Renames one seat may make at once."""
+    replays_per_minute: float = 60
+    """Replays (``/api/replay/…``) one network address may ask for a minute, a burst of
+    :attr:`replay_burst` at once: each answer is built once and kept, but it is large."""
+    replay_burst: float = 30
     db: str | Path = field(default_factory=_default_db)
     """The SQLite file that keeps finished games for their replay links and the live tables for a
     restart (``":memory:"``: nothing outlives the process)."""
@@ -115,4 +141,4 @@ def options() -> list[tuple[str, Option, Any]]:
     return found
 
 
-__all__ = ["Option", "ServerSettings", "options"]
+__all__ = ["NAME_LENGTH", "NAME_MARKS", "Option", "ServerSettings", "options"]

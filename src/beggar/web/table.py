@@ -39,6 +39,7 @@ from beggar.notation import Deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.faces import dress
+from beggar.web.names import skeleton
 from beggar.web.never_ending import FoundDeal
 from beggar.web.presets import table_rules_title
 
@@ -247,6 +248,9 @@ class Seat:
     went, so it is not a lost connection; they may well come back."""
     stand_in: bool = False
     """The computer plays for this absent person, as the others asked; it stops when they return."""
+    restarted: bool = False
+    """Away only since the server restarted (they were here before it): their return is not
+    announced, since everyone came back then."""
 
     def away_words(self) -> str:
         """Why this person is not at the table, after their name: ``"left the table"``, ``"went to
@@ -306,6 +310,9 @@ class Table:
     """Close the table when its creator disconnects (a lesson)."""
     owner: str = ""
     """The network address that created the table (live tables are counted per address)."""
+    browser: str = ""
+    """The mark of the browser that created the table ("": none sent); live tables are counted
+    per browser first."""
     chosen: bool = False
     """The first deal was chosen by the table's creator (not drawn): everyone is told so, and shown
     the deal once the game is over."""
@@ -495,8 +502,9 @@ class Table:
         return [i for i, seat in enumerate(self.seats) if seat.human and seat.taken]
 
     def present_people(self) -> list[int]:
-        """Seats held by a person who is at the table now: only their consent is asked for."""
-        return [i for i in self.seated_people() if self.seats[i].away_since is None]
+        """Seats held by a person who is at the table now, or has been away less than
+        :data:`ABSENT_GRACE` (a reload, a lost line): only their consent is asked for."""
+        return [i for i in self.seated_people() if not self.absent(i)]
 
     def arrive(self, seat: int) -> None:
         """A browser of the person at ``seat`` connects; one who was away is back."""
@@ -504,10 +512,11 @@ class Table:
         each.connections += 1
         if each.away_since is not None:
             back = "came back" if each.elsewhere else "is back"
+            quiet, each.restarted = each.restarted, False
             each.away_since, each.left, each.elsewhere = None, False, False
             if each.stand_in:
                 each.stand_in = each.automatic = False
-            if self.mode is Mode.FRIENDS:
+            if self.mode is Mode.FRIENDS and not quiet:
                 self.say(f"{mention(seat)} {back}.")
         self.changed()
 
@@ -543,8 +552,15 @@ class Table:
             asyncio.get_running_loop().call_later(wait, self._grace_over, seat)
 
     def _grace_over(self, seat: int) -> None:
-        if not self.closed and self.absent(seat):
-            self.changed()  # the others now see the offers
+        if self.closed or not self.absent(seat):
+            return
+        people = self.present_people()
+        if self.new_game_asked and people and all(i in self.new_game_asked for i in people):
+            # The others asked for a new game while this person could still have said no.
+            self.say(f"{mention(seat)} did not come back in time: the new game starts without them.")
+            self.new_game()
+            return
+        self.changed()  # the others now see the offers
 
     def absent(self, seat: int) -> bool:
         """May the others go on without the person at ``seat``? Yes once they left on purpose, or
@@ -557,6 +573,10 @@ class Table:
         """``by`` lets the computer play for the absent person at ``seat`` until they return."""
         if self.mode is not Mode.FRIENDS or not 0 <= seat < len(self.seats) or seat == by:
             raise TableError("the computer can play only for another player who is away")
+        if not self.seats[seat].human:
+            raise TableError(f"{self.seats[seat].name} is the computer: it plays its own cards already")
+        if not self.seats[seat].taken:
+            raise TableError(f"nobody has sat down at {self.shown_name(seat)}'s seat yet")
         if not self.absent(seat):
             raise TableError(f"{self.seats[seat].name} is here, or has only just gone: wait a moment")
         each = self.seats[seat]
@@ -632,10 +652,11 @@ class Table:
 
     def _unique_name(self, seat: int, name: str) -> str:
         """``name``, or ``name 2``, ``name 3``...: two people with one name at a table could not
-        tell from the log which of them did what."""
-        taken = {each.name.casefold() for index, each in enumerate(self.seats) if index != seat}
+        tell from the log which of them did what. Names that look alike (:func:`skeleton`: "Ann"
+        and "ann", or "Аnn" with a Cyrillic А) are one name, whoever has it (a computer too)."""
+        taken = {skeleton(each.name) for index, each in enumerate(self.seats) if index != seat}
         candidate, number = name, 1
-        while candidate.casefold() in taken:
+        while skeleton(candidate) in taken:
             number += 1
             candidate = f"{name} {number}"
         return candidate
