@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from beggar.kernels import positions
-from beggar.kernels.cycles import _scratch, _set
+from beggar.kernels.cycles import scratch, set_position
 from beggar.research.cycles.canon import Alphabet, form_of
 from beggar.research.cycles.kinds import Composition
 from beggar.rules import STANDARD
@@ -20,7 +20,7 @@ def test_every_index_of_a_small_deck_is_its_rank_in_lexicographic_order() -> Non
     assert int(below[-1, -1]) == len(every) == 420
     kinds = np.empty(7, np.uint8)
     stepped = np.array(every[0], np.uint8)
-    buf, head, cnt, _, _ = _scratch()
+    buf, head, cnt, _, _ = scratch()
     kind_of = np.arange(256, dtype=np.int64)
     for r, sequence in enumerate(every):
         positions.unrank(r, 7, below, strides, kinds)
@@ -29,10 +29,10 @@ def test_every_index_of_a_small_deck_is_its_rank_in_lexicographic_order() -> Non
         assert stepped.tolist() == sequence
         assert positions._next_sequence(stepped) == (r + 1 < len(every))
         for lead in (1, 3, 6):
-            _set(values[kinds], 7, lead, buf, head, cnt)
+            set_position(values[kinds], 7, lead, buf, head, cnt)
             for leader in (0, 1):  # written leader first, whichever seat leads
                 if leader == 1:
-                    _set(
+                    set_position(
                         np.concatenate([values[kinds][lead:], values[kinds][:lead]]),
                         7,
                         7 - lead,

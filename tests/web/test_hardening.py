@@ -221,7 +221,7 @@ def test_a_table_of_two_made_from_eight_seat_rules_is_named_for_two(client: Test
     assert table_rules is None or table_rules.rules.players == 2
     state = me.state
     assert state is not None and "players=8" not in json.dumps(state["rules"])
-    assert state["rules"]["name"] == "standard:players=2"
+    assert state["rules"]["name"] == "standard"  # two players is the preset's own setting
     assert state["rules"]["settings"]["players"] == "2"
 
 

@@ -13,11 +13,11 @@ from beggar.kernels.jit import jit, runtime
 
 WIDTH = 256
 """Capacity of each stack's ring buffer: every deck has fewer cards."""
-_MASK = WIDTH - 1
+RING_MASK = WIDTH - 1
 
 
 @jit
-def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Ring buffers for two stacks, their heads and sizes, out flags and the pile."""
     buf = np.zeros((2, WIDTH), np.uint8)
     head = np.zeros(2, np.int64)
@@ -28,7 +28,7 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 
 @jit
-def _set(
+def set_position(
     values: np.ndarray, n: int, lead_size: int, buf: np.ndarray, head: np.ndarray, cnt: np.ndarray
 ) -> None:
     """Put a leader-first position (``n`` pay values, the leader's ``lead_size`` first) in the buffers."""
@@ -49,16 +49,16 @@ def loop_of(
     """
     if lead_size < 1 or lead_size >= n:
         return False, 0, 0, 0, 0
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
-    r = play_general(buf, head, cnt, out, pile, _MASK, n, cfg, 0, runtime(True), cap, NO_LIMIT)
+    buf, head, cnt, out, pile = scratch()
+    set_position(values, n, lead_size, buf, head, cnt)
+    r = play_general(buf, head, cnt, out, pile, RING_MASK, n, cfg, 0, runtime(True), cap, NO_LIMIT)
     if r[0] != REASON_REPEAT:
         return False, 0, 0, 0, 0
     return True, r[5], r[4], r[2] - r[5], r[1] - r[4]
 
 
 @jit
-def _trick(
+def play_trick(
     buf: np.ndarray,
     head: np.ndarray,
     cnt: np.ndarray,
@@ -75,7 +75,7 @@ def _trick(
     exactly what the loser paid. Returns ``(-1, -1)`` if the game ended instead.
     """
     before = cnt[0]
-    r = play_general(buf, head, cnt, out, pile, _MASK, n, cfg, leader, runtime(False), NO_LIMIT, 1)
+    r = play_general(buf, head, cnt, out, pile, RING_MASK, n, cfg, leader, runtime(False), NO_LIMIT, 1)
     if r[0] >= 0:  # an ending reason, not the trick cap
         return -1, -1
     return r[1], (0 if cnt[0] > before else 1)
@@ -89,7 +89,7 @@ def _row(buf: np.ndarray, head: np.ndarray, cnt: np.ndarray, leader: int, row: n
     for seat in (leader, 1 - leader):
         h = head[seat]
         for i in range(cnt[seat]):
-            row[k] = buf[seat, (h + i) & _MASK]
+            row[k] = buf[seat, (h + i) & RING_MASK]
             k += 1
 
 
@@ -114,11 +114,11 @@ def canonical(
     loops, pre_tricks, pre_cards, period_tricks, period_cards = loop_of(values, n, lead_size, cfg, cap)
     if not loops:
         return False, 0, 0, 0, 0, 0, 0, 0
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
+    buf, head, cnt, out, pile = scratch()
+    set_position(values, n, lead_size, buf, head, cnt)
     leader = 0
     for _ in range(pre_tricks):
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+        _, leader = play_trick(buf, head, cnt, out, pile, n, cfg, leader)
     row = np.empty(n + 1, np.uint8)
     low = n
     high = 0
@@ -134,7 +134,7 @@ def canonical(
         lesser = min(cnt[0], cnt[1])
         low = min(low, lesser)
         high = max(high, lesser)
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+        _, leader = play_trick(buf, head, cnt, out, pile, n, cfg, leader)
     return True, pre_tricks, pre_cards, period_tricks, period_cards, low, high, times
 
 
@@ -142,10 +142,10 @@ def canonical(
 def cycle_rows(values: np.ndarray, n: int, lead_size: int, cfg: np.ndarray, tricks: int) -> np.ndarray:
     """The ``tricks`` positions from a position on a cycle, one leader-first row each (as :func:`_row`)."""
     rows = np.zeros((tricks, n + 1), np.uint8)
-    buf, head, cnt, out, pile = _scratch()
-    _set(values, n, lead_size, buf, head, cnt)
+    buf, head, cnt, out, pile = scratch()
+    set_position(values, n, lead_size, buf, head, cnt)
     leader = 0
     for t in range(tricks):
         _row(buf, head, cnt, leader, rows[t])
-        _, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+        _, leader = play_trick(buf, head, cnt, out, pile, n, cfg, leader)
     return rows

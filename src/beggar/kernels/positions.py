@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from beggar.kernels.cycles import _MASK, _scratch, _set, _trick
+from beggar.kernels.cycles import RING_MASK, play_trick, scratch, set_position
 from beggar.kernels.jit import jit
 
 
@@ -110,7 +110,7 @@ def position_index(
     for seat in (leader, 1 - leader):
         h = head[seat]
         for i in range(cnt[seat]):
-            k = kind_of[buf[seat, (h + i) & _MASK]]
+            k = kind_of[buf[seat, (h + i) & RING_MASK]]
             r += below[code, k]
             code -= strides[k]
     return r * (n - 1) + int(cnt[leader]) - 1
@@ -172,7 +172,7 @@ def play_range(
     kind_of = np.zeros(256, np.int64)
     for k in range(values.size):
         kind_of[values[k]] = k
-    buf, head, cnt, out, pile = _scratch()
+    buf, head, cnt, out, pile = scratch()
     kinds = np.empty(n, np.uint8)
     cards = np.empty(n, np.uint8)
     zeros = np.zeros(n, np.int64)
@@ -199,7 +199,7 @@ def play_range(
             first = r * (n - 1) + lead - 1
             if visited[first >> 6] & (np.uint64(1) << np.uint64(first & 63)):
                 continue
-            _set(cards, n, lead, buf, head, cnt)
+            set_position(cards, n, lead, buf, head, cnt)
             leader = 0
             index = first
             length = 0
@@ -210,7 +210,7 @@ def play_range(
                     walk = _grow(walk)
                 walk[length] = index
                 length += 1
-                turned, leader = _trick(buf, head, cnt, out, pile, n, cfg, leader)
+                turned, leader = play_trick(buf, head, cnt, out, pile, n, cfg, leader)
                 if turned < 0 or cnt[0] == 0 or cnt[1] == 0:
                     break  # the game ended, or will at the next card (an empty stack must turn)
                 index = position_index(buf, head, cnt, leader, kind_of, below, strides, n)
