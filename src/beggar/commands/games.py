@@ -114,9 +114,12 @@ def play_command(
 
 
 def _index(deal: str, rules: Rules) -> int | None:
-    """The deal's index (:func:`beggar.deals.deal_index`) where the deck has one, else None."""
+    """The deal's index (:func:`beggar.deals.deal_index`) where the deck has one and the rules
+    have the first hand lead (the index counts the leading hand first), else None."""
     from beggar.deals import deal_index
 
+    if rules.default_leader() != 0:
+        return None
     try:
         return deal_index(deal.strip(), rules)
     except DealError:
