@@ -74,7 +74,6 @@ from beggar.kernels.codes import (
     CFG_NEWEST_FIRST,
     CFG_WHEN_EMPTY,
     COL_HOLDINGS,
-    NO_LIMIT,
     REASON_ALL_CARDS,
     REASON_CANNOT_TURN,
     REASON_EMPTY,
@@ -146,6 +145,7 @@ def _game(
     debruijn: bool,
     cap_cards: int,
     cap_tricks: int,
+    stash: np.ndarray,
 ) -> tuple[int, int, int, int, int, int, int]:
     """Play one two-player game from its deal, untracked, a pay card or a payment at a time.
 
@@ -270,6 +270,10 @@ def _game(
                 nx, ny = ny, nx
                 px ^= 1
                 if tricks >= cap_tricks:
+                    # The position at this trick's end, for a caller that plays on from it.
+                    stash[0], stash[1], stash[2], stash[3], stash[4] = xm, x0, x1, x2, x3
+                    stash[5], stash[6], stash[7], stash[8], stash[9] = ym, y0, y1, y2, y3
+                    stash[10], stash[11], stash[12] = nx, ny, px
                     held0 = nx if px == 0 else ny
                     return CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0, read1
                 continue
@@ -364,6 +368,7 @@ def _play(
     debruijn: bool,
     cap_cards: int,
     cap_tricks: int,
+    stash: np.ndarray,
 ) -> tuple[int, int, int, int, int, int, int]:
     """Play a deal: dealt one card at a time (``dealt``), else hand 0 then hand 1 (see :func:`_game`)."""
     # Two calls, not two for each kind of deal: every inlined copy of _stack is compiled anew.
@@ -373,7 +378,7 @@ def _play(
     x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
     return _game(
         x[0], x[1], x[2], x[3], x[4], nx, y[0], y[1], y[2], y[3], y[4], ny, first,
-        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
+        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks, stash,
     )  # fmt: skip
 
 
@@ -388,37 +393,56 @@ def _play_generic(
     codes: np.ndarray,
     pays: np.ndarray,
     cfg: np.ndarray,
+    stash: np.ndarray,
 ) -> tuple[int, int, int, int, int, int, int]:
     """:func:`_play` with every setting read at run time (every covered rule set but the standard's)."""
     _, max_tricks, cap_cards = caps(cfg)
     return _play(
         hands, n0, n1, dealt, first, flags, codes, pays,
         cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False, cap_cards, max_tricks,
+        stash,
     )  # fmt: skip
 
 
+STASH = 13
+"""Words of :func:`play_trick`'s stash: both stacks' five words, their sizes, and the leader's seat."""
+
+
 @jit_inline
-def play_hands(
-    hands: np.ndarray,
-    n0: int,
-    n1: int,
-    flags: np.ndarray,
-    codes: np.ndarray,
+def stack_words(
+    cards: np.ndarray, begin: int, count: int, flags: np.ndarray, codes: np.ndarray
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The five words of a stack of ``cards[begin:begin + count]`` (top card first, at bit 0)."""
+    return _stack(cards, begin, 1, count, flags, codes)
+
+
+@jit_inline
+def play_trick(
+    stash: np.ndarray,
     pays: np.ndarray,
+    size: int,
     newest: bool,
     when_empty: bool,
     wide: bool,
     cap_cards: int,
 ) -> tuple[int, int, int, int, int, int, int]:
-    """Play hand 0 (``n0`` cards, leading) against hand 1, untracked, for compiled callers.
+    """Play on from the trick-start position in ``stash`` (as :func:`play_trick` leaves it) for
+    one trick, for compiled callers that play many deals sharing their start.
 
-    Returns :func:`_game`'s ``(reason, cards, tricks, winner, held0, held1, read1)``: a reason of
-    :data:`~beggar.kernels.codes.CAPPED` asks the caller to settle the game with
-    :func:`beggar.kernels.general.settle`; ``read1`` bounds the cards hand 1 turned.
+    Returns :func:`_game`'s ``(reason, cards, tricks, winner, held0, held1, read1)``, counted from
+    the stashed position; a reason of :data:`~beggar.kernels.codes.CAPPED_AT_TRICK` means the
+    trick was won and the position at its end is now in ``stash``; :data:`~beggar.kernels.codes.CAPPED`
+    (``cap_cards`` reached) asks the caller to settle the whole game with
+    :func:`beggar.kernels.general.settle`.
     """
-    return _play(
-        hands, n0, n1, False, 0, flags, codes, pays,
-        newest, when_empty, wide, False, cap_cards, NO_LIMIT,
+    # Sizes and seat as signed integers: numba would mix an unsigned word and an int into a float.
+    nx: int = np.int64(stash[10])  # type: ignore[assignment]
+    ny: int = np.int64(stash[11])  # type: ignore[assignment]
+    px: int = np.int64(stash[12])  # type: ignore[assignment]
+    return _game(
+        stash[0], stash[1], stash[2], stash[3], stash[4], nx,
+        stash[5], stash[6], stash[7], stash[8], stash[9], ny, px,
+        pays, size, newest, when_empty, wide, False, cap_cards, 1, stash,
     )  # fmt: skip
 
 
@@ -445,6 +469,7 @@ def _random_standard_batch(
     """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
     size = values.size
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = caps(cfg)
@@ -454,7 +479,7 @@ def _random_standard_batch(
         first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
             deck, size - n1, n1, True, first, flags, codes, pays,
-            False, False, False, debruijn, cap_cards, max_tricks,
+            False, False, False, debruijn, cap_cards, max_tricks, stash,
         )  # fmt: skip
         result = settle(played[:6], deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
@@ -504,13 +529,14 @@ def _random_any(
     """Random games under every other covered rule set (the settings read at run time)."""
     size = values.size
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
     dealt = runtime(True)  # see settle
     for g in range(res.shape[0]):
         first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
-        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
+        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg, stash)
         result = settle(played[:6], deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
 
@@ -529,10 +555,13 @@ def _deals_any(
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     dealt = runtime(False)  # see settle
     for g in range(hands.shape[0]):
         first = firsts[g]
-        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)
+        played = _play_generic(
+            hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg, stash
+        )
         result = settle(played[:6], hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
 
@@ -646,11 +675,13 @@ def warm_up() -> None:
 
 __all__ = [
     "MAX_CARDS",
+    "STASH",
     "CountZeros",
     "covers",
     "play_deals",
-    "play_hands",
     "play_random",
+    "play_trick",
+    "stack_words",
     "tables",
     "warm_up",
 ]

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from beggar.kernels.bitwise import play_hands
-from beggar.kernels.codes import CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
+from beggar.kernels.bits import shl, shr
+from beggar.kernels.bitwise import STASH, play_trick, stack_words
+from beggar.kernels.codes import CAPPED, CAPPED_AT_TRICK, CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
 from beggar.kernels.general import buffers, caps, settle
 from beggar.kernels.jit import jit, jit_inline, runtime
 
@@ -46,6 +47,7 @@ C_OFFSET, C_CARDS, C_TRICKS, C_WINNER, C_TIMES = 0, 1, 2, 3, 4
 C_WIDTH = 5
 
 _SATURATED = 1 << 62
+_ONE = np.uint64(1)
 
 
 @jit
@@ -87,8 +89,8 @@ def _block(deck: np.ndarray, start: int, binom: np.ndarray, kinds: np.ndarray) -
 
 
 @jit_inline
-def _last_then_next(deck: np.ndarray, start: int) -> bool:
-    """Jump past every arrangement of ``deck[start:]``, then to the next deal; False after the last."""
+def _last_then_next(deck: np.ndarray, start: int) -> int:
+    """Jump past every arrangement of ``deck[start:]``, then to the next deal (see :func:`_next`)."""
     n = deck.size
     # Reverse the increasing tail: its last arrangement.
     i, j = start, n - 1
@@ -100,14 +102,15 @@ def _last_then_next(deck: np.ndarray, start: int) -> bool:
 
 
 @jit_inline
-def _next(deck: np.ndarray) -> bool:
-    """The next arrangement in lexicographic order, in place; False after the last."""
+def _next(deck: np.ndarray) -> int:
+    """The next arrangement in lexicographic order, in place: the first position it changed, or -1
+    after the last arrangement."""
     n = deck.size
     i = n - 2
     while i >= 0 and deck[i] >= deck[i + 1]:
         i -= 1
     if i < 0:
-        return False
+        return -1
     j = n - 1
     while deck[j] <= deck[i]:
         j -= 1
@@ -117,7 +120,7 @@ def _next(deck: np.ndarray) -> bool:
         deck[a], deck[b] = deck[b], deck[a]
         a += 1
         b -= 1
-    return True
+    return i
 
 
 @jit
@@ -185,6 +188,158 @@ S_DONE, S_LOOPS, S_BY_CARDS, S_BY_TRICKS = 0, 1, 2, 4
 S_SIZE = 6
 
 
+MARKS = 1024
+"""Trick starts remembered per game (a longer game simply remembers its first ones)."""
+
+
+@jit_inline
+def _range(
+    deck: np.ndarray,
+    lead: int,
+    count: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    skip: bool,
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    loops: np.ndarray,
+    loop_rows: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+    newest: bool,
+    when_empty: bool,
+    wide: bool,
+) -> int:
+    """:func:`play_range` with the pile order, the empty-hand rule and the width as arguments."""
+    n = deck.size
+    n1 = n - lead
+    _, _, cap_cards = caps(cfg)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), n)
+    lengths = np.empty(2, np.int64)
+    lengths[0] = lead
+    lengths[1] = n1
+    binom = binomials(n)
+    kinds = np.zeros(256, np.int64)
+    marks_w = np.zeros((MARKS, STASH), np.uint64)
+    marks_i = np.zeros((MARKS, 3), np.int64)  # cards, tricks, second hand's turns at a trick start
+    stash = np.zeros(STASH, np.uint64)
+    h = np.zeros(5, np.uint64)  # the second hand's dealt cards as stack words
+    marks = 0
+    pivot = 0
+    done = state[S_DONE]
+    while done < count:
+        if not skip or pivot < lead or marks == 0:
+            a = stack_words(deck, 0, lead, flags, codes)
+            b = stack_words(deck, lead, n1, flags, codes)
+            for w in range(5):
+                marks_w[0, w] = a[w]
+                marks_w[0, 5 + w] = b[w]
+                h[w] = b[w]
+            marks_w[0, 10] = lead
+            marks_w[0, 11] = n1
+            marks_w[0, 12] = 0
+            marks_i[0, 0] = 0
+            marks_i[0, 1] = 0
+            marks_i[0, 2] = 0
+            marks = 1
+        else:
+            # The second hand's words from the pivot on, then the last trick start still shared.
+            low = pivot - lead
+            part = stack_words(deck, pivot, n - pivot, flags, codes)
+            keep = shl(_ONE, low) - _ONE
+            for w in range(5):
+                h[w] = (h[w] & keep) | shl(part[w], low)
+            k = marks - 1
+            while marks_i[k, 2] > low:
+                k -= 1
+            marks = k + 1
+            turned = marks_i[k, 2]
+            if turned < n1:
+                fresh = shl(_ONE, n1 - turned) - _ONE
+                base = 0 if marks_w[k, 12] == 1 else 5  # where the second hand's stack is
+                for w in range(5):
+                    marks_w[k, base + w] = (marks_w[k, base + w] & ~fresh) | (shr(h[w], turned) & fresh)
+        k = marks - 1
+        for w in range(STASH):
+            stash[w] = marks_w[k, w]
+        cards = marks_i[k, 0]
+        tricks = marks_i[k, 1]
+        read = marks_i[k, 2]
+        while True:
+            played = play_trick(stash, pays, n, newest, when_empty, wide, cap_cards - cards)
+            if played[0] != CAPPED_AT_TRICK:
+                break
+            cards += played[1]
+            tricks += 1
+            read += played[6]
+            if skip and marks < MARKS:
+                for w in range(STASH):
+                    marks_w[marks, w] = stash[w]
+                marks_i[marks, 0] = cards
+                marks_i[marks, 1] = tricks
+                marks_i[marks, 2] = read
+                marks += 1
+        times = 1
+        if played[0] >= 0:
+            reason, winner = played[0], played[3]
+            cards += played[1]
+            tricks += played[2]
+            read += played[6]
+            if skip and read < n1:
+                times = _block(deck, lead + read, binom, kinds)
+                if times > count - done:
+                    times = count - done
+        else:
+            # A long game: the general kernel replays it from its deal, remembering positions.
+            result = settle(
+                (CAPPED, 0, 0, -1, 0, 0),
+                deck,
+                lengths,
+                runtime(False),
+                0,
+                cfg,
+                buf,
+                head,
+                cnt,
+                out,
+                pile,
+                mask,
+            )
+            reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
+            if reason == REASON_REPEAT:
+                k = state[S_LOOPS]
+                loops[k] = done
+                loop_rows[k, 0] = result[4]
+                loop_rows[k, 1] = result[5]
+                loop_rows[k, 2] = cards - result[4]
+                loop_rows[k, 3] = tricks - result[5]
+                state[S_LOOPS] = k + 1
+        if reason != REASON_REPEAT:
+            if cards >= cards_hist.size or tricks >= tricks_hist.size:
+                state[S_DONE] = done
+                return TOO_LONG
+            cards_hist[cards] += times
+            tricks_hist[tricks] += times
+            wins[winner] += times
+            _offer(by_cards, state, S_BY_CARDS, C_CARDS, cards_hist, done, cards, tricks, winner, times)
+            _offer(by_tricks, state, S_BY_TRICKS, C_TRICKS, tricks_hist, done, cards, tricks, winner, times)
+        done += times
+        # A block counted at once ends at its last arrangement; then the next deal.
+        pivot = _last_then_next(deck, lead + read) if times > 1 else _next(deck)
+        if pivot < 0:
+            break
+        if state[S_LOOPS] == loops.size:
+            break
+    state[S_DONE] = done
+    if done < count and state[S_LOOPS] == loops.size:
+        return LOOPS_FULL
+    return DONE
+
+
 @jit
 def play_range(
     deck: np.ndarray,
@@ -207,70 +362,53 @@ def play_range(
     """Play deals from ``deck`` on, in index order, until ``state[S_DONE]`` reaches ``count``.
 
     ``deck`` (pay values, the leading hand's ``lead`` cards first) is the deal of offset
-    ``state[S_DONE]``; on return it is the next deal to play (unchanged after the deck's last
-    deal). Finished games go into the histograms and ``wins``; the offset of each never-ending
-    deal into ``loops``, with ``(lead-in cards, lead-in tricks, period cards, period tricks)`` in
-    ``loop_rows``; candidates for the longest games into ``by_cards`` and ``by_tricks``.
-    ``skip`` counts blocks of deals whose unread cards cannot change the game at once (False:
-    one game per deal, for tests and the benchmark). Returns :data:`DONE`, :data:`LOOPS_FULL` or
-    :data:`TOO_LONG`.
+    ``state[S_DONE]``. Finished games go into the histograms and ``wins``; the offset of each
+    never-ending deal into ``loops``, with ``(lead-in cards, lead-in tricks, period cards, period
+    tricks)`` in ``loop_rows``; candidates for the longest games into ``by_cards`` and
+    ``by_tricks``. ``skip`` shares work between consecutive deals (False: every deal played from
+    its start, one game a deal, for tests and the benchmark). Returns :data:`DONE`,
+    :data:`LOOPS_FULL` (``deck`` is then the next deal to play) or :data:`TOO_LONG`. Under the
+    standard settings (oldest card first, rule 8, at most four pay values); :func:`play_range_any`
+    plays every other covered rule set.
+
+    How deals share work. The position at each trick start of a game is remembered with the
+    cards the second hand had turned by then. The next deal differs from position ``pivot`` on:
+    if that is in the second hand, the game is the same up to the last remembered trick start at
+    which the second hand had turned fewer than ``pivot - lead`` cards; there the second hand's
+    unturned dealt cards (the top of its stack) are replaced by the new deal's, and play goes on.
     """
-    n = deck.size
-    n1 = n - lead
-    newest = cfg[CFG_NEWEST_FIRST] != 0
-    when_empty = cfg[CFG_WHEN_EMPTY] != 0
-    wide = pays.size > 4
-    _, _, cap_cards = caps(cfg)
-    buf, head, cnt, out, pile, mask = buffers(runtime(2), n)
-    lengths = np.empty(2, np.int64)
-    lengths[0] = lead
-    lengths[1] = n1
-    binom = binomials(n)
-    kinds = np.zeros(256, np.int64)
-    done = state[S_DONE]
-    while done < count:
-        played = play_hands(deck, lead, n1, flags, codes, pays, newest, when_empty, wide, cap_cards)
-        times = 1
-        if played[0] >= 0:
-            reason, cards, tricks, winner = played[0], played[1], played[2], played[3]
-            read = played[6]
-            if skip and read < n1:
-                times = _block(deck, lead + read, binom, kinds)
-                if times > count - done:
-                    times = count - done
-        else:
-            result = settle(
-                played[:6], deck, lengths, runtime(False), 0, cfg, buf, head, cnt, out, pile, mask
-            )
-            reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
-            if reason == REASON_REPEAT:
-                k = state[S_LOOPS]
-                loops[k] = done
-                loop_rows[k, 0] = result[4]
-                loop_rows[k, 1] = result[5]
-                loop_rows[k, 2] = cards - result[4]
-                loop_rows[k, 3] = tricks - result[5]
-                state[S_LOOPS] = k + 1
-        if reason != REASON_REPEAT:
-            if cards >= cards_hist.size or tricks >= tricks_hist.size:
-                state[S_DONE] = done
-                return TOO_LONG
-            cards_hist[cards] += times
-            tricks_hist[tricks] += times
-            wins[winner] += times
-            _offer(by_cards, state, S_BY_CARDS, C_CARDS, cards_hist, done, cards, tricks, winner, times)
-            _offer(by_tricks, state, S_BY_TRICKS, C_TRICKS, tricks_hist, done, cards, tricks, winner, times)
-        done += times
-        # A block counted at once ends at its last arrangement; then the next deal.
-        more = _last_then_next(deck, lead + played[6]) if times > 1 else _next(deck)
-        if not more:
-            break
-        if state[S_LOOPS] == loops.size:
-            break
-    state[S_DONE] = done
-    if done < count and state[S_LOOPS] == loops.size:
-        return LOOPS_FULL
-    return DONE
+    return _range(
+        deck, lead, count, flags, codes, pays, cfg, skip, cards_hist, tricks_hist, wins, loops,
+        loop_rows, by_cards, by_tricks, state,
+        False, False, False,
+    )  # fmt: skip
+
+
+@jit
+def play_range_any(
+    deck: np.ndarray,
+    lead: int,
+    count: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    skip: bool,
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    loops: np.ndarray,
+    loop_rows: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+) -> int:
+    """:func:`play_range` under any covered rule set (the settings read at run time)."""
+    return _range(
+        deck, lead, count, flags, codes, pays, cfg, skip, cards_hist, tricks_hist, wins, loops,
+        loop_rows, by_cards, by_tricks, state,
+        cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4,
+    )  # fmt: skip
 
 
 __all__ = [
@@ -286,6 +424,7 @@ __all__ = [
     "LONGEST",
     "LOOPS",
     "LOOPS_FULL",
+    "MARKS",
     "S_BY_CARDS",
     "S_BY_TRICKS",
     "S_DONE",
@@ -295,4 +434,5 @@ __all__ = [
     "binomials",
     "keep_longest",
     "play_range",
+    "play_range_any",
 ]

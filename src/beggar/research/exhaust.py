@@ -250,6 +250,7 @@ def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
     """Play every deal of ``unit`` (a pure function of it: runs in a worker)."""
     from beggar.kernels import exhaust as kernel
     from beggar.kernels.bitwise import tables
+    from beggar.kernels.codes import CFG_NEWEST_FIRST, CFG_WHEN_EMPTY
     from beggar.kernels.general import KernelRules
 
     began = time.perf_counter()
@@ -267,8 +268,10 @@ def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
     by_tricks = np.zeros((kernel.CANDIDATES, kernel.C_WIDTH), np.int64)
     state = np.zeros(kernel.S_SIZE, np.int64)
     never: list[NeverEndingDeal] = []
+    standard = not compiled.cfg[CFG_NEWEST_FIRST] and not compiled.cfg[CFG_WHEN_EMPTY] and pays.size <= 4
+    play = kernel.play_range if standard else kernel.play_range_any
     while True:
-        status = kernel.play_range(
+        status = play(
             current, deck.lead, count, flags, codes, pays, compiled.cfg, skip,
             cards_hist, tricks_hist, wins, loops, loop_rows, by_cards, by_tricks, state,
         )  # fmt: skip
