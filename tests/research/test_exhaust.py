@@ -137,6 +137,19 @@ def test_units_add_up_to_the_whole_and_a_range_is_its_own_deals() -> None:
     assert [n.index for p in parts for n in p.never_ending] == [n.index for n in whole.never_ending]
 
 
+def test_a_run_cut_otherwise_plays_only_the_deals_still_missing(tmp_path: Path) -> None:
+    deck = ExhaustDeck.of(rules_named(SMALL[0]), SMALL[1])
+    store = ExhaustStore(Store(tmp_path / "cuts.db"))
+    run_exhaust(deck, store, 130, 1000, unit_size=300)
+    run_exhaust(deck, store, 0, deck.total, unit_size=500)
+    done = store.done(deck.key)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(done))
+    assert (done[0][0], done[-1][1]) == (0, deck.total)
+    whole = ExhaustStore(Store(tmp_path / "whole.db"))
+    run_exhaust(deck, whole, 0, deck.total, unit_size=10**6)
+    assert store.summary(deck) == whole.summary(deck)
+
+
 # == the command: SIGKILL, Dask, JSON =================================================================
 
 

@@ -41,7 +41,7 @@ def exhaust_deck(rules: Any, cards: str | None) -> Any:
     "--unit-size",
     type=Whole(1),
     default=None,
-    help="Deals per unit of work (default 16,777,216; keep it when resuming).",
+    help="Deals per unit of work (default 16,777,216).",
 )
 @click.option("--workers", type=Whole(1), default=None, help="Processes (default: every core).")
 @click.option("--scheduler", default=None, help="A Dask scheduler, tcp://HOST:PORT (needs beggar[cluster]).")

@@ -376,19 +376,20 @@ class ExhaustStore:
         return [(int(a), int(b)) for a, b in rows]
 
     def pending(self, deck: str, units: list[Unit]) -> list[Unit]:
-        """The units not stored yet; a unit that overlaps a stored one in part is an error."""
+        """The parts of ``units`` not stored yet: a unit that a run cut otherwise has already
+        covered in part is cut down to the deals still missing, so nothing is played twice."""
         done = self.done(deck)
-        starts = {a: b for a, b in done}
-        left = []
+        left: list[Unit] = []
         for unit in units:
-            if starts.get(unit.start) == unit.stop:
-                continue
-            if any(a < unit.stop and unit.start < b for a, b in done):
-                raise ExhaustError(
-                    f"the deals {unit.start:,} to {unit.stop:,} overlap units already stored in another "
-                    "cut: use the same --unit-size as before"
-                )
-            left.append(unit)
+            start = unit.start
+            for a, b in done:
+                if b <= start or a >= unit.stop:
+                    continue
+                if a > start:
+                    left.append(Unit(unit.rules, unit.counts, start, a))
+                start = max(start, b)
+            if start < unit.stop:
+                left.append(Unit(unit.rules, unit.counts, start, unit.stop))
         return left
 
     def threshold(self, deck: str, measure: str, most: int) -> tuple[int, int] | None:
