@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import click
 
-from beggar.commands import construct, factory, games, research, serve
+from beggar.commands import construct, exhaust, factory, games, research, serve
 from beggar.commands.games import USER_ERRORS, record_json, summary_line
 from beggar.research.store import StoreError
 
@@ -35,6 +35,7 @@ for _command in (
     *research.COMMANDS,
     *factory.COMMANDS,
     *construct.COMMANDS,
+    *exhaust.COMMANDS,
     *serve.COMMANDS,
 ):
     cli.add_command(_command)

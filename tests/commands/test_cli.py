@@ -27,7 +27,7 @@ def beggar(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, st
 def test_play_prints_the_record_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = beggar(capsys, "play", MANN_WU)
     assert status == 0
-    assert out == "finished: 7157 cards, 1007 tricks; the second hand (B) wins\n"
+    assert out == "finished: 7157 cards, 1007 tricks; the second hand (B) wins; index 585397923484628415911\n"
 
 
 def test_play_json_has_status_cards_tricks_and_zero_based_winner(capsys: pytest.CaptureFixture[str]) -> None:

@@ -103,10 +103,32 @@ def play_command(
     if trace:
         _trace(game, rules)
     record = game.run()
+    index = _index(deal, rules)
     if as_json:
-        click.echo(json.dumps(record_json(deal.strip(), rules, record)))
+        data = record_json(deal.strip(), rules, record)
+        if index is not None:
+            data["index"] = index
+        click.echo(json.dumps(data))
     elif not trace:
-        click.echo(summary_line(record, rules))
+        click.echo(summary_line(record, rules) + _index_words(index))
+
+
+def _index(deal: str, rules: Rules) -> int | None:
+    """The deal's index (:func:`beggar.deals.deal_index`) where the deck has one and the rules
+    have the first hand lead (the index counts the leading hand first), else None."""
+    from beggar.deals import deal_index
+
+    if rules.default_leader() != 0:
+        return None
+    try:
+        return deal_index(deal.strip(), rules)
+    except DealError:
+        return None
+
+
+def _index_words(index: int | None) -> str:
+    """``; index 123`` where the deal has one."""
+    return "" if index is None else f"; index {index}"
 
 
 def _trace(game: Game, rules: Rules) -> None:
@@ -161,6 +183,12 @@ def _play_stream(
     return failures
 
 
+_INDEX_CARDS_HELP = (
+    "With --index or --index-of: a smaller deck, number cards then cards of each pay rank in rank "
+    "order, for example 14,2,2,2 (default: the rules' whole deck)."
+)
+
+
 @click.command("deal")
 @click.option("--seed", type=Whole(0), default=None, help="Seed; the same seed always gives the same deal.")
 @rules_option()
@@ -169,15 +197,44 @@ def _play_stream(
     type=click.Choice(["compact", "ranks", "full"]),
     default="ranks",
     show_default=True,
-    help="How to write the deal.",
+    help="How to write the deal (a deal by --index is written in compact notation).",
 )
-def deal_command(seed: int | None, rules: Rules, notation: str) -> None:
-    """Print a random deal (the seed is printed on standard error when not given)."""
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-        click.echo(f"seed {seed}", err=True)
-    deal = random_deal(rules, seed)
-    click.echo(deal.compact(rules) if notation == "compact" else deal.format(notation))
+@click.option("--index", type=Whole(0), default=None, help="Print the balanced deal of this index.")
+@click.option("--index-of", "index_of", default=None, help="Print the index of this balanced deal.")
+@click.option("--cards", default=None, help=_INDEX_CARDS_HELP)
+def deal_command(
+    seed: int | None,
+    rules: Rules,
+    notation: str,
+    index: int | None,
+    index_of: str | None,
+    cards: str | None,
+) -> None:
+    """Print a random deal (the seed is printed on standard error when not given), or a deal by index.
+
+    A deal's index is its rank among every arrangement of the deck's pay values in lexicographic
+    order, the first hand first, top card first: index 0 deals every card that pays nothing first.
+    """
+    from beggar.commands.exhaust import exhaust_deck
+
+    if index is None and index_of is None:
+        if cards is not None:
+            raise click.UsageError("--cards goes with --index or --index-of")
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+            click.echo(f"seed {seed}", err=True)
+        deal = random_deal(rules, seed)
+        click.echo(deal.compact(rules) if notation == "compact" else deal.format(notation))
+        return
+    if index is not None and index_of is not None:
+        raise click.UsageError("give --index or --index-of, not both")
+    if seed is not None:
+        raise click.UsageError("--seed draws a random deal: leave it out with --index or --index-of")
+    deck = exhaust_deck(rules, cards)
+    try:
+        click.echo(deck.deal(index) if index is not None else str(deck.index_of(index_of or "")))
+    except ValueError as exc:  # a deal that cannot be read, is not balanced, or not of this deck
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command("records")
@@ -324,12 +381,16 @@ def cycle_command(
     first = _leader(rules, seed)
     led = f"{seat_names(rules.players)[first]} leads"
     cycle = find_cycle(deal, rules, first=first, complete=not partial)
+    index = _index(deal, rules)
+    shown_index = {} if index is None else {"index": index}
     if cycle is None:
         record = Game(deal, rules.unlimited(), first=first, complete=not partial).run()
         if as_json:
-            click.echo(json.dumps({"deal": deal, "rules": rules.spec(), "loops": False, **record.to_dict()}))
+            ended = {"deal": deal, "rules": rules.spec(), **shown_index, "loops": False, **record.to_dict()}
+            click.echo(json.dumps(ended))
         else:
-            click.echo(f"no cycle ({led}): the game ends ({summary_line(record, rules)})")
+            ends = summary_line(record, rules)
+            click.echo(f"no cycle ({led}): the game ends ({ends}){_index_words(index)}")
         return
     found = deals_reaching(cycle.positions, rules, max_tricks=reach) if reach else None
     hood: Neighbourhood | None = None
@@ -347,6 +408,7 @@ def cycle_command(
         data: dict[str, Any] = {
             "deal": deal,
             "rules": rules.spec(),
+            **shown_index,
             "loops": True,
             "first": first,
             **cycle.to_dict(),
@@ -366,7 +428,7 @@ def cycle_command(
     click.echo(
         f"loops ({led}): the cycle is entered after {_count(cycle.pre_period_tricks, 'trick')} "
         f"({_count(cycle.pre_period_cards, 'card')}) and lasts {_count(cycle.period_tricks, 'trick')} "
-        f"({_count(cycle.period_cards, 'card')})"
+        f"({_count(cycle.period_cards, 'card')}){_index_words(index)}"
     )
     if show_positions:
         for number, position in enumerate(cycle.positions):

@@ -145,12 +145,16 @@ def _game(
     debruijn: bool,
     cap_cards: int,
     cap_tricks: int,
-) -> tuple[int, int, int, int, int, int]:
+    stash: np.ndarray,
+) -> tuple[int, int, int, int, int, int, int]:
     """Play one two-player game from its deal, untracked, a pay card or a payment at a time.
 
     ``X`` (mask ``xm``, value planes ``x0..x3``, ``nx`` cards, seat ``px``) leads; ``Y`` is
     the other player. ``pays[code]`` is the pay value of a plane code. Returns ``(reason, cards,
-    tricks, winner, held0, held1)`` as :func:`beggar.kernels.general._fast_two` does; ``reason`` is
+    tricks, winner, held0, held1, read1)`` as :func:`beggar.kernels.general._fast_two` does, and
+    ``read1``, at least the cards seat 1 turned (exact when the game ends at a trick's end, an
+    upper bound otherwise): :mod:`beggar.kernels.exhaust` learns from it which of seat 1's dealt
+    cards the game never read. ``reason`` is
     :data:`beggar.kernels.general.CAPPED` when the game may reach ``cap_cards`` cards within the step
     it is in (the caller replays it exactly), or :data:`CAPPED_AT_TRICK` at the trick that
     reached ``cap_tricks``.
@@ -162,6 +166,7 @@ def _game(
     cards = 0
     tricks = 0
     owed = 0
+    read1 = 0
     lost = REASON_EMPTY if when_empty else REASON_CANNOT_TURN
     while True:
         if owed == 0:
@@ -175,9 +180,9 @@ def _game(
                 if lx == sx:
                     k = 2 * lx + we
                     if cards + k >= cap_cards:
-                        return CAPPED, cards, tricks, -1, 0, 0
+                        return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
                     winner = px ^ 1
-                    return lost, cards + k, tricks + 1, winner, size * (1 - winner), size * winner
+                    return lost, cards + k, tricks + 1, winner, size * (1 - winner), size * winner, read1 + k
                 t = lx
                 kx = lx + 1
                 ky = lx
@@ -188,8 +193,8 @@ def _game(
                 if ly == sy:
                     k = 2 * ly + 1 + we
                     if cards + k >= cap_cards:
-                        return CAPPED, cards, tricks, -1, 0, 0
-                    return lost, cards + k, tricks + 1, px, size * (1 - px), size * px
+                        return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
+                    return lost, cards + k, tricks + 1, px, size * (1 - px), size * px, read1 + k
                 t = ly
                 kx = ly + 1
                 ky = ly + 1
@@ -198,8 +203,9 @@ def _game(
                     c |= (get(y2, t) << 2) | (get(y3, t) << 3)
             k = kx + ky
             if cards + k >= cap_cards:
-                return CAPPED, cards, tricks, -1, 0, 0
+                return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
             cards += k
+            read1 += kx * px + ky * (1 - px)
             xm = shr(xm, kx)
             x0 = shr(x0, kx)
             x1 = shr(x1, kx)
@@ -220,8 +226,9 @@ def _game(
             if owed <= lx:
                 k = owed
                 if cards + k >= cap_cards:
-                    return CAPPED, cards, tricks, -1, 0, 0
+                    return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
                 cards += k
+                read1 += k * px
                 xm = shr(xm, k)
                 x0 = shr(x0, k)
                 x1 = shr(x1, k)
@@ -253,7 +260,7 @@ def _game(
                 owed = 0
                 if nx == 0:
                     winner = px ^ 1
-                    return REASON_ALL_CARDS, cards, tricks, winner, size * (1 - winner), size * winner
+                    return REASON_ALL_CARDS, cards, tricks, winner, size * (1 - winner), size * winner, read1
                 # Y leads the next trick.
                 xm, ym = ym, xm
                 x0, y0 = y0, x0
@@ -263,20 +270,25 @@ def _game(
                 nx, ny = ny, nx
                 px ^= 1
                 if tricks >= cap_tricks:
+                    # The position at this trick's end, for a caller that plays on from it.
+                    stash[0], stash[1], stash[2], stash[3], stash[4] = xm, x0, x1, x2, x3
+                    stash[5], stash[6], stash[7], stash[8], stash[9] = ym, y0, y1, y2, y3
+                    stash[10], stash[11], stash[12] = nx, ny, px
                     held0 = nx if px == 0 else ny
-                    return CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0
+                    return CAPPED_AT_TRICK, cards, tricks, -1, held0, size - held0, read1
                 continue
             if lx >= nx - we:
                 # X runs out before the payment is made (when-empty: turns their last card).
                 if cards + nx >= cap_cards:
-                    return CAPPED, cards, tricks, -1, 0, 0
+                    return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
                 winner = px ^ 1
-                return lost, cards + nx, tricks + 1, winner, size * (1 - winner), size * winner
+                return lost, cards + nx, tricks + 1, winner, size * (1 - winner), size * winner, read1 + nx
             t = lx
             k = lx + 1
             if cards + k >= cap_cards:
-                return CAPPED, cards, tricks, -1, 0, 0
+                return CAPPED, cards, tricks, -1, 0, 0, read1 + cap_cards
             cards += k
+            read1 += k * px
             c = get(x0, t) | (get(x1, t) << 1)
             if wide:
                 c |= (get(x2, t) << 2) | (get(x3, t) << 3)
@@ -317,7 +329,7 @@ def _game(
         if nx == 0:
             # The payer has no card to turn (rule 8): the pay card's owner takes the pile and wins.
             winner = px ^ 1
-            return REASON_CANNOT_TURN, cards, tricks + 1, winner, size * (1 - winner), size * winner
+            return REASON_CANNOT_TURN, cards, tricks + 1, winner, size * (1 - winner), size * winner, read1
 
 
 # == dealing ======================================================================================
@@ -356,8 +368,9 @@ def _play(
     debruijn: bool,
     cap_cards: int,
     cap_tricks: int,
-) -> tuple[int, int, int, int, int, int]:
-    """Play a deal: dealt one card at a time (``dealt``), else hand 0 then hand 1."""
+    stash: np.ndarray,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Play a deal: dealt one card at a time (``dealt``), else hand 0 then hand 1 (see :func:`_game`)."""
     # Two calls, not two for each kind of deal: every inlined copy of _stack is compiled anew.
     step = 2 if dealt else 1
     a = _stack(hands, 0, step, n0, flags, codes)
@@ -365,7 +378,7 @@ def _play(
     x, nx, y, ny = (a, n0, b, n1) if first == 0 else (b, n1, a, n0)
     return _game(
         x[0], x[1], x[2], x[3], x[4], nx, y[0], y[1], y[2], y[3], y[4], ny, first,
-        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks,
+        pays, n0 + n1, newest, when_empty, wide, debruijn, cap_cards, cap_tricks, stash,
     )  # fmt: skip
 
 
@@ -380,13 +393,62 @@ def _play_generic(
     codes: np.ndarray,
     pays: np.ndarray,
     cfg: np.ndarray,
-) -> tuple[int, int, int, int, int, int]:
+    stash: np.ndarray,
+) -> tuple[int, int, int, int, int, int, int]:
     """:func:`_play` with every setting read at run time (every covered rule set but the standard's)."""
     _, max_tricks, cap_cards = caps(cfg)
     return _play(
         hands, n0, n1, dealt, first, flags, codes, pays,
         cfg[CFG_NEWEST_FIRST] != 0, cfg[CFG_WHEN_EMPTY] != 0, pays.size > 4, False, cap_cards, max_tricks,
+        stash,
     )  # fmt: skip
+
+
+STASH = 13
+"""Words of :func:`play_trick`'s stash: both stacks' five words, their sizes, and the leader's seat."""
+
+
+@jit_inline
+def stack_words(
+    cards: np.ndarray, begin: int, count: int, flags: np.ndarray, codes: np.ndarray
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The five words of a stack of ``cards[begin:begin + count]`` (top card first, at bit 0)."""
+    return _stack(cards, begin, 1, count, flags, codes)
+
+
+@jit_inline
+def play_trick(
+    stash: np.ndarray,
+    pays: np.ndarray,
+    size: int,
+    newest: bool,
+    when_empty: bool,
+    wide: bool,
+    cap_cards: int,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Play on from the trick-start position in ``stash`` (as :func:`play_trick` leaves it) for
+    one trick, for compiled callers that play many deals sharing their start.
+
+    Returns :func:`_game`'s ``(reason, cards, tricks, winner, held0, held1, read1)``, counted from
+    the stashed position; a reason of :data:`~beggar.kernels.codes.CAPPED_AT_TRICK` means the
+    trick was won and the position at its end is now in ``stash``; :data:`~beggar.kernels.codes.CAPPED`
+    (``cap_cards`` reached) asks the caller to settle the whole game with
+    :func:`beggar.kernels.general.settle`.
+    """
+    # Sizes and seat as signed integers: numba would mix an unsigned word and an int into a float.
+    nx: int = np.int64(stash[10])  # type: ignore[assignment]
+    ny: int = np.int64(stash[11])  # type: ignore[assignment]
+    px: int = np.int64(stash[12])  # type: ignore[assignment]
+    return _game(
+        stash[0], stash[1], stash[2], stash[3], stash[4], nx,
+        stash[5], stash[6], stash[7], stash[8], stash[9], ny, px,
+        pays, size, newest, when_empty, wide, False, cap_cards, 1, stash,
+    )  # fmt: skip
+
+
+def tables(values: U8) -> tuple[U8, U8, I64]:
+    """For every pay value: is it a pay card, and its plane code; and the value of every code."""
+    return _tables(values)
 
 
 # == batches ======================================================================================
@@ -407,6 +469,7 @@ def _random_standard_batch(
     """Random games under oldest-first, rule 8 and at most four pay values, the settings constant."""
     size = values.size
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     _, max_tricks, cap_cards = caps(cfg)
@@ -416,9 +479,9 @@ def _random_standard_batch(
         first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
         played = _play(
             deck, size - n1, n1, True, first, flags, codes, pays,
-            False, False, False, debruijn, cap_cards, max_tricks,
+            False, False, False, debruijn, cap_cards, max_tricks, stash,
         )  # fmt: skip
-        result = settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        result = settle(played[:6], deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
 
 
@@ -466,14 +529,15 @@ def _random_any(
     """Random games under every other covered rule set (the settings read at run time)."""
     size = values.size
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     deck = values.copy()
     lengths = np.zeros(2, np.int64)
     n1 = size // 2
     dealt = runtime(True)  # see settle
     for g in range(res.shape[0]):
         first = deal_random(values, deck, seed, start + g, cfg[CFG_FIRST])
-        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg)
-        result = settle(played, deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(deck, size - n1, n1, dealt, first, flags, codes, pays, cfg, stash)
+        result = settle(played[:6], deck, lengths, dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
 
 
@@ -491,11 +555,14 @@ def _deals_any(
     """Play given deals: row ``g`` of ``hands`` is hand 0 then hand 1, sized by ``lengths[g]``."""
     size = hands.shape[1]
     buf, head, cnt, out, pile, mask = buffers(runtime(2), size)
+    stash = np.zeros(STASH, np.uint64)  # only a trick-by-trick caller reads it
     dealt = runtime(False)  # see settle
     for g in range(hands.shape[0]):
         first = firsts[g]
-        played = _play_generic(hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg)
-        result = settle(played, hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
+        played = _play_generic(
+            hands[g], lengths[g, 0], lengths[g, 1], dealt, first, flags, codes, pays, cfg, stash
+        )
+        result = settle(played[:6], hands[g], lengths[g], dealt, first, cfg, buf, head, cnt, out, pile, mask)
         finish(res, g, cfg, cnt, first, result)
 
 
@@ -606,4 +673,15 @@ def warm_up() -> None:
     play_deals(["K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"])
 
 
-__all__ = ["MAX_CARDS", "CountZeros", "covers", "play_deals", "play_random", "warm_up"]
+__all__ = [
+    "MAX_CARDS",
+    "STASH",
+    "CountZeros",
+    "covers",
+    "play_deals",
+    "play_random",
+    "play_trick",
+    "stack_words",
+    "tables",
+    "warm_up",
+]

@@ -1,0 +1,136 @@
+"""The ``beggar exhaust`` command: every balanced deal of a deck, played and stored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from beggar.commands.campaign import Bar, run_resumable
+from beggar.commands.options import Whole, console, db_option, kept_db_path, rules_option, where_options
+
+_RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
+_CARDS_HELP = (
+    "A smaller deck: number cards, then cards of each pay rank in rank order, for example 14,2,2,2 "
+    "(default: the rules' whole deck)."
+)
+
+
+def exhaust_deck(rules: Any, cards: str | None) -> Any:
+    """The deck ``--rules`` and ``--cards`` name; a bad one is one plain line."""
+    from beggar.research.cycles.kinds import ConstructError
+    from beggar.research.exhaust import ExhaustDeck
+
+    try:
+        return ExhaustDeck.of(rules, cards)
+    except ConstructError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.command("exhaust")
+@rules_option(help=_RULES_HELP)
+@click.option("--cards", default=None, help=_CARDS_HELP)
+@click.option("--from", "first", type=Whole(0), default=0, show_default=True, help="The first deal index.")
+@click.option(
+    "--to", "last", type=Whole(1), default=None, help="The index after the last (default: every deal)."
+)
+@click.option(
+    "--unit-size",
+    type=Whole(1),
+    default=None,
+    help="Deals per unit of work (default 16,777,216).",
+)
+@where_options
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the stored results as one JSON object.")
+def exhaust_command(
+    rules: Any,
+    cards: str | None,
+    first: int,
+    last: int | None,
+    unit_size: int | None,
+    workers: int,
+    scheduler: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Play every balanced deal of a deck (the first hand leads, no limits, loops found exactly).
+
+    Stores, in the database: the deals played, every never-ending deal with its index and cycle,
+    the 100 longest games by cards and by tricks, and the exact distribution of game lengths and
+    wins. The work is cut into units of indices; run again, it resumes where it stopped, even
+    after being killed.
+    """
+    from beggar.research.exhaust import DEFAULT_UNIT, ExhaustError, ExhaustStore, run_exhaust
+    from beggar.research.store import Store, StoreError
+
+    deck = exhaust_deck(rules, cards)
+    end = deck.total if last is None else last
+    try:
+        deck.check_playable()
+        deck.units(first, end, unit_size or DEFAULT_UNIT)
+    except ExhaustError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        store = ExhaustStore(Store(kept_db_path(db)))
+    except (StoreError, ExhaustError) as exc:
+        raise click.UsageError(str(exc)) from None
+    size = unit_size or DEFAULT_UNIT
+    progress = run_resumable(
+        "exhaust",
+        "every unit saved so far is kept",
+        scheduler,
+        lambda executor, show: run_exhaust(
+            deck, store, first, end, unit_size=size, workers=workers, executor=executor, on_progress=show
+        ),
+        Bar(
+            f"exhaust {deck.key}",
+            lambda progress: (progress.done, progress.deals),
+            lambda progress: f"never-ending {progress.never_ending}",
+        ),
+        quiet=as_json,
+        failed=(ExhaustError, StoreError),
+    )
+    summary = store.summary(deck)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    _print(summary, progress, store.store.path)
+
+
+def _print(summary: dict[str, Any], progress: Any, path: str) -> None:
+    """The stored results in a few lines."""
+    out = console()
+    finished = sum(summary["lengths"]["cards"].values())
+    out.print(
+        f"{summary['rules']} ({summary['composition']}): {summary['deals']:,} of {summary['total']:,} "
+        f"deals played; {len(summary['never_ending'])} never end, {finished:,} finish "
+        f"(the first hand wins {summary['wins']['first']:,}, the second {summary['wins']['second']:,})",
+        highlight=False,
+    )
+    for cycle in summary["cycles"]:
+        out.print(
+            f"cycle {cycle['deal']}: {cycle['period_cards']} cards, {cycle['period_tricks']} tricks; "
+            f"{cycle['deals']} deals reach it",
+            highlight=False,
+        )
+    for never in summary["never_ending"][:20]:
+        out.print(
+            f"never ends: index {never['index']} {never['deal']} (enters its cycle after "
+            f"{never['lead_in_cards']} cards)",
+            highlight=False,
+        )
+    for game in summary["longest"][:5]:
+        out.print(
+            f"longest: index {game['index']} {game['deal']}: {game['cards']} cards, {game['tricks']} tricks",
+            highlight=False,
+        )
+    rate = (progress.done - progress.skipped) / progress.seconds if progress.seconds else 0.0
+    out.print(
+        f"{path}; this run {progress.seconds:.1f} s, {progress.units} units, {rate:,.0f} deals a second",
+        highlight=False,
+    )
+
+
+COMMANDS = (exhaust_command,)
