@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web
-from beggar.engine import Reason
+from beggar.engine import Game, Reason
 from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
@@ -22,6 +22,7 @@ from beggar.rules import STANDARD, rules_named
 from beggar.web.app import create_app
 from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
+from beggar.web.replay import replay, replay_famous
 from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, Seat, Table
 from beggar.web.view import notice, personal, shared_view
@@ -336,6 +337,25 @@ def test_every_key_sent_is_described_in_messages_js_and_every_property_is_sent()
             break
         reachable |= more
     never = sorted(f"{t}.{p}" for t in reachable for p in types[t] if (t, p) not in seen)
+    assert not never, f"described in messages.js but never sent: {never}"
+
+
+def test_a_replay_and_its_named_frames_are_described_in_messages_js() -> None:
+    """A replay (beggar/web/replay.py) sends what messages.js's Replay and ReplayFrame describe, by
+    name: a saved game (mode, seat), and a never-ending famous game (title, cycle)."""
+    types = documented()
+    seen: set[tuple[str, str]] = set()
+    game = Game(random_deal(STANDARD, SHORT_SEED), STANDARD)
+    saved = {**replay(game, ["Ann", "Bea"], you=0), "mode": "computer", "you": 0, "finished": True}
+    stopped = replay(
+        Game(random_deal(STANDARD, SHORT_SEED), STANDARD), ["A", "B"], turned=5, stopped="stopped"
+    )
+    looping = replay_famous(next(game for game in ALL_GAMES if game.cycle_tricks is not None))
+    for at, data in (("a saved game", saved), ("a stopped game", stopped), ("a famous game", looping)):
+        _check(data, "Replay", types, seen, at)
+    never = sorted(
+        f"{t}.{p}" for t in ("Replay", "ReplayFrame", "ReplayOver") for p in types[t] if (t, p) not in seen
+    )
     assert not never, f"described in messages.js but never sent: {never}"
 
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by every view.
 
 /** The element with this id anywhere on the page: only the App, which owns the page's frame,
@@ -40,4 +41,14 @@ export function fillSelect(select, values, chosen) {
     select.append(option);
   }
   select.value = chosen;
+}
+
+/** Copy a link to the clipboard, or select it for the person to copy. */
+export async function copy(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch {
+    input.select();
+  }
 }

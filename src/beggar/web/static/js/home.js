@@ -1,3 +1,4 @@
+// @ts-check
 // The home page, the lessons, the famous games and the rules page, filled from /api/options.
 import { el, fillSelect, siteUrl, within } from "./dom.js";
 

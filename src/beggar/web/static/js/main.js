@@ -1,9 +1,11 @@
+// @ts-check
 // The browser side of the table. It holds no game logic: it sends what the person does and draws
 // what the server sends back. Each component owns its root element and binds its own controls; the
 // App owns the connection and wires the components together. Modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { EndDialog, TableView, tableTitle } from "./table.js";
+import { TableView, tableTitle } from "./table.js";
+import { EndDialog } from "./end.js";
 import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
 import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
