@@ -442,12 +442,12 @@ def test_the_end_says_who_won_and_when_you_went_out_in_what_place() -> None:
     record = table.game.record
     assert record is not None and record.winner is not None
     winner = table.seats[record.winner].name
-    places = {seat: (cards, 4 - index) for index, (seat, cards) in enumerate(table.went_out)}
+    places = {seat: (cards, index + 1) for index, (seat, cards) in enumerate(table.went_out)}
     assert sorted(places) == sorted(set(range(4)) - {record.winner})
     cards, place = places[0]
-    ordinal = {2: "2nd", 3: "3rd", 4: "4th"}[place]
+    ordinal = {1: "first", 2: "second", 3: "third"}[place]  # the order of going out, not a place
     assert personal(table, 0)["result"] == (
-        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards ({ordinal})."
+        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards, the {ordinal} to go out."
     )
     assert personal(table, None)["result"] == f"{winner} wins, holding all 52 cards."
     assert personal(_played(Mode.COMPUTER, "Q-/-J"), 1)["result"] == "You win, holding all 4 cards."

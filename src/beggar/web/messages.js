@@ -23,8 +23,8 @@
  * @property {string} notice - what this person should know of the others ("" if nothing)
  * @property {string} result - once the game is over, how it ended, from this person's seat: who
  *   won, or why it stopped and what that awards, and with three players or more when this person
- *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
- *   game is played
+ *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards, the first to go out.");
+ *   "" while the game is played
  * @property {string} headline - once the game is over, who won, said once from this person's seat
  *   ("You lost: Robin took all 52 cards."), with three players or more when this person went out;
  *   "" while the game is played

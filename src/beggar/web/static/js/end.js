@@ -1,6 +1,6 @@
 // @ts-check
 // The end-of-game dialog: who won, the facts, the chart, the deal and what to do next.
-import { copy, el, siteUrl, within } from "./dom.js";
+import { copy, count, el, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
 import { chartWords, famousCycle, seatName } from "./words.js";
 
@@ -91,8 +91,8 @@ export class EndDialog {
     const facts = $("end-facts");
     facts.replaceChildren();
     const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
-    fact("Cards turned", String(s.over.cards));
-    fact("Tricks", String(s.over.tricks));
+    fact("Cards turned", count(s.over.cards));
+    fact("Tricks", count(s.over.tricks));
     if (s.over.status !== "finished") {
       fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
     }

@@ -4,7 +4,8 @@
 // App owns the connection and wires the components together. Modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { TableView, tableTitle } from "./table.js";
+import { TableView } from "./table.js";
+import { tableTitle } from "./words.js";
 import { EndDialog } from "./end.js";
 import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
 import { ReplayView } from "./replay.js";

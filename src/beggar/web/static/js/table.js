@@ -1,28 +1,14 @@
 // @ts-check
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { copy, el, fillSelect, plural, siteUrl, within } from "./dom.js";
+import { copy, el, fillSelect, plural, sayOneOf, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
 import { LivePile, drawSeats } from "./board.js";
 import { GameLog } from "./log.js";
-import { SEATED_MODES, chartWords, famousCycle, rulesSummary, seatName, tableTitle } from "./words.js";
+import { Clock } from "./clock.js";
+import { SEATED_MODES, chartWords, famousCycle, rulesSummary, seatName, seatViews, tableTitle } from "./words.js";
 
-export { rulesSummary, seatName, tableTitle };
 
-
-/**
- * Show `text` on `button`, one of its `labels`: all of them are laid in one place and the others
- * hidden, so that the button keeps the width of the widest and nothing beside it moves.
- */
-function sayOneOf(button, labels, text) {
-  const key = labels.join("|");
-  if (button.dataset.labels !== key) {
-    button.dataset.labels = key;
-    button.classList.add("labels");
-    button.replaceChildren(...labels.map((words) => el("span", "", words)));
-  }
-  for (const span of button.children) span.classList.toggle("off", span.textContent !== text);
-}
 
 
 /**
@@ -46,8 +32,9 @@ export class TableView {
     this.holdTimer = null;
     this.turnQueued = false;
     this.renaming = false;
-    this.clock = { left: null, at: 0, running: false };
-    setInterval(() => this.tickClock(), 500);
+    /** @type {string | null} */
+    this.focusNext = null;
+    this.clock = new Clock(this.$("clock"));
     this.bind(leave, named);
   }
 
@@ -83,8 +70,16 @@ export class TableView {
       $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
-    control("pause", () => this.send({ type: "pause" })); // while paused, Resume stands in Turn's place
-    control("resume-big", () => this.send({ type: "resume" }));
+    // While paused, Resume stands in Turn's place: the focus goes to it, and back to Turn on
+    // resuming (the button pressed disappears or greys, and the focus would drop to the page).
+    $("pause").addEventListener("click", () => {
+      this.focusNext = "resume-big";
+      this.send({ type: "pause" });
+    });
+    $("resume-big").addEventListener("click", () => {
+      this.focusNext = "turn";
+      this.send({ type: "resume" });
+    });
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     // A game against the computer is thrown away by a new one: asked first (a friend table asks the
     // friends instead).
@@ -400,6 +395,7 @@ export class TableView {
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
     $("pause").hidden = !player || over;
+    this.moveFocus();
     // Someone watching a friend table has no seat to leave: they stop watching (and go home). With
     // no Turn and no Pause, a phone has room for it in the row, not behind "More".
     $("leave").textContent = $("watching").hidden ? "Leave table" : "Stop watching";
@@ -414,9 +410,19 @@ export class TableView {
     if (s.reshuffles) counts += ` Deal ${s.reshuffles + 1} of this sitting.`;
     if (!player) counts += " Watching.";
     $("counts").textContent = counts;
-    this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
-    this.tickClock();
+    this.clock.set(s.time_left, s.time_left !== null && !s.paused && !over && !waiting);
     this.drawChart(s);
+  }
+
+  /** Once the pause or the resume asked for is drawn, the focus goes where the next press is:
+   * Resume, or Turn (the table itself while Turn waits for another player). */
+  moveFocus() {
+    const id = this.focusNext;
+    if (!id || !this.state || (id === "turn") === (this.state.paused && !this.state.over)) return;
+    this.focusNext = null;
+    const target = this.$(id);
+    if (!target.hidden && !target.disabled) target.focus({ preventScroll: true });
+    else this.focus();
   }
 
   /** For each friend away past the grace the server gives: let the computer play for them, or a
@@ -446,19 +452,6 @@ export class TableView {
     }
   }
 
-  tickClock() {
-    const box = this.$("clock");
-    const { left, at, running } = this.clock;
-    box.hidden = left === null;
-    if (left === null) return;
-    const remaining = Math.max(0, left - (running ? (performance.now() - at) / 1000 : 0));
-    const minutes = Math.floor(remaining / 60);
-    const seconds = Math.floor(remaining % 60);
-    box.textContent = `${minutes}:${String(seconds).padStart(2, "0")}`;
-    box.setAttribute("aria-label", `Time left: ${minutes} minutes ${seconds} seconds`);
-    box.classList.toggle("low", remaining < 60);
-  }
-
   drawSeats(s, previous = null) {
     // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
     // under reduced motion); a won game has its chord.
@@ -466,29 +459,7 @@ export class TableView {
     const won = previous && s.over && !previous.over ? s.over.winner : null;
     if (won !== null && won !== undefined) this.sound.play("win");
     const seated = SEATED_MODES.includes(s.mode);
-    const challenge = s.challenge === null ? null : s.pile[s.challenge];
-    const views = s.seats.map((seat, index) => {
-      const shown = seatName(s, index);
-      const you = index === s.you && seated;
-      let tag = "";
-      if (you) tag = shown === "You" ? "" : "(you)";
-      else if (!seat.human && seated) tag = "(computer)";
-      else if (!seat.taken && s.mode === "friends") tag = "(waiting to join)";
-      else if (seat.stand_in) tag = "(computer playing)";
-      else if (seat.away === "left") tag = "(left)";
-      else if (seat.away === "lost") tag = "(connection lost)";
-      else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const marks = [];
-      if (s.to_play === index) marks.push("to-play");
-      if (index === took) marks.push("took");
-      if (index === won) marks.push("won");
-      if (you) marks.push("you");
-      const owes = challenge && s.to_play === index && s.owed > 0
-        ? { pays: challenge.pays, owed: s.owed, owner: you ? "You" : shown } : null;
-      // Once the game is over, every seat left with no cards has gone out, whoever it is.
-      const out = seat.out || (s.over !== null && seat.cards === 0);
-      return { name: shown, tag, waiting: !(seat.taken || seat.named), cards: seat.cards, out, marks, owes, stack: seat.stack };
-    });
+    const views = seatViews(s, took, won);
     // The seats sit around the pile: this person at the bottom (whoever is first, for a watcher).
     drawSeats(this.$("seats"), views, seated && this.player ? s.you : 0);
   }

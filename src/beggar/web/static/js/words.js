@@ -77,3 +77,39 @@ export function emptyPileWords(s, player) {
 export function rulesSummary(rules) {
   return `${rules.title}: ${rules.summary}.`;
 }
+
+/**
+ * What each seat of state `s` shows on the board: its name and tag, its cards, whether it is out,
+ * its marks (`took`, `won`: the seat that just took a trick or won the game, or null) and what it
+ * owes on the card being paid for.
+ * @param {import("../../messages.js").TableState} s
+ * @param {number | null} took
+ * @param {number | null} won
+ * @returns {import("./board.js").SeatView[]}
+ */
+export function seatViews(s, took, won) {
+  const seated = SEATED_MODES.includes(s.mode);
+  const challenge = s.challenge === null ? null : s.pile[s.challenge];
+  return s.seats.map((seat, index) => {
+    const shown = seatName(s, index);
+    const you = index === s.you && seated;
+    let tag = "";
+    if (you) tag = shown === "You" ? "" : "(you)";
+    else if (!seat.human && seated) tag = "(computer)";
+    else if (!seat.taken && s.mode === "friends") tag = "(waiting to join)";
+    else if (seat.stand_in) tag = "(computer playing)";
+    else if (seat.away === "left") tag = "(left)";
+    else if (seat.away === "lost") tag = "(connection lost)";
+    else if (!seat.connected && s.mode === "friends") tag = "(away)";
+    const marks = [];
+    if (s.to_play === index) marks.push("to-play");
+    if (index === took) marks.push("took");
+    if (index === won) marks.push("won");
+    if (you) marks.push("you");
+    const owes = challenge && s.to_play === index && s.owed > 0
+      ? { pays: challenge.pays, owed: s.owed, owner: you ? "You" : shown } : null;
+    // Once the game is over, every seat left with no cards has gone out, whoever it is.
+    const out = seat.out || (s.over !== null && seat.cards === 0);
+    return { name: shown, tag, waiting: !(seat.taken || seat.named), cards: seat.cards, out, marks, owes, stack: seat.stack };
+  });
+}
