@@ -17,7 +17,10 @@ LAPTOP = {"width": 1280, "height": 800}
 ALL_CARDS_SEED = 7
 """A standard deal won by taking a pile (after 49 cards): its loser never failed to turn a card."""
 
-_BOX = "sel => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+_BOX = """sel => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}"""
 
 
 def test_on_a_laptop_open_hands_turn_and_the_log_share_the_first_screen(server: str, browser: Any) -> None:
@@ -38,7 +41,8 @@ def test_on_a_laptop_open_hands_turn_and_the_log_share_the_first_screen(server: 
         # The log is a panel beside the board, not under it; the stacks are sized from the window.
         board, log = page.evaluate(_BOX, "#seats"), page.evaluate(_BOX, "#log")
         assert log[0] >= board[2] and log[1] < 200, (board, log)
-        assert page.evaluate(_BOX, "#seats .seat .stack")[2] - page.evaluate(_BOX, "#seats .seat .stack")[0] >= 64
+        stack = page.evaluate(_BOX, "#seats .seat .stack")
+        assert stack[2] - stack[0] >= 64
         assert axe(page) == []
 
 
@@ -65,8 +69,8 @@ def test_at_the_end_every_seat_left_without_cards_reads_out(server: str, page: A
     page.click("#auto")
     page.wait_for_selector("#end[open]")
     seats = page.locator("#seats .seat").evaluate_all(
-        "nodes => nodes.map(n => [n.querySelector('.stack-count').textContent, n.querySelector('.count').textContent,"
-        " n.classList.contains('out')])"
+        "nodes => nodes.map(n => [n.querySelector('.stack-count').textContent,"
+        " n.querySelector('.count').textContent, n.classList.contains('out')])"
     )
     empty = [seat for seat in seats if seat[0] == "0"]
     assert empty, seats
