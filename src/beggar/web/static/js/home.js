@@ -478,10 +478,9 @@ function showFound(root, found, actions) {
     replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
     const buttons = el("div", "row");
     buttons.append(watch, replay);
-    const rules = el("p", "hint");
-    rules.append("Rules: ", el("code", "", deal.rules));
+    // Its rules are named in plain words in its sentence (the title of its table's rules).
     item.append(el("h2", "", `${i + 1}. A cycle of ${count(cycle.period_tricks, "trick")}`), el("p", "", text),
-      el("code", "deal", deal.deal), rules, buttons);
+      el("code", "deal", deal.deal), buttons);
     list.append(item);
   });
 }

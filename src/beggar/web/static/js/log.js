@@ -12,6 +12,14 @@ export class GameLog {
     this.log = log;
     this.narration = narration;
     this.lastSeq = 0;
+    // A log whose height follows the page (the side panel beside a desktop's game) shows its last
+    // whole lines again whenever it changes size.
+    let height = 0;
+    new ResizeObserver(() => {
+      if (Math.abs(log.clientHeight - height) < 0.5) return;
+      height = log.clientHeight;
+      this.scroll();
+    }).observe(log);
   }
 
   /** Forget the lines shown (a new table or a fresh connection). */

@@ -8,7 +8,6 @@ import { TableView } from "./table.js";
 import { tableTitle } from "./words.js";
 import { EndDialog } from "./end.js";
 import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
-import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
 import { HomeForm, fillFamous, fillLessons, fillRules, paceChoices } from "./home.js";
 
@@ -44,9 +43,9 @@ class App {
       next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
       close: () => this.table.focusAfterEnd(),
     });
-    this.replay = new ReplayView($("replay"), {
-      playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
-    });
+    /** The replay viewer, loaded with its first replay: a first visit to the home page does
+     * without it (the landing's budget). @type {import("./replay.js").ReplayView | null} */
+    this.replay = null;
     this.recent = new RecentList($("home"));
     this.errorTimer = null;
   }
@@ -54,7 +53,7 @@ class App {
   showPage(name) {
     for (const page of PAGES) $(page).hidden = page !== name;
     if (name !== "table" && name !== "replay") document.title = "Beggar-My-Neighbour";
-    if (name !== "replay") this.replay.stop();
+    if (name !== "replay" && this.replay) this.replay.stop();
     if (name === "home") this.recent.render();
   }
 
@@ -93,6 +92,12 @@ class App {
   async openReplay(id) {
     this.showPage("replay");
     try {
+      if (!this.replay) {
+        const { ReplayView } = await import("./replay.js");
+        this.replay = new ReplayView($("replay"), {
+          playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
+        });
+      }
       await this.replay.load(id);
       this.replay.focus();
     } catch (error) {
