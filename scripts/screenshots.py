@@ -105,7 +105,9 @@ def main() -> None:
             page.click("button[aria-label='Watch Mann and Wu 2007']")
             page.wait_for_selector("#table:not([hidden])")
             page.select_option("#pace", "instant")
-            page.wait_for_function("parseInt(document.querySelector('#counts').innerText.replace(/,/g, '')) > 3000")
+            page.wait_for_function(
+                "parseInt(document.querySelector('#counts').innerText.replace(/,/g, '')) > 3000"
+            )
             page.select_option("#pace", "slow")
             page.wait_for_timeout(600)
             page.screenshot(path=out / "famous.png")
