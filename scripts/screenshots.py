@@ -55,7 +55,7 @@ def wait_for_server(base: str) -> None:
 
 def turn_until(page: Any, cards: int) -> None:
     """Turn this person's cards until ``cards`` have been turned at the table."""
-    while int(page.inner_text("#counts").split()[0]) < cards:
+    while int(page.inner_text("#counts").split()[0].replace(",", "")) < cards:
         if page.locator("#turn").is_enabled():
             page.keyboard.press("Space")
         page.wait_for_timeout(150)
@@ -105,7 +105,9 @@ def main() -> None:
             page.click("button[aria-label='Watch Mann and Wu 2007']")
             page.wait_for_selector("#table:not([hidden])")
             page.select_option("#pace", "instant")
-            page.wait_for_function("parseInt(document.querySelector('#counts').innerText) > 3000")
+            page.wait_for_function(
+                "parseInt(document.querySelector('#counts').innerText.replace(/,/g, '')) > 3000"
+            )
             page.select_option("#pace", "slow")
             page.wait_for_timeout(600)
             page.screenshot(path=out / "famous.png")

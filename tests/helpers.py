@@ -207,7 +207,7 @@ def shared_facts(page: Any) -> list[str]:
 
 def cards_turned(page: Any) -> int:
     """The cards turned so far at the table, as its counts line says."""
-    return int(page.inner_text("#counts").split()[0])
+    return int(page.inner_text("#counts").split()[0].replace(",", ""))  # "8,344 cards turned"
 
 
 def at_table(page: Any) -> None:
@@ -217,7 +217,7 @@ def at_table(page: Any) -> None:
 
 
 _NEXT_CARD = """([before, selector]) => {
-  const cards = parseInt(document.querySelector('#counts').innerText);
+  const cards = parseInt(document.querySelector('#counts').innerText.replace(/,/g, ''));
   if (!(cards > before) && !document.querySelector('#end').open) return null;
   return [cards, document.querySelector(selector).innerText.trim()];
 }"""

@@ -45,7 +45,9 @@ def test_a_never_ending_deal_found_here_opens_with_its_cycle_marked_on_the_chart
     assert "A cycle of 62 tricks" in items.nth(0).inner_text()
     second = items.nth(1).inner_text()
     assert "After 2 tricks (7 cards) it enters its cycle, which repeats every 50 tricks (352 cards)" in second
-    assert SHOWN[0] in second and EASY in second
+    assert SHOWN[0] in second and "Half deck + 1 house rule (Jacks and queens)" in second
+    assert EASY not in second  # its rules in plain words, not as a spec
+    assert "beggar factory" not in page.inner_text("#found-group")  # and no command named
     page.click("a[aria-label='Replay never-ending deal 2']")
     page.wait_for_selector("#replay:not([hidden]) #replay-chart .cycle-start", state="attached")
     assert "/r/found-" in page.url

@@ -94,7 +94,7 @@ def test_a_stored_deal_replays_to_its_first_repeat_with_its_cycle_for_the_chart(
     assert replay["cycle"] == cycle
     frames = replay["frames"]
     assert len(frames) - 1 == cycle["pre_period_cards"] + cycle["period_cards"]
-    assert max(frame[6] for frame in frames) == cycle["pre_period_tricks"] + cycle["period_tricks"]
+    assert max(frame["trick"] for frame in frames) == cycle["pre_period_tricks"] + cycle["period_tricks"]
     assert replay["over"]["status"] == "loop"
     assert replay["over"]["repeat_of"] == {
         "cards": cycle["pre_period_cards"],

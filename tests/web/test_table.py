@@ -341,8 +341,8 @@ def test_a_finished_game_replays_card_for_card_from_its_link(client: TestClient)
     replay = client.get(f"/api/replay/{over['over']['replay']}").json()
     frames = replay["frames"]
     assert len(frames) == over["cards"] + 1
-    assert [frame[7] for frame in frames[1:]] == sentences
-    assert frames[-1][5] == over["over"]["holdings"]
+    assert [frame["text"] for frame in frames[1:]] == sentences
+    assert frames[-1]["stacks"] == over["over"]["holdings"]
     assert replay["over"]["cards"] == over["over"]["cards"]
     assert client.get("/api/replay/nothere").status_code == 404
 
@@ -359,14 +359,14 @@ def test_a_replay_asked_for_from_a_seat_is_told_to_that_seat_as_the_table_told_i
     # The page calls the game as its table did (its words are the page's): it needs the table's
     # mode and whose seat it is told from.
     assert mine["names"] == ["You", "Robin"] and (mine["mode"], mine["you"]) == ("computer", over["you"])
-    assert [frame[7] for frame in mine["frames"][1:]] == sentences  # "You take the 11 cards..."
+    assert [frame["text"] for frame in mine["frames"][1:]] == sentences  # "You take the 11 cards..."
     assert mine["over"]["sentence"] == over["ending"]
-    told = " ".join([mine["over"]["sentence"], *(frame[7] for frame in mine["frames"])])
+    told = " ".join([mine["over"]["sentence"], *(frame["text"] for frame in mine["frames"])])
     assert "Player 1" not in told and "You " in told
     anyone = client.get(link).json()  # the same link for anyone else: every seat by name
     assert anyone["names"] == ["Player 1", "Robin"] and (anyone["mode"], anyone["you"]) == ("computer", None)
     assert anyone["over"]["sentence"].startswith(("Player 1", "Robin"))
-    assert any("Player 1 " in frame[7] for frame in anyone["frames"])
+    assert any("Player 1 " in frame["text"] for frame in anyone["frames"])
     assert client.get(link, params={"you": "2"}).status_code == 400
     assert client.get(link, params={"you": "me"}).status_code == 400
 
@@ -387,7 +387,7 @@ def test_a_famous_game_replays_with_its_published_counts(client: TestClient) -> 
     replay = client.get("/api/replay/famous-3").json()
     assert replay["over"]["cards"] == ALL_GAMES[3].cards
     assert replay["over"]["tricks"] == ALL_GAMES[3].tricks
-    assert all(frame[1]["suit"] for frame in replay["frames"][1:])
+    assert all(frame["card"]["suit"] for frame in replay["frames"][1:])
 
 
 def test_one_person_alone_starts_a_new_game_at_once(client: TestClient) -> None:

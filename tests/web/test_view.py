@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web
-from beggar.engine import Reason
+from beggar.engine import Game, Reason
 from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
@@ -22,6 +22,7 @@ from beggar.rules import STANDARD, rules_named
 from beggar.web.app import create_app
 from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
+from beggar.web.replay import replay, replay_famous
 from beggar.web.settings import ServerSettings
 from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table
 from beggar.web.view import notice, personal, shared_view
@@ -341,6 +342,25 @@ def test_every_key_sent_is_described_in_messages_js_and_every_property_is_sent()
     assert not never, f"described in messages.js but never sent: {never}"
 
 
+def test_a_replay_and_its_named_frames_are_described_in_messages_js() -> None:
+    """A replay (beggar/web/replay.py) sends what messages.js's Replay and ReplayFrame describe, by
+    name: a saved game (mode, seat), and a never-ending famous game (title, cycle)."""
+    types = documented()
+    seen: set[tuple[str, str]] = set()
+    game = Game(random_deal(STANDARD, SHORT_SEED), STANDARD)
+    saved = {**replay(game, ["Ann", "Bea"], you=0), "mode": "computer", "you": 0, "finished": True}
+    stopped = replay(
+        Game(random_deal(STANDARD, SHORT_SEED), STANDARD), ["A", "B"], turned=5, stopped="stopped"
+    )
+    looping = replay_famous(next(game for game in ALL_GAMES if game.cycle_tricks is not None))
+    for at, data in (("a saved game", saved), ("a stopped game", stopped), ("a famous game", looping)):
+        _check(data, "Replay", types, seen, at)
+    never = sorted(
+        f"{t}.{p}" for t in ("Replay", "ReplayFrame", "ReplayOver") for p in types[t] if (t, p) not in seen
+    )
+    assert not never, f"described in messages.js but never sent: {never}"
+
+
 def test_the_other_messages_are_described_too(client: TestClient) -> None:
     types = documented()
     with client.websocket_connect("/ws") as ws:
@@ -424,12 +444,12 @@ def test_the_end_says_who_won_and_when_you_went_out_in_what_place() -> None:
     record = table.game.record
     assert record is not None and record.winner is not None
     winner = table.seats[record.winner].name
-    places = {seat: (cards, 4 - index) for index, (seat, cards) in enumerate(table.went_out)}
+    places = {seat: (cards, index + 1) for index, (seat, cards) in enumerate(table.went_out)}
     assert sorted(places) == sorted(set(range(4)) - {record.winner})
     cards, place = places[0]
-    ordinal = {2: "2nd", 3: "3rd", 4: "4th"}[place]
+    ordinal = {1: "first", 2: "second", 3: "third"}[place]  # the order of going out, not a place
     assert personal(table, 0)["result"] == (
-        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards ({ordinal})."
+        f"{winner} wins, holding all 52 cards. You went out after {cards:,} cards, the {ordinal} to go out."
     )
     assert personal(table, None)["result"] == f"{winner} wins, holding all 52 cards."
     assert personal(_played(Mode.COMPUTER, "Q-/-J"), 1)["result"] == "You win, holding all 4 cards."

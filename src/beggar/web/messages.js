@@ -23,8 +23,8 @@
  * @property {string} notice - what this person should know of the others ("" if nothing)
  * @property {string} result - once the game is over, how it ended, from this person's seat: who
  *   won, or why it stopped and what that awards, and with three players or more when this person
- *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards (3rd)."); "" while the
- *   game is played
+ *   went out ("Bea wins, holding all 52 cards. You went out after 212 cards, the first to go out.");
+ *   "" while the game is played
  * @property {string} headline - once the game is over, who won, said once from this person's seat
  *   ("You lost: Robin took all 52 cards."), with three players or more when this person went out;
  *   "" while the game is played
@@ -185,6 +185,56 @@
  * @property {number} cards - cards turned before it was dealt again
  * @property {boolean} looped - it looped (else a limit stopped it)
  * @property {string | null} replay - its replay's id, if it was stored
+ */
+
+/**
+ * A finished game told card by card (`/api/replay/<id>`; beggar/web/replay.py builds it). The page
+ * only draws its frames.
+ *
+ * @typedef {Object} Replay
+ * @property {string[]} names - each seat's name, as the table showed it ("You" for the seat it is
+ *   told from, where its person gave no name)
+ * @property {RulesEntry} rules
+ * @property {string} deal - the deal, as written
+ * @property {ReplayFrame[]} frames - frame i is the table just after card i (frame 0: before the first)
+ * @property {ReplayOver | null} over - how it ended; null for a game stopped before its end
+ * @property {string} [title] - a famous game's or a found deal's title
+ * @property {CycleJson | null} [cycle] - where a never-ending game's cycle starts, and its period
+ * @property {"computer" | "friends" | "watch" | "lesson" | "famous"} [mode] - a game played here:
+ *   its table's mode
+ * @property {number | null} [you] - a game played here: the seat it is told from (null: by names)
+ * @property {boolean} [finished] - a game played here: it ended (not stopped when its table closed)
+ */
+
+/**
+ * The table just after one card of a replay.
+ *
+ * @typedef {Object} ReplayFrame
+ * @property {number | null} seat - who turned the card (null in the frame before the first card)
+ * @property {CardJson | null} card - the card turned
+ * @property {number} owed - what the next player then owes
+ * @property {number | null} to_play - who turns next
+ * @property {number} pile - how many cards the pile holds: always the last `pile` cards turned
+ * @property {number[]} stacks - every stack's size
+ * @property {number} trick - the trick's number if this card won a pile, else 0
+ * @property {string} text - the narrator's sentence
+ * @property {number | null} challenge - where on the pile the card being paid for lies (null: none)
+ */
+
+/**
+ * How a replayed game ended: the game's record, and its ending in words.
+ *
+ * @typedef {Object} ReplayOver
+ * @property {"finished" | "loop" | "stopped"} status
+ * @property {number} cards
+ * @property {number} tricks
+ * @property {number | null} winner
+ * @property {string} reason
+ * @property {string} outcome
+ * @property {number[]} holdings - each seat's cards at the end
+ * @property {number} first - the seat that led
+ * @property {RepeatOf | null} repeat_of - where a loop's position was seen first
+ * @property {string} sentence - the ending, told from the seat the replay is told from
  */
 
 /**

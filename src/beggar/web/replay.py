@@ -3,10 +3,7 @@
 The reference engine replays the stored game; the browser only draws frames. Frame ``i`` is the
 table just after card ``i`` (frame 0: before the first card):
 
-``[seat, card, owed, to_play, pile, stacks, trick, text, challenge]``: who turned the card and the card
-(``{"rank", "suit", "label", "pays"}``), what the next player then owes, who turns next, how many
-cards the pile holds (it is always the last ``pile`` cards turned), every stack's size, the trick
-number if that card won a pile (else 0), and the narrator's sentence.
+a :class:`Frame`, whose named fields ``messages.js`` describes for the page (``ReplayFrame``).
 
 A game's own player may ask for it told from their seat (``you``), as their table told it: that
 seat is "you" in every sentence, and "You" by name where its person gave none.
@@ -14,7 +11,7 @@ seat is "you" in every sentence, and "You" by name where its person gave none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from beggar.engine import Game, GameError, PileTaken, Reason
 from beggar.narrate import Narrator, ending
@@ -26,6 +23,29 @@ from beggar.web.never_ending import FoundDeal, cycle_json, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
 from beggar.web.table import mention, name_mentions, place_name
 from beggar.web.view import card_json, told_to
+
+
+class Frame(TypedDict):
+    """The table just after one card (see ``ReplayFrame`` in messages.js)."""
+
+    seat: int | None
+    """Who turned the card (None before the first)."""
+    card: dict[str, Any] | None
+    """The card turned (``{"rank", "suit", "label", "pays"}``)."""
+    owed: int
+    """What the next player then owes."""
+    to_play: int | None
+    """Who turns next."""
+    pile: int
+    """How many cards the pile holds: always the last ``pile`` cards turned."""
+    stacks: list[int]
+    """Every stack's size."""
+    trick: int
+    """The trick's number if this card won a pile, else 0."""
+    text: str
+    """The narrator's sentence."""
+    challenge: int | None
+    """Where on the pile the card being paid for lies (None: none)."""
 
 
 def replay(
@@ -47,7 +67,18 @@ def replay(
 
     mentions = [mention(seat) for seat in range(len(names))]
     narrator = Narrator(game.rules, mentions)
-    frames: list[list[Any]] = [[None, None, 0, game.to_play, 0, list(game.hand_sizes), 0, "", None]]
+    start = Frame(
+        seat=None,
+        card=None,
+        owed=0,
+        to_play=game.to_play,
+        pile=0,
+        stacks=list(game.hand_sizes),
+        trick=0,
+        text="",
+        challenge=None,
+    )
+    frames: list[Frame] = [start]
     while not game.over and (turned is None or game.cards < turned):
         events = game.step()
         text = told(narrator.tell(events))
@@ -55,21 +86,21 @@ def replay(
         seat = events[0].player  # type: ignore[union-attr]
         taken = next((e.trick for e in events if isinstance(e, PileTaken)), 0)
         frames.append(
-            [
-                seat,
-                card_json(card, game.rules),
-                game.owed,
-                game.to_play,
-                len(game.pile),
-                list(game.hand_sizes),
-                taken,
-                text,
-                game.challenge,
-            ]
+            Frame(
+                seat=seat,
+                card=card_json(card, game.rules),
+                owed=game.owed,
+                to_play=game.to_play,
+                pile=len(game.pile),
+                stacks=list(game.hand_sizes),
+                trick=taken,
+                text=text,
+                challenge=game.challenge,
+            )
         )
     if stopped is not None and not game.over:
         events = game.stop(Reason(stopped))
-        frames[-1][7] = (frames[-1][7] + " " + told(narrator.tell(events))).strip()
+        frames[-1]["text"] = (frames[-1]["text"] + " " + told(narrator.tell(events))).strip()
     record = game.record
     return {
         "names": names,

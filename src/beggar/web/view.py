@@ -371,16 +371,25 @@ STOPPED_BY = {
 }
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+"""The order in words, for the players who go out (a table seats at most eight)."""
+
+
 def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``... (a table seats at most a few players)."""
-    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th') }"
+    """``first``, ``second``, ``third``... in words, as a sentence says an order ("the second to go
+    out"): a bare "(2nd)" read as the second place.
+
+    >>> ordinal(2)
+    'second'
+    """
+    return ORDINALS[place - 1] if 0 < place <= len(ORDINALS) else f"{place}th"
 
 
 def result(table: Table, seat: int | None) -> str:
     """How the game ended, in a sentence or two from this person's seat ("" while it is played):
     who won, or why it stopped and what that awards; and with three players or more, when this
-    person went out and in what place: ``"Bea wins, holding all 52 cards. You went out after 212
-    cards (3rd)."``."""
+    person went out, and how many went out before: ``"Bea wins, holding all 52 cards. You went out
+    after 212 cards, the first to go out."``."""
     record = table.game.record
     if record is None:
         return ""
@@ -397,7 +406,7 @@ def result(table: Table, seat: int | None) -> str:
     if you is not None and players > 2:
         for index, (out, cards) in enumerate(table.went_out):
             if out == you:
-                text += f" {names[out]} went out after {cards:,} cards ({ordinal(players - index)})."
+                text += f" {names[out]} went out after {cards:,} cards, the {ordinal(index + 1)} to go out."
     line, named = table.name_seats(text)
     told: str = told_to({"seq": 0, "text": line, "note": "", "named": named}, you)["text"]
     return told
@@ -437,7 +446,7 @@ def headline(table: Table, seat: int | None) -> str:
     if you is not None and players > 2:
         for index, (out, cards) in enumerate(table.went_out):
             if out == you:
-                text += f" You went out after {cards:,} cards ({ordinal(players - index)})."
+                text += f" You went out after {cards:,} cards, the {ordinal(index + 1)} to go out."
     return text
 
 

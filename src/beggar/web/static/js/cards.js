@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing cards. The server says what every card pays ("pays"); nothing here knows the rules.
 import { el, plural, siteUrl } from "./dom.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The chart of every stack after each trick, with its legend in HTML (it wraps, and stays
 // legible on a phone), an optional cursor for the replay viewer, and for a never-ending game the
 // server's word on where its cycle starts and one period of it, shaded. The chart is drawn at its
@@ -14,8 +15,9 @@ const CYCLE_COLOUR = "var(--cycle)";
 /** The charts drawn, each redrawn when its width changes (a turned phone, a dialog opened). */
 const resized = new ResizeObserver((entries) => {
   for (const { target } of entries) {
-    if (target.chartArgs && Math.round(target.getBoundingClientRect().width) !== target.chartWidth) {
-      drawChart(target, ...target.chartArgs);
+    const svg = /** @type {any} */ (target); // it carries what it was drawn with (drawChart)
+    if (svg.chartArgs && Math.round(svg.getBoundingClientRect().width) !== svg.chartWidth) {
+      drawChart(svg, ...svg.chartArgs);
     }
   }
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The WebSocket to the server: messages out, messages in, and coming back after a lost line.
 import { siteUrl } from "./dom.js";
 

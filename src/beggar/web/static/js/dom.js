@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by every view.
 
 /** The element with this id anywhere on the page: only the App, which owns the page's frame,
@@ -22,8 +23,11 @@ export function el(tag, className = "", text = "") {
   return node;
 }
 
-/** "1 card", "3 cards". */
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A count as the page writes every number: "8,344". */
+export const count = (n) => n.toLocaleString("en");
+
+/** "1 card", "3 cards", "8,344 cards". */
+export const plural = (n, word) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
 
 /** "Ann", "Ann and Bea", "Ann, Bea and Cy". */
 export const spokenList = (names) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
@@ -40,4 +44,28 @@ export function fillSelect(select, values, chosen) {
     select.append(option);
   }
   select.value = chosen;
+}
+
+/** Copy a link to the clipboard, or select it for the person to copy. */
+export async function copy(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+  } catch {
+    input.select();
+  }
+}
+
+/**
+ * Show `text` on `button`, one of its `labels`: all of them are laid in one place and the others
+ * hidden, so that the button keeps the width of the widest and nothing beside it moves.
+ */
+export function sayOneOf(button, labels, text) {
+  const key = labels.join("|");
+  if (button.dataset.labels !== key) {
+    button.dataset.labels = key;
+    button.classList.add("labels");
+    button.replaceChildren(...labels.map((words) => el("span", "", words)));
+  }
+  for (const span of button.children) span.classList.toggle("off", span.textContent !== text);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The home page, the lessons, the famous games and the rules page, filled from /api/options.
 import { el, fillSelect, siteUrl, within } from "./dom.js";
 
@@ -189,6 +190,8 @@ export class HomeForm {
     const counts = Array.from({ length: seats - min + 1 }, (_, i) => String(min + i));
     const kept = Math.min(Math.max(Number($("opt-humans").value) || min, min), seats);
     fillSelect($("opt-humans"), counts.map((n) => [n, n]), String(kept));
+    // Two seats leave one choice: no field to choose it in.
+    $("opt-humans").closest("label").hidden = counts.length < 2;
   }
 
   /** The table settings a person chose last time come back (kept in this browser), and each
@@ -222,9 +225,54 @@ export class HomeForm {
     };
     for (const id of REMEMBERED) $(id).addEventListener("change", keep);
     $("opt-spec").addEventListener("input", keep);
+    for (const id of REMEMBERED) $(id).addEventListener("change", () => this.showKept());
+    $("opt-spec").addEventListener("input", () => this.showKept());
+    $("settings-reset").addEventListener("click", () => {
+      this.reset();
+      keep();
+      $("play-computer").focus();
+    });
+    this.showKept();
     const contrast = () => document.documentElement.classList.toggle("hc-cards", $("opt-contrast").checked);
     $("opt-contrast").addEventListener("change", contrast);
     contrast();
+  }
+
+  /** The settings that differ from the table's own, in one line: "Your settings: 3 players,
+   * open hands, fast pace, house rules max-cards=500." (hidden when there are none). */
+  showKept() {
+    const $ = this.$;
+    const said = [];
+    const picked = (id) => $(id).selectedOptions[0].textContent.toLowerCase();
+    if ($("opt-rules").value) said.push(this.preset ? this.preset.title : $("opt-rules").value);
+    if (this.extra) said.push(`house rules ${this.extra}`);
+    const own = this.preset ? this.preset.settings.players : String(this.options.limits.players.min);
+    if ($("opt-players").value !== own) said.push(`${$("opt-players").value} players`);
+    const people = $("opt-humans");
+    if (!people.closest("label").hidden && people.value !== String(this.options.limits.players.min)) {
+      said.push(`${people.value} people at a friend table`);
+    }
+    if ($("opt-pace").value !== "normal") said.push(`${picked("opt-pace")} pace`);
+    if ($("opt-open").checked) said.push("open hands");
+    if ($("opt-contrast").checked) said.push("high-contrast cards");
+    $("settings-kept").hidden = !said.length;
+    $("settings-kept-text").textContent = said.length ? `Your settings: ${said.join(", ")}.` : "";
+  }
+
+  /** Back to the table's own settings: every kept setting as a first visit has it. */
+  reset() {
+    const $ = this.$;
+    this.wantedPlayers = null;
+    $("opt-spec").value = "";
+    $("opt-open").checked = false;
+    $("opt-contrast").checked = false;
+    $("opt-pace").value = "normal";
+    $("opt-rules").value = "";
+    $("opt-rules").dispatchEvent(new Event("change")); // its description, its players, its figures
+    $("opt-humans").value = String(this.options.limits.players.min);
+    $("opt-contrast").dispatchEvent(new Event("change"));
+    this.showMeasured();
+    this.showKept();
   }
 
   /** What the settings ask for, for a table of this mode. */
@@ -430,10 +478,9 @@ function showFound(root, found, actions) {
     replay.setAttribute("aria-label", `Replay never-ending deal ${i + 1}`);
     const buttons = el("div", "row");
     buttons.append(watch, replay);
-    const rules = el("p", "hint");
-    rules.append("Rules: ", el("code", "", deal.rules));
+    // Its rules are named in plain words in its sentence (the title of its table's rules).
     item.append(el("h2", "", `${i + 1}. A cycle of ${count(cycle.period_tricks, "trick")}`), el("p", "", text),
-      el("code", "deal", deal.deal), rules, buttons);
+      el("code", "deal", deal.deal), buttons);
     list.append(item);
   });
 }

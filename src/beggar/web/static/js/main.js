@@ -1,11 +1,12 @@
+// @ts-check
 // The browser side of the table. It holds no game logic: it sends what the person does and draws
 // what the server sends back. Each component owns its root element and binds its own controls; the
 // App owns the connection and wires the components together. Modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { EndDialog, TableView, tableTitle } from "./table.js";
+import { TableView } from "./table.js";
+import { tableTitle } from "./words.js";
 import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
-import { ReplayView } from "./replay.js";
 import { Sound } from "./sound.js";
 import { HomeForm, fillFamous, fillLessons, fillRules, paceChoices } from "./home.js";
 
@@ -32,26 +33,41 @@ class App {
       leave: () => this.leave(true),
       named: (name) => { this.home.name = name; },
     });
-    this.end = new EndDialog($("end"), {
-      again: () => {
-        this.send({ type: "new-game" });
-        this.table.focus();
-      },
-      no: () => this.send({ type: "keep-playing" }),
-      next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
-      close: () => this.table.focusAfterEnd(),
-    });
-    this.replay = new ReplayView($("replay"), {
-      playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
-    });
+    /** The end dialog, loaded as the first table is joined: a first visit to the home page does
+     * without it (the landing's budget). @type {import("./end.js").EndDialog | null} */
+    this.end = null;
+    /** @type {Promise<import("./end.js").EndDialog> | null} */
+    this.endLoading = null;
+    /** The replay viewer, loaded with its first replay: a first visit to the home page does
+     * without it (the landing's budget). @type {import("./replay.js").ReplayView | null} */
+    this.replay = null;
     this.recent = new RecentList($("home"));
     this.errorTimer = null;
+  }
+
+  /** The end dialog, loaded once (see the constructor). */
+  endDialog() {
+    if (!this.endLoading) {
+      this.endLoading = import("./end.js").then(({ EndDialog }) => {
+        this.end = new EndDialog($("end"), {
+          again: () => {
+            this.send({ type: "new-game" });
+            this.table.focus();
+          },
+          no: () => this.send({ type: "keep-playing" }),
+          next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
+          close: () => this.table.focusAfterEnd(),
+        });
+        return this.end;
+      });
+    }
+    return this.endLoading;
   }
 
   showPage(name) {
     for (const page of PAGES) $(page).hidden = page !== name;
     if (name !== "table" && name !== "replay") document.title = "Beggar-My-Neighbour";
-    if (name !== "replay") this.replay.stop();
+    if (name !== "replay" && this.replay) this.replay.stop();
     if (name === "home") this.recent.render();
   }
 
@@ -90,6 +106,12 @@ class App {
   async openReplay(id) {
     this.showPage("replay");
     try {
+      if (!this.replay) {
+        const { ReplayView } = await import("./replay.js");
+        this.replay = new ReplayView($("replay"), {
+          playDeal: (deal, rules, players) => this.playDeal(deal, rules, players, true),
+        });
+      }
       await this.replay.load(id);
       this.replay.focus();
     } catch (error) {
@@ -129,7 +151,8 @@ class App {
       }
       if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
       this.table.reset();
-      this.end.reset();
+      if (this.end) this.end.reset();
+      else this.endDialog(); // loaded now, before any game at this table ends
       this.showPage("table");
       this.table.focus();
     } else if (message.type === "state") {
@@ -149,7 +172,12 @@ class App {
         });
       }
       this.table.render(message);
-      this.end.render(message, { points: this.table.chartPoints, player: this.table.player });
+      const seen = { points: this.table.chartPoints, player: this.table.player };
+      if (this.end) this.end.render(message, seen);
+      else if (message.over) {
+        // Still loading (it starts as the table is joined): the latest state is drawn once it is in.
+        this.endDialog().then((end) => { if (this.table.state === message) end.render(message, seen); });
+      }
     } else if (message.type === "error") {
       if (message.code === "no-table") {
         this.closeTable();
@@ -169,7 +197,7 @@ class App {
     setCurrentGame(null);
     this.connection.close();
     this.me = seatedAt();
-    this.end.close();
+    if (this.end) this.end.close();
     const minutes = this.options ? this.options.limits.idle_minutes : null;
     const idle = minutes === null ? "for a while" : `for ${minutes} minute${minutes === 1 ? "" : "s"}`;
     this.showClosed("This table is closed or never existed.",
@@ -226,7 +254,7 @@ class App {
     const name = this.home.name;
     if (name) message.name = name;
     this.table.reset();
-    this.end.reset();
+    if (this.end) this.end.reset();
     if (!token && !name) {
       // Someone new to this table: if they are to sit down, their name first, so that the table
       // never calls them "Player 2". The server says whether a seat is free (the page's address
@@ -275,7 +303,7 @@ class App {
     this.connection.close();
     this.me = seatedAt();
     this.table.reset();
-    this.end.close();
+    if (this.end) this.end.close();
     if (goHome) {
       history.pushState(null, "", siteUrl("#home").href);
       this.showPage("home");
@@ -293,7 +321,7 @@ class App {
       $("main").focus();
     });
     document.addEventListener("keydown", (event) => {
-      if (!this.end.open) this.table.key(event);
+      if (!(this.end && this.end.open)) this.table.key(event);
     });
     // A page being unloaded (a reload, a link to another address) is not a switch to another tab:
     // it does not pause the game. A kept game it leaves is linked from the home page.

@@ -1,3 +1,4 @@
+// @ts-check
 // The games this browser saw to their end, newest first, each reopening its replay. They are kept
 // in this browser only (localStorage); the server keeps the replays themselves.
 import { el, siteUrl, within } from "./dom.js";

@@ -1,11 +1,11 @@
-// The replay viewer: the server sends every frame of a finished game; this only draws them.
-// Frame i is the table just after card i: [seat, card, owed, to_play, pile, stacks, trick, text].
-import { el, plural, siteUrl, within } from "./dom.js";
-import { backElement, cardElement, fan, owedMarks } from "./cards.js";
+// @ts-check
+// The replay viewer: the server sends every frame of a finished game (messages.js: Replay and
+// ReplayFrame); this only draws them, on the same board as the live table.
+import { siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
-import { ringSlot } from "./ring.js";
+import { drawPile, drawSeats } from "./board.js";
 import { recentGames } from "./recent.js";
-import { tableTitle } from "./table.js";
+import { tableTitle } from "./words.js";
 
 /** The replay page. It owns its root (#replay) and binds its own controls; `playDeal(deal, rules,
  * players)` starts a game on the replayed deal. */
@@ -13,6 +13,7 @@ export class ReplayView {
   constructor(root, { playDeal }) {
     this.root = root;
     this.$ = within(root);
+    /** @type {import("../../messages.js").Replay | null} */
     this.data = null;
     this.names = [];
     this.at = 0;
@@ -67,13 +68,13 @@ export class ReplayView {
     this.data = data;
     this.tricksAt = [];
     this.trickFrames = [0];
-    this.points = [data.frames[0][5]];
+    this.points = [data.frames[0].stacks];
     let tricks = 0;
     data.frames.forEach((frame, i) => {
-      if (frame[6]) {
-        tricks = frame[6];
+      if (frame.trick) {
+        tricks = frame.trick;
         this.trickFrames.push(i);
-        this.points.push(frame[5]);
+        this.points.push(frame.stacks);
       }
       this.tricksAt.push(tricks);
     });
@@ -112,54 +113,28 @@ export class ReplayView {
     const last = data.frames.length - 1;
     this.at = Math.max(0, Math.min(last, i));
     const frame = data.frames[this.at];
-    const [, , owed, toPlay, pileSize, stacks, , , challengeOnPile] = frame;
     const pileCards = [];
-    for (let k = this.at - pileSize + 1; k <= this.at; k += 1) pileCards.push(data.frames[k][1]);
-    const challenge = challengeOnPile === null ? null : pileCards[challengeOnPile];
-
+    for (let k = this.at - frame.pile + 1; k <= this.at; k += 1) pileCards.push(data.frames[k].card);
+    const challenge = frame.challenge === null ? null : pileCards[frame.challenge];
     const $ = this.$;
-    const seats = $("replay-seats");
-    seats.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
-    seats.dataset.count = String(data.names.length);
-    this.names.forEach((name, index) => {
-      const node = el("div", "seat");
-      node.dataset.seat = String(index);
-      node.dataset.slot = ringSlot(index, 0, data.names.length);
-      if (toPlay === index && this.at < last) node.classList.add("to-play");
-      const stack = el("div", "stack" + (stacks[index] ? "" : " empty"));
-      stack.append(backElement(), el("span", "stack-count", String(stacks[index])));
-      const text = el("div", "seat-text");
-      text.append(el("div", "name", name), el("div", "count", plural(stacks[index], "card")));
-      if (challenge && toPlay === index) text.append(owedMarks(challenge.pays, owed, name));
-      const body = el("div", "seat-body");
-      body.append(stack, text);
-      node.append(body);
-      seats.append(node);
-    });
-
-    const pile = $("replay-pile");
-    pile.replaceChildren();
-    pile.classList.toggle("empty", !pileCards.length);
-    if (!pileCards.length) pile.append(el("span", "pile-empty", "Pile empty"));
-    const shown = pileCards.slice(-8);
-    const challengeAt = challengeOnPile === null ? -1 : challengeOnPile - (pileCards.length - shown.length);
-    const nodes = shown.map((card, k) => {
-      const node = cardElement(card);
-      if (k === challengeAt) node.classList.add("challenge");
-      pile.append(node);
-      return node;
-    });
-    fan(pile, nodes, challengeAt >= 0 ? nodes.length - challengeAt : 1);
+    const seats = this.names.map((name, index) => ({
+      name,
+      cards: frame.stacks[index],
+      marks: frame.to_play === index && this.at < last ? ["to-play"] : [],
+      owes: challenge && frame.to_play === index ? { pays: challenge.pays, owed: frame.owed, owner: name } : null,
+    }));
+    drawSeats($("replay-seats"), seats, 0);
+    drawPile($("replay-pile"), pileCards, frame.challenge, "Pile empty");
 
     // Numbers as the position line writes them: "trick 1,007".
-    const text = (frame[7] || "Before the first card.").replace(/\d{4,}/g, (digits) => Number(digits).toLocaleString("en"));
+    const text = (frame.text || "Before the first card.").replace(/\d{4,}/g, (digits) => Number(digits).toLocaleString("en"));
     $("replay-text").textContent = text;
     $("replay-where").textContent = `Card ${this.at.toLocaleString("en")} of ${last.toLocaleString("en")}, `
       + `trick ${this.tricksAt[this.at].toLocaleString("en")}`;
     $("scrub").value = String(this.at);
     $("scrub").setAttribute("aria-valuetext", `card ${this.at} of ${last}`);
     const trick = this.tricksAt[this.at];
-    drawChart($("replay-chart"), $("replay-legend"), this.points, this.names, trick, data.cycle || null, stacks);
+    drawChart($("replay-chart"), $("replay-legend"), this.points, this.names, trick, data.cycle || null, frame.stacks);
   }
 
   /** Step `delta` cards. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Where each seat sits around the pile: layout only. The person at the table (or the first seat,
 // for someone watching) sits at the bottom, and the others follow in turn order clockwise: up the
 // left side, across the top, down the right. The style sheet places each named slot in the board's

@@ -1,3 +1,4 @@
+// @ts-check
 // A short generated sound for each card (Web Audio; off unless the person turns it on).
 
 export class Sound {

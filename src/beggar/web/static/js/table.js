@@ -1,89 +1,15 @@
+// @ts-check
 // The live table: draws each state the server sends. It holds no game logic: who owes what,
 // what each card pays and what the prompt says all come from the server.
-import { el, fillSelect, plural, reducedMotion, siteUrl, spokenList, within } from "./dom.js";
-import { backElement, cardElement, cardName, fan, owedMarks } from "./cards.js";
+import { copy, el, fillSelect, plural, sayOneOf, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
-import { ringSlot } from "./ring.js";
+import { LivePile, drawSeats } from "./board.js";
+import { GameLog } from "./log.js";
+import { Clock } from "./clock.js";
+import { SEATED_MODES, chartWords, famousCycle, rulesSummary, seatName, seatViews, tableTitle } from "./words.js";
 
-const SEATED_MODES = ["computer", "friends"];
-/** How long a won pile takes to slide to its winner, in milliseconds. */
-const SWEEP_MS = 420;
 
-/**
- * What this page calls seat `index`: its name, but "You" for this person's own seat when they
- * gave no name (the others see it called by its place, "Player 1").
- * @param {import("../../messages.js").TableState} s
- */
-export function seatName(s, index) {
-  const seat = s.seats[index];
-  return index === s.you && SEATED_MODES.includes(s.mode) && !seat.named ? "You" : seat.name;
-}
 
-/** What a chart of `points` over `tricks` tricks shows: a last point past the tricks is the hands
- * a game stopped with in the middle of a trick. */
-function chartWords(points, tricks) {
-  const end = points.length - 1 > tricks ? ", and at the end" : "";
-  return `Cards in each stack after each of ${plural(tricks, "trick")}${end}`;
-}
-
-/**
- * The title of a table: its lesson, famous game, or who sits at it ("You against Robin",
- * "Friend table: Ann and Bea").
- * @param {import("../../messages.js").TableState} s
- */
-export function tableTitle(s) {
-  if (s.lesson) return `Lesson ${s.lesson.number}: ${s.lesson.title}`;
-  if (s.famous) return s.famous.title;
-  const names = s.seats.map((_, index) => seatName(s, index));
-  if (s.mode === "friends") return `Friend table: ${spokenList(names)}`;
-  if (s.mode === "watch") return `Watching ${spokenList(names)}`;
-  if (s.mode === "computer" && s.you !== null && s.you !== undefined) {
-    return `${names[s.you]} against ${spokenList(names.filter((_, index) => index !== s.you))}`;
-  }
-  return spokenList(names);
-}
-
-/**
- * Show `text` on `button`, one of its `labels`: all of them are laid in one place and the others
- * hidden, so that the button keeps the width of the widest and nothing beside it moves.
- */
-function sayOneOf(button, labels, text) {
-  const key = labels.join("|");
-  if (button.dataset.labels !== key) {
-    button.dataset.labels = key;
-    button.classList.add("labels");
-    button.replaceChildren(...labels.map((words) => el("span", "", words)));
-  }
-  for (const span of button.children) span.classList.toggle("off", span.textContent !== text);
-}
-
-/**
- * Where a never-ending famous game's cycle starts and its period (from the server), or null.
- * @param {import("../../messages.js").TableState} s
- */
-function famousCycle(s) {
-  return (s.famous && s.famous.cycle) || null;
-}
-
-/**
- * The empty pile's words: "Pile empty — Ann to turn", "Pile empty — your turn", "Pile empty —
- * waiting for a friend", "Pile empty — paused".
- * @param {import("../../messages.js").TableState} s
- */
-function emptyPileWords(s, player) {
-  if (s.waiting_for.length === 1) return `Pile empty — waiting for ${s.waiting_for[0]}`;
-  if (s.waiting_for.length) return "Pile empty — waiting for the others";
-  if (s.paused && !s.over) return "Pile empty — paused"; // as the prompt says: nobody turns now
-  const next = s.over || s.to_play === null || s.to_play === undefined ? null : s.to_play;
-  if (next === null || !s.seats[next]) return "Pile empty";
-  if (player && next === s.you && SEATED_MODES.includes(s.mode)) return "Pile empty — your turn";
-  return `Pile empty — ${s.seats[next].name} to turn`;
-}
-
-/** The rules in one line: "Practice table: a standard deck of 52 cards, 2 players, ...". */
-export function rulesSummary(rules) {
-  return `${rules.title}: ${rules.summary}.`;
-}
 
 /**
  * The live table. It owns its root (the #table section): it binds its own controls, and sends what
@@ -100,15 +26,15 @@ export class TableView {
     /** @type {import("../../messages.js").TableState | null} */
     this.state = null;
     this.rules = null;
-    this.lastSeq = 0;
+    this.log = new GameLog(this.$("log"), this.$("narration"));
     this.chartPoints = [];
-    this.sweepNow = null;
-    this.holdUntil = 0;
+    this.pile = new LivePile(this.$("seats"), this.$("pile"), this.$("pile-count"), sound);
     this.holdTimer = null;
     this.turnQueued = false;
     this.renaming = false;
-    this.clock = { left: null, at: 0, running: false };
-    setInterval(() => this.tickClock(), 500);
+    /** @type {string | null} */
+    this.focusNext = null;
+    this.clock = new Clock(this.$("clock"));
     this.bind(leave, named);
   }
 
@@ -144,8 +70,16 @@ export class TableView {
       $("sit-name").focus();
     });
     control("turn", () => this.send({ type: "turn" }));
-    control("pause", () => this.send({ type: "pause" })); // while paused, Resume stands in Turn's place
-    control("resume-big", () => this.send({ type: "resume" }));
+    // While paused, Resume stands in Turn's place: the focus goes to it, and back to Turn on
+    // resuming (the button pressed disappears or greys, and the focus would drop to the page).
+    $("pause").addEventListener("click", () => {
+      this.focusNext = "resume-big";
+      this.send({ type: "pause" });
+    });
+    $("resume-big").addEventListener("click", () => {
+      this.focusNext = "turn";
+      this.send({ type: "resume" });
+    });
     control("auto", () => this.send({ type: "watch", on: $("auto").getAttribute("aria-pressed") !== "true" }));
     // A game against the computer is thrown away by a new one: asked first (a friend table asks the
     // friends instead).
@@ -192,9 +126,9 @@ export class TableView {
       $("log-more").setAttribute("aria-expanded", String(open));
       $("log-more").textContent = open ? "Show the last lines only" : "Show the whole log";
       $("log").classList.toggle("short", !open);
-      this.scrollLog();
+      this.log.scroll();
     });
-    window.addEventListener("resize", () => this.scrollLog());
+    window.addEventListener("resize", () => this.log.scroll());
     // The offers about a friend who is away: the computer plays for them, or a new game without them.
     $("offers").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-seat]");
@@ -315,18 +249,15 @@ export class TableView {
   /** Forget the previous table (a new table or a fresh connection). */
   reset() {
     this.state = null;
-    this.lastSeq = 0;
     this.chartPoints = [];
-    this.sweepNow = null;
     this.sitWith = null;
     this.renaming = false;
     this.$("leave-ask").hidden = true;
-    this.holdUntil = 0;
     clearTimeout(this.holdTimer);
     this.turnQueued = false;
     this.holdTimer = null;
-    this.$("log").replaceChildren();
-    this.$("pile").replaceChildren();
+    this.log.reset();
+    this.pile.reset();
     // Until the table's first state is drawn, there is nothing to turn: Turn waits disabled (a
     // key pressed meanwhile would be lost).
     this.$("turn").disabled = true;
@@ -386,11 +317,11 @@ export class TableView {
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
     if (newGame) this.turnQueued = false;
-    this.drawPile(s, previous, newGame);
-    this.drawLog(s, previous && newGame);
+    this.pile.draw(s, previous, newGame, this.player);
+    this.log.draw(s, Boolean(previous && newGame), this.player);
     this.drawLessonNote(s);
     this.drawRest(s, previous, newGame);
-    const wait = this.holdUntil - performance.now();
+    const wait = this.pile.holdUntil - performance.now();
     if (wait > 0) {
       const turn = $("turn");
       const ready = !turn.disabled;
@@ -414,7 +345,6 @@ export class TableView {
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
     this.drawSeats(s, previous);
-    this.drawPileWords(s);
     // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
     const pausedNow = s.paused && !s.over;
     $("prompt").textContent = s.prompt;
@@ -465,6 +395,7 @@ export class TableView {
     $("pace").disabled = !player;
     $("pace").closest("label").hidden = !player; // a spectator watches at the players' pace
     $("pause").hidden = !player || over;
+    this.moveFocus();
     // Someone watching a friend table has no seat to leave: they stop watching (and go home). With
     // no Turn and no Pause, a phone has room for it in the row, not behind "More".
     $("leave").textContent = $("watching").hidden ? "Leave table" : "Stop watching";
@@ -479,9 +410,19 @@ export class TableView {
     if (s.reshuffles) counts += ` Deal ${s.reshuffles + 1} of this sitting.`;
     if (!player) counts += " Watching.";
     $("counts").textContent = counts;
-    this.clock = { left: s.time_left, at: performance.now(), running: s.time_left !== null && !s.paused && !over && !waiting };
-    this.tickClock();
+    this.clock.set(s.time_left, s.time_left !== null && !s.paused && !over && !waiting);
     this.drawChart(s);
+  }
+
+  /** Once the pause or the resume asked for is drawn, the focus goes where the next press is:
+   * Resume, or Turn (the table itself while Turn waits for another player). */
+  moveFocus() {
+    const id = this.focusNext;
+    if (!id || !this.state || (id === "turn") === (this.state.paused && !this.state.over)) return;
+    this.focusNext = null;
+    const target = this.$(id);
+    if (!target.hidden && !target.disabled) target.focus({ preventScroll: true });
+    else this.focus();
   }
 
   /** For each friend away past the grace the server gives: let the computer play for them, or a
@@ -512,263 +453,16 @@ export class TableView {
     }
   }
 
-  tickClock() {
-    const box = this.$("clock");
-    const { left, at, running } = this.clock;
-    box.hidden = left === null;
-    if (left === null) return;
-    const remaining = Math.max(0, left - (running ? (performance.now() - at) / 1000 : 0));
-    const minutes = Math.floor(remaining / 60);
-    const seconds = Math.floor(remaining % 60);
-    box.textContent = `${minutes}:${String(seconds).padStart(2, "0")}`;
-    box.setAttribute("aria-label", `Time left: ${minutes} minutes ${seconds} seconds`);
-    box.classList.toggle("low", remaining < 60);
-  }
-
   drawSeats(s, previous = null) {
-    const $ = this.$;
     // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
     // under reduced motion); a won game has its chord.
     const took = previous && s.last_take && s.tricks > previous.tricks ? s.last_take.seat : null;
     const won = previous && s.over && !previous.over ? s.over.winner : null;
     if (won !== null && won !== undefined) this.sound.play("win");
-    const box = $("seats");
-    box.querySelectorAll(":scope > .seat").forEach((node) => node.remove()); // the pile stays
-    box.dataset.count = String(s.seats.length);
     const seated = SEATED_MODES.includes(s.mode);
+    const views = seatViews(s, took, won);
     // The seats sit around the pile: this person at the bottom (whoever is first, for a watcher).
-    const bottom = seated && this.player ? s.you : 0;
-    const challenge = s.challenge === null ? null : s.pile[s.challenge];
-    s.seats.forEach((seat, index) => {
-      const node = el("div", "seat");
-      node.dataset.seat = String(index);
-      node.dataset.slot = ringSlot(index, bottom, s.seats.length);
-      if (s.to_play === index) node.classList.add("to-play");
-      if (seat.out) node.classList.add("out");
-      if (index === took) node.classList.add("took");
-      if (index === won) node.classList.add("won");
-      if (index === s.you && seated) node.classList.add("you");
-      const shown = seatName(s, index);
-      let tag = "";
-      if (index === s.you && seated) tag = shown === "You" ? "" : "(you)";
-      else if (!seat.human && seated) tag = "(computer)";
-      else if (!seat.taken && s.mode === "friends") tag = "(waiting to join)";
-      else if (seat.stand_in) tag = "(computer playing)";
-      else if (seat.away === "left") tag = "(left)";
-      else if (seat.away === "lost") tag = "(connection lost)";
-      else if (!seat.connected && s.mode === "friends") tag = "(away)";
-      const name = el("div", seat.taken || seat.named ? "name" : "name waiting", shown);
-      if (tag) name.append(" ", el("span", "tag", tag));
-      const stack = el("div", "stack" + (seat.cards ? "" : " empty"));
-      stack.append(backElement());
-      stack.append(el("span", "stack-count", String(seat.cards)));
-      const text = el("div", "seat-text");
-      text.append(name);
-      text.append(el("div", "count", seat.out ? "out" : plural(seat.cards, "card")));
-      if (!(challenge && s.to_play === index && s.owed > 0)) {
-        text.append(el("div", "owed-place")); // the marks' place: a seat does not grow when it owes
-      } else {
-        text.append(owedMarks(challenge.pays, s.owed, index === s.you && seated ? "You" : shown));
-      }
-      const body = el("div", "seat-body");
-      body.append(stack, text);
-      node.append(body);
-      if (seat.stack) {
-        const open = el("div", "open-stack");
-        open.setAttribute("role", "list");
-        open.setAttribute("aria-label", shown === "You" ? "Your stack, top first" : `${shown}'s stack, top first`);
-        for (const card of seat.stack) {
-          const mini = cardElement(card, { mini: true });
-          mini.setAttribute("role", "listitem");
-          open.append(mini);
-        }
-        node.append(open);
-      }
-      box.append(node);
-    });
-  }
-
-  drawPile(s, previous, newGame) {
-    const $ = this.$;
-    const pile = $("pile");
-    // A card held on a won pile goes as soon as play moves on.
-    if (!previous || newGame || s.cards !== previous.cards) {
-      if (this.sweepNow) this.sweepNow();
-      this.holdUntil = 0;
-    }
-    const animate = !reducedMotion() && s.pace !== "instant" && previous && !newGame;
-    const swept = animate && previous.pile.length && s.tricks === previous.tricks + 1 && s.last_take;
-    const oneMore = previous && s.cards === previous.cards + 1 && s.last_card;
-    if (swept) {
-      // The card that won the pile lands on it and stays a moment; then the pile goes to its winner.
-      const held = [...pile.querySelectorAll(".card:not(.sweeping)")];
-      if (oneMore) {
-        const last = cardElement(s.last_card.card);
-        pile.append(last);
-        held.push(last);
-        fan(pile, held);
-        this.flyIn(last, s.last_card.seat);
-      }
-      held.forEach((node) => node.classList.add("sweeping"));
-      const seat = s.last_take.seat;
-      const go = () => {
-        clearTimeout(timer);
-        if (this.sweepNow === go) this.sweepNow = null;
-        this.sweep(held, seat);
-      };
-      const delay = oneMore ? { slow: 1100, normal: 700, fast: 260 }[s.pace] || 500 : 0;
-      const timer = setTimeout(go, delay);
-      this.sweepNow = go;
-      this.holdUntil = performance.now() + delay + SWEEP_MS + 60;
-    }
-    pile.querySelectorAll(".card:not(.sweeping), .pile-empty").forEach((node) => node.remove());
-    const shown = s.pile.slice(-8);
-    pile.classList.toggle("empty", !s.pile.length);
-    const challenge = s.challenge === null ? -1 : s.challenge - (s.pile.length - shown.length);
-    const nodes = shown.map((card, i) => {
-      const node = cardElement(card);
-      if (i === challenge) node.classList.add("challenge");
-      pile.append(node);
-      return node;
-    });
-    fan(pile, nodes, challenge >= 0 ? nodes.length - challenge : 1);
-    const newest = pile.querySelector(".card:not(.sweeping):last-child");
-    if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
-    if (animate && oneMore && newest && s.pile.length) this.flyIn(newest, s.last_card.seat);
-    // "13 cards in the pile; top: queen of spades, pays 2." (where the pile is narrow, a phone
-    // shows "13 cards in the pile." and the top card says the rest).
-    if (s.pile.length) {
-      const top = el("span", "pile-top", `; top: ${cardName(s.pile[s.pile.length - 1])}`);
-      $("pile-count").replaceChildren(`${plural(s.pile.length, "card")} in the pile`, top, ".");
-    } else {
-      $("pile-count").textContent = s.taken;
-    }
-  }
-
-  /** An empty pile keeps the pile's size (nothing below it moves) and says who turns next. */
-  drawPileWords(s) {
-    const pile = this.$("pile");
-    pile.querySelectorAll(".pile-empty").forEach((node) => node.remove());
-    if (!s.pile.length) pile.append(el("span", "pile-empty", emptyPileWords(s, this.player)));
-  }
-
-  /** The card travels from its owner's stack to the pile, turning over on the way. */
-  flyIn(node, seat) {
-    const from = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
-    if (!from) return;
-    const a = from.getBoundingClientRect();
-    const b = node.getBoundingClientRect();
-    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
-    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
-    node.animate(
-      [
-        { transform: `translate(${dx}px, ${dy}px) rotateY(90deg) scale(.8)` },
-        { transform: `translate(${dx / 3}px, ${dy / 3}px) rotateY(0deg)`, offset: 0.55 },
-        { transform: "none" },
-      ],
-      { duration: this.state.pace === "fast" ? 180 : 320, easing: "ease-out" },
-    );
-  }
-
-  /** A won pile (its `cards`, already marked as sweeping) gathers onto its top card and slides
-   * as one stack to the winner's stack, shrinking on the way. The cards stay opaque until they
-   * arrive: faded cards over each other would show through one another. */
-  sweep(cards, seat) {
-    const to = this.root.querySelector(`.seat[data-seat='${seat}'] .stack`);
-    const live = cards.filter((node) => node.isConnected);
-    if (!to || !live.length) {
-      live.forEach((node) => node.remove());
-      return;
-    }
-    const target = to.getBoundingClientRect();
-    const top = live[live.length - 1].getBoundingClientRect();
-    for (const node of live) {
-      const box = node.getBoundingClientRect();
-      const gx = top.left - box.left;
-      const gy = top.top - box.top;
-      const dx = target.left + target.width / 2 - (box.left + box.width / 2);
-      const dy = target.top + target.height / 2 - (box.top + box.height / 2);
-      const there = `translate(${dx}px, ${dy}px) scale(.4)`;
-      const motion = node.animate(
-        [
-          { transform: "none", opacity: 1 },
-          { transform: `translate(${gx}px, ${gy}px)`, opacity: 1, offset: 0.3 },
-          { transform: there, opacity: 1, offset: 0.9 },
-          { transform: there, opacity: 0 },
-        ],
-        { duration: SWEEP_MS, easing: "ease-in-out", fill: "forwards" },
-      );
-      motion.onfinish = () => node.remove();
-      setTimeout(() => node.remove(), 700); // a page in the background may not finish animations
-    }
-  }
-
-  /** The new lines of the log; at a new game (`fresh`), the last game's lines are set apart. */
-  drawLog(s, freshGame = false) {
-    const $ = this.$;
-    const log = $("log");
-    const fresh = s.log.filter((line) => line.seq > this.lastSeq);
-    if (!fresh.length) return;
-    if (fresh[0].seq > this.lastSeq + 1) log.replaceChildren();
-    const start = freshGame ? fresh.findIndex((line) => line.text.startsWith("New game")) : -1;
-    fresh.forEach((line, i) => {
-      if (i === start && log.children.length) {
-        log.querySelectorAll("li").forEach((item) => item.classList.add("old"));
-        const rule = el("li", "game-break");
-        rule.setAttribute("aria-hidden", "true");
-        log.append(rule);
-      }
-      const item = el("li", "", line.text);
-      if (line.note) item.append(el("span", "note", line.note));
-      log.append(item);
-    });
-    while (log.children.length > 200) log.firstChild.remove();
-    this.lastSeq = fresh[fresh.length - 1].seq;
-    this.scrollLog();
-    // The log names every seat; the prompt, said after it, speaks to this person ("you owe 2").
-    const told = fresh.slice(-2).map((line) => [line.text, line.note].filter(Boolean).join(" "));
-    if (this.player && s.prompt && !s.over && !told.includes(s.prompt)) told.push(s.prompt);
-    $("narration").textContent = told.join(" ");
-  }
-
-  /** The log shows its latest lines. The short log shows whole lines only, and fills its box: a
-   * line cut at its top (a long one, wrapped) shows its beginning in the room left, as many whole
-   * lines of it as fit, never the middle of a sentence; a sliver of less than a line is left blank.
-   * A line of the last game, above the rule that starts this one, is never shown cut (it would read
-   * as this game's news): the lines below it rise to the top instead, and the room is left below
-   * them, where this game's next lines come. */
-  scrollLog() {
-    const log = this.$("log");
-    log.querySelectorAll(":scope > .cut, :scope > .clamped").forEach((item) => {
-      item.classList.remove("cut", "clamped");
-      item.style.removeProperty("--lines");
-    });
-    log.style.removeProperty("--room-below");
-    log.scrollTop = log.scrollHeight;
-    if (!log.classList.contains("short") || this.root.hidden) return;
-    const top = log.getBoundingClientRect().top + log.clientTop;
-    let item = log.lastElementChild;
-    while (item && item.getBoundingClientRect().top >= top - 0.5) item = item.previousElementSibling;
-    if (!item || item === log.lastElementChild) return; // the last line shows, cut or not
-    const next = item.nextElementSibling.getBoundingClientRect().top;
-    if (item.classList.contains("old")) {
-      item.classList.add("cut");
-      if (next - top > 0.5) {
-        log.style.setProperty("--room-below", `${next - top}px`);
-        log.scrollTop = log.scrollHeight;
-      }
-      return;
-    }
-    const lines = Math.floor((next - top + 0.5) / parseFloat(getComputedStyle(item).lineHeight));
-    if (lines < 1) {
-      item.classList.add("cut");
-      return;
-    }
-    item.style.setProperty("--lines", String(lines));
-    item.classList.add("clamped");
-    log.scrollTop = log.scrollHeight;
-    const above = item.previousElementSibling;
-    if (above && above.getBoundingClientRect().bottom > top + 0.5) above.classList.add("cut");
+    drawSeats(this.$("seats"), views, seated && this.player ? s.you : 0);
   }
 
   /** A lesson's sentence for the card turned last, in a place of its own under the board. */
@@ -790,139 +484,5 @@ export class TableView {
     const names = s.seats.map((_, index) => seatName(s, index));
     drawChart($("chart"), $("chart-legend"), this.chartPoints, names, null, famousCycle(s), null, s.tricks);
     $("chart-caption").textContent = chartWords(this.chartPoints, s.tricks);
-  }
-}
-
-/**
- * The end-of-game dialog. It owns its root (the #end dialog) and binds its own buttons: `again()`
- * (Play again), `no()` (No to another's ask for a new game), `next(lesson)` (Next lesson; null
- * after the last: Play the computer), `close()` (Look at the table, or Escape).
- */
-export class EndDialog {
-  constructor(root, { again, no, next, close }) {
-    this.root = root;
-    this.$ = within(root);
-    this.shownEnd = null;
-    this.cancelled = false;
-    const $ = this.$;
-    $("end-copy").addEventListener("click", () => copy($("end-link"), $("end-copy")));
-    $("end-again").addEventListener("click", () => {
-      this.close();
-      again();
-    });
-    $("end-no").addEventListener("click", () => no());
-    $("end-next").addEventListener("click", () => {
-      this.close();
-      next(Number($("end-next").dataset.lesson) || null);
-    });
-    $("end-close").addEventListener("click", () => {
-      this.close();
-      close();
-    });
-    // Escape closes the dialog as "Look at the table" does, and leads to the same place. The
-    // browser puts the focus back where it was before the dialog opened, then says "close".
-    root.addEventListener("cancel", () => { this.cancelled = true; });
-    root.addEventListener("close", () => {
-      if (this.cancelled) close();
-      this.cancelled = false;
-    });
-  }
-
-  get open() {
-    return this.root.open;
-  }
-
-  close() {
-    if (this.root.open) this.root.close();
-  }
-
-  /** Forget the game shown (a new table or a fresh connection). */
-  reset() {
-    this.shownEnd = null;
-  }
-
-  /**
-   * Open the dialog when a game ends (once per game), close it when the next begins. `points` are
-   * the stacks after each trick, as the table gathered them; `player` says whether this person
-   * sits at the table.
-   * @param {import("../../messages.js").TableState} s
-   */
-  render(s, { points, player }) {
-    const $ = this.$;
-    const dialog = this.root;
-    if (!s.over) {
-      this.shownEnd = null;
-      if (dialog.open) dialog.close();
-      return;
-    }
-    // What the others ask (a new game) can come after the dialog opened, and the dialog hides the
-    // table's notice: it says it itself, in the server's words, and offers the same two answers.
-    $("end-notice").textContent = s.notice || "";
-    $("end-notice").hidden = !s.notice;
-    const no = s.new_game_answers[1]; // "Play again" is the dialog's own main button
-    $("end-no").hidden = !no;
-    $("end-no").textContent = no || "";
-    const key = `${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:${s.over.replay}`;
-    if (this.shownEnd === key) return;
-    const first = !this.shownEnd || !this.shownEnd.startsWith(`${s.table}:${s.games_played}:${s.over.deal}:${s.cards}:`);
-    this.shownEnd = key;
-    // Who won is said once, in the headline, from this person's seat; below it only what it does
-    // not say: why a game nobody won outright stopped, a lesson's last words, the counts.
-    $("end-title").textContent = s.headline;
-    const sentence = [s.over.why, s.over.notes, s.lesson && s.lesson.outro].filter(Boolean).join(" ");
-    $("end-sentence").textContent = sentence;
-    $("end-sentence").hidden = !sentence;
-    // A lesson leads on: to the next one, or after the last to a game against the computer.
-    const next = s.lesson && s.lesson.next;
-    $("end-next").hidden = !s.lesson;
-    $("end-next").textContent = next ? "Next lesson" : "Play the computer";
-    $("end-next").dataset.lesson = next ? String(next) : "";
-    const facts = $("end-facts");
-    facts.replaceChildren();
-    const fact = (term, value) => facts.append(el("dt", "", term), el("dd", "", value));
-    fact("Cards turned", String(s.over.cards));
-    fact("Tricks", String(s.over.tricks));
-    if (s.over.status !== "finished") {
-      fact("Cards held", s.seats.map((_, i) => `${seatName(s, i)} ${s.over.holdings[i]}`).join(", "));
-    }
-    const deal = $("end-deal");
-    deal.replaceChildren();
-    s.over.deal_hands.forEach((hand, h) => {
-      if (h) deal.append(el("span", "hand-break", " / "));
-      const line = el("span", "hand");
-      line.append(el("b", "", `${s.seats[h] ? seatName(s, h) : h + 1}: `));
-      hand.forEach((label) => line.append(el("span", "deal-card", label), document.createTextNode(" ")));
-      deal.append(line);
-    });
-    const replay = $("end-replay");
-    replay.hidden = !s.over.replay;
-    if (s.over.replay) {
-      replay.href = siteUrl(`r/${s.over.replay}`).href;
-      $("end-link").value = replay.href;
-    }
-    $("end-share").hidden = !s.over.replay;
-    $("end-again").hidden = !player;
-    $("end-again").textContent = s.mode === "lesson" || s.mode === "famous" ? "Start again" : "Play again";
-    if (points.length > 2) {
-      const names = s.seats.map((_, index) => seatName(s, index));
-      drawChart($("end-chart"), $("end-chart-legend"), points, names, null, famousCycle(s), null, s.over.tricks);
-      $("end-chart").setAttribute("aria-label", chartWords(points, s.over.tricks));
-    }
-    $("end-chart-box").hidden = points.length <= 2; // one trick makes no chart
-    if (first && !dialog.open) {
-      dialog.showModal();
-      $("end-title").focus({ preventScroll: true }); // the headline first, on a phone too
-      dialog.scrollTop = 0;
-    }
-  }
-}
-
-/** Copy a link to the clipboard, or select it for the person to copy. */
-async function copy(input, button) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
-  } catch {
-    input.select();
   }
 }
