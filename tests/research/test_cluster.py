@@ -38,7 +38,7 @@ def test_no_unit_starts_once_the_time_is_up() -> None:
 
 def test_a_failing_unit_stops_the_run_with_its_error() -> None:
     recorded: list[int] = []
-    with pytest.raises(RuntimeError, match="unit 0 failed"):
+    with pytest.raises(RuntimeError, match=r"unit \d failed"):  # whichever fails first
         run_units(UnitList(range(3), _fails, recorded.append), Schedule(workers=1))
     assert recorded == []
 

@@ -479,8 +479,10 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
                 thread.start()
             try:
                 waits = []
-                deadline = time.monotonic() + 2.0
-                while time.monotonic() < deadline:
+                # Pings go on until the flood has been answered 40 times (the first answer is built,
+                # every later one kept), however long a loaded machine takes to get there.
+                deadline = time.monotonic() + 120.0
+                while asked[0] < 40 and time.monotonic() < deadline:
                     start = time.monotonic()
                     me.send({"type": "ping"})
                     me.until("pong")
@@ -494,7 +496,7 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
         f"replays served: {asked[0]}; pings: {len(waits)}, median {waits[len(waits) // 2] * 1000:.1f} ms, "
         f"worst {waits[-1] * 1000:.1f} ms"
     )
-    assert asked[0] > 8
+    assert asked[0] >= 40
     # Measured on 2 busy cores: a median of 8 ms (worst 47 ms); before, 3.9 s. The bound leaves room
     # for a loaded machine.
     assert waits[len(waits) // 2] < 0.25
