@@ -233,6 +233,30 @@ def test_exhaust_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.Ca
     # run again: nothing is played twice
     assert run(["exhaust", "--rules", SMALL[0], "--cards", SMALL[1], "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr()[0]) == data
+    # without --json, a few lines; and no progress bar where standard error is not a terminal
+    assert run(["exhaust", "--rules", SMALL[0], "--cards", SMALL[1], "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith("half-deck (-6 J2 Q1 K1 A0): 2,520 of 2,520 deals played; 14 never end")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cards", "4,1,1", "--from", "5", "--to", "5"], "--to 5 must be above --from 5"),
+        (["--cards", "4,1,1", "--from", "40"], "--from 40 is past the deck's 30 deals (indices 0 to 29)"),
+        (["--cards", "4,1,1", "--to", "31"], "--to 31 is past the deck's 30 deals (indices 0 to 29): --to"),
+        ([], "deals: more than exhaust can count, whatever --from and --to: give a smaller deck"),
+    ],
+)
+def test_a_range_or_deck_exhaust_cannot_play_is_refused_in_one_line_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    rules = ["--rules", "half-deck"] if args else []
+    assert run(["exhaust", *rules, *args, "--db", str(tmp_path / "refused.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("beggar: ") and err.count("\n") == 1 and message in err, err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_deal_by_index_and_index_of_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
