@@ -23,7 +23,7 @@ from beggar.deals import Arrangements, DealIndexError, deal_index, deck_arrangem
 from beggar.engine import Game, Status
 from beggar.research.cluster import connect
 from beggar.research.cycles.canon import canonical_form
-from beggar.research.exhaust import ExhaustDeck, ExhaustStore, play_unit, run_exhaust
+from beggar.research.exhaust import ExhaustDeck, ExhaustError, ExhaustStore, play_unit, run_exhaust
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
 
@@ -148,6 +148,21 @@ def test_a_run_cut_otherwise_plays_only_the_deals_still_missing(tmp_path: Path) 
     whole = ExhaustStore(Store(tmp_path / "whole.db"))
     run_exhaust(deck, whole, 0, deck.total, unit_size=10**6)
     assert store.summary(deck) == whole.summary(deck)
+
+
+def test_a_unit_another_run_stored_in_part_meanwhile_is_refused_whole(tmp_path: Path) -> None:
+    """Two runs on one database and deck at once, their units cut otherwise: the second to write
+    a deal is refused, so that no deal is counted twice."""
+    deck = ExhaustDeck.of(rules_named(SMALL[0]), SMALL[1])
+    store = ExhaustStore(Store(tmp_path / "both.db"))
+    store.save(deck.key, play_unit(deck.units(0, 50, 50)[0]), 100)
+    before = store.summary(deck)
+    for start, stop in ((10, 60), (0, 50), (49, 51)):
+        with pytest.raises(ExhaustError, match="another run stored deals of the unit"):
+            store.save(deck.key, play_unit(deck.units(start, stop, 100)[0]), 100)
+        assert store.summary(deck) == before
+    store.save(deck.key, play_unit(deck.units(50, 60, 100)[0]), 100)
+    assert store.summary(deck)["deals"] == 60
 
 
 # == the command: SIGKILL, Dask, JSON =================================================================

@@ -347,12 +347,29 @@ class ExhaustStore:
         return None if row is None else (int(row[0]), -int(row[1]))
 
     def save(self, deck: str, result: UnitResult, most: int) -> None:
-        """Record a unit's result and mark it done, in one transaction."""
+        """Record a unit's result and mark it done, in one transaction.
+
+        A unit that another run (on the same database and deck, at the same time) stored deals of
+        meanwhile is refused whole (:class:`ExhaustError`): no deal is counted twice, and the same
+        command, run again, plays only what is still missing.
+        """
         with self.store.transaction():
             self._save(deck, result, most)
 
     def _save(self, deck: str, result: UnitResult, most: int) -> None:
         unit = result.unit
+        # Read inside the transaction, which holds the write lock. Stored units never overlap, so
+        # the one starting last before this unit's end is the only one that can reach into it.
+        before = self.db.execute(
+            "SELECT start, stop FROM exhaust_units WHERE deck = ? AND start < ? ORDER BY start DESC LIMIT 1",
+            (deck, unit.stop),
+        ).fetchone()
+        if before is not None and int(before[1]) > unit.start:
+            raise ExhaustError(
+                f"another run stored deals of the unit of indices {unit.start:,} to {unit.stop - 1:,} "
+                f"of {deck} meanwhile ({before[0]:,} to {before[1] - 1:,}): nothing of this unit was "
+                "kept; give the same command again once the other run ends"
+            )
         self.db.execute(
             "INSERT INTO exhaust_units (deck, start, stop, deals, seconds) VALUES (?, ?, ?, ?, ?)",
             (deck, unit.start, unit.stop, result.deals, result.seconds),
