@@ -60,7 +60,8 @@ class ExhaustDeck:
     def of(cls, rules: Rules, cards: str | None = None) -> ExhaustDeck:
         """The rules' whole deck, or the smaller one ``cards`` writes (``6,2,1,1``, as for the census).
 
-        Raises :class:`beggar.research.cycles.construct.ConstructError` for a bad ``cards``.
+        Raises :class:`beggar.research.cycles.kinds.ConstructError` for a bad ``cards`` or rules the cycle
+        model cannot take (more than two players).
         """
         return cls(Composition.of(rules) if cards is None else Composition.parse(cards, rules))
 
