@@ -45,7 +45,7 @@ def test_every_workers_option_is_the_one_bounded_option() -> None:
             if param.name == "workers":
                 having.append(name)
                 assert isinstance(param, click.Option) and param.callback is reference.callback, name
-    assert {"census", "search", "factory", "simulate", "bench"} <= set(having)
+    assert {"census", "search", "factory", "simulate", "bench", "exhaust"} <= set(having)
 
 
 def test_census_with_more_workers_than_cores_starts_no_more_than_the_cores_or_the_rows(
@@ -113,6 +113,7 @@ def test_a_plot_is_written_where_it_is_asked_or_refused_before_any_work(
         ["census", "--cards", "5,2,1", "--max-period", "3"],
         ["search", "--minutes", "0.01"],
         ["factory", "--rules", "half-deck:pay=J1Q2", "--minutes", "0.01"],
+        ["exhaust", "--rules", "half-deck", "--cards", "4,1,1"],
     ],
 )
 def test_results_kept_only_in_memory_are_refused(

@@ -23,7 +23,7 @@ from beggar.deals import Arrangements, DealIndexError, deal_index, deck_arrangem
 from beggar.engine import Game, Status
 from beggar.research.cluster import connect
 from beggar.research.cycles.canon import canonical_form
-from beggar.research.exhaust import ExhaustDeck, ExhaustStore, play_unit, run_exhaust
+from beggar.research.exhaust import ExhaustDeck, ExhaustError, ExhaustStore, play_unit, run_exhaust
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
 
@@ -150,6 +150,21 @@ def test_a_run_cut_otherwise_plays_only_the_deals_still_missing(tmp_path: Path) 
     assert store.summary(deck) == whole.summary(deck)
 
 
+def test_a_unit_another_run_stored_in_part_meanwhile_is_refused_whole(tmp_path: Path) -> None:
+    """Two runs on one database and deck at once, their units cut otherwise: the second to write
+    a deal is refused, so that no deal is counted twice."""
+    deck = ExhaustDeck.of(rules_named(SMALL[0]), SMALL[1])
+    store = ExhaustStore(Store(tmp_path / "both.db"))
+    store.save(deck.key, play_unit(deck.units(0, 50, 50)[0]), 100)
+    before = store.summary(deck)
+    for start, stop in ((10, 60), (0, 50), (49, 51)):
+        with pytest.raises(ExhaustError, match="another run stored deals of the unit"):
+            store.save(deck.key, play_unit(deck.units(start, stop, 100)[0]), 100)
+        assert store.summary(deck) == before
+    store.save(deck.key, play_unit(deck.units(50, 60, 100)[0]), 100)
+    assert store.summary(deck)["deals"] == 60
+
+
 # == the command: SIGKILL, Dask, JSON =================================================================
 
 
@@ -233,6 +248,30 @@ def test_exhaust_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.Ca
     # run again: nothing is played twice
     assert run(["exhaust", "--rules", SMALL[0], "--cards", SMALL[1], "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr()[0]) == data
+    # without --json, a few lines; and no progress bar where standard error is not a terminal
+    assert run(["exhaust", "--rules", SMALL[0], "--cards", SMALL[1], "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith("half-deck (-6 J2 Q1 K1 A0): 2,520 of 2,520 deals played; 14 never end")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cards", "4,1,1", "--from", "5", "--to", "5"], "--to 5 must be above --from 5"),
+        (["--cards", "4,1,1", "--from", "40"], "--from 40 is past the deck's 30 deals (indices 0 to 29)"),
+        (["--cards", "4,1,1", "--to", "31"], "--to 31 is past the deck's 30 deals (indices 0 to 29): --to"),
+        ([], "deals: more than exhaust can count, whatever --from and --to: give a smaller deck"),
+    ],
+)
+def test_a_range_or_deck_exhaust_cannot_play_is_refused_in_one_line_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    rules = ["--rules", "half-deck"] if args else []
+    assert run(["exhaust", *rules, *args, "--db", str(tmp_path / "refused.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("beggar: ") and err.count("\n") == 1 and message in err, err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_deal_by_index_and_index_of_a_deal(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from beggar.cli import run
+from beggar.research.exhaust import ExhaustDeck, play_unit
 from beggar.research.store import Find, Store, StoreWriteError
+from beggar.rules import rules_named
 
 
 def _no_room(monkeypatch: pytest.MonkeyPatch, path: Path) -> Callable[[], None]:
@@ -119,3 +121,33 @@ def test_a_campaign_on_a_full_disk_stops_in_one_line(
     with sqlite3.connect(db) as con:
         assert [row[0] for row in con.execute("SELECT id FROM campaigns")] == ["other"]
     assert len(db.read_bytes()) == len(before)
+
+
+def test_an_exhaust_on_a_full_disk_stops_in_one_line_and_resumes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The longest games of the first units fill the one page their table has: a unit then does
+    not fit, and the run stops with every unit before it kept."""
+    db = tmp_path / "exhaust.db"
+    exhaust = ["exhaust", "--rules", "half-deck", "--cards", "5,2,1", "--unit-size", "10"]
+    # The kernel loaded here once: each run's worker, forked from this process, has it.
+    play_unit(ExhaustDeck.of(rules_named("half-deck"), "5,2,1").units(0, 1, 1)[0])
+    args = [*exhaust, "--workers", "1", "--db", str(db), "--json"]
+    Store(db).close()
+    room = _no_room(monkeypatch, db)
+    status = run(args)
+    out, err = capsys.readouterr()
+    assert status == 1 and out == ""
+    assert err.startswith(f"beggar: cannot write to the database {db}: the disk is full"), err
+    assert err.count("\n") == 1 and "the same command resumes" in err
+    with sqlite3.connect(db) as con:
+        kept = list(con.execute("SELECT start, stop FROM exhaust_units ORDER BY start"))
+        deals = con.execute("SELECT COALESCE(SUM(games), 0) FROM exhaust_wins").fetchone()[0]
+    assert 0 < len(kept) < 17 and kept == [(i, i + 10) for i in range(0, 10 * len(kept), 10)]
+    assert 0 < deals <= 10 * len(kept)  # the finished games of the units kept, none of the one refused
+
+    room()
+    assert run(args) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert run([*exhaust, "--workers", "1", "--db", str(tmp_path / "whole.db"), "--json"]) == 0
+    assert resumed == json.loads(capsys.readouterr().out)

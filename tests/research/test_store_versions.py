@@ -4,12 +4,14 @@ one is refused and left as it was."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from beggar.cli import run
+from beggar.research.exhaust import ExhaustStore
 from beggar.research.store import SCHEMA, SCHEMA_VERSION, Store, StoreError
 
 STORES = Path(__file__).parent / "stores"
@@ -24,11 +26,23 @@ TABLES = (
     "census_cycles",
     "factory_moves",
 )
+EXHAUST_TABLES = (
+    "exhaust_units",
+    "exhaust_lengths",
+    "exhaust_wins",
+    "exhaust_cycles",
+    "exhaust_never_ending",
+    "exhaust_longest",
+)
 
 
-def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+def _rows(path: Path, tables: tuple[str, ...] = TABLES) -> dict[str, list[tuple[object, ...]]]:
     with sqlite3.connect(path) as db:
-        return {table: sorted(db.execute(f"SELECT * FROM {table}"), key=repr) for table in TABLES}
+        return {table: sorted(db.execute(f"SELECT * FROM {table}"), key=repr) for table in tables}
+
+
+def _schema(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    return sorted(db.execute("SELECT name, sql FROM sqlite_master"))
 
 
 def _version(path: Path) -> int:
@@ -60,6 +74,40 @@ def test_a_store_written_before_versions_were_kept_is_migrated_with_every_row(tm
     assert _rows(path) == before and _version(path) == SCHEMA_VERSION
 
 
+def test_a_store_with_the_exhaust_tables_own_version_is_migrated_with_every_exhaust_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``stores/exhaust_v3.sql`` is a store of version 3 written by ``beggar exhaust`` of that
+    version: its tables beside a version table of their own (``exhaust_schema``). The store's one
+    version takes them over; the same command then finds every deal played and plays none again."""
+    path = tmp_path / "exhaust.db"
+    with sqlite3.connect(path) as db:
+        db.executescript((STORES / "exhaust_v3.sql").read_text())
+    before = _rows(path, EXHAUST_TABLES)
+    assert _version(path) == 3 and all(before.values())
+
+    Store(path).close()
+    assert _version(path) == SCHEMA_VERSION
+    assert _rows(path, EXHAUST_TABLES) == before
+    with sqlite3.connect(path) as db:
+        assert "exhaust_schema" not in {name for name, _ in _schema(db)}
+
+    command = ["exhaust", "--rules", "half-deck", "--cards", "6,2,1,1", "--unit-size", "1000"]
+    assert run([*command, "--workers", "1", "--db", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals"] == data["total"] == 2520 and len(data["never_ending"]) == 14
+    assert _rows(path, EXHAUST_TABLES) == before
+
+
+def test_the_exhaust_tables_are_the_stores_and_the_exhaust_creates_none(tmp_path: Path) -> None:
+    store = Store(tmp_path / "new.db")
+    tables = _schema(store.db)
+    assert set(EXHAUST_TABLES) <= {name for name, _ in tables}
+    ExhaustStore(store)
+    assert _schema(store.db) == tables
+    store.close()
+
+
 def test_a_new_store_carries_the_schema_version(tmp_path: Path) -> None:
     Store(tmp_path / "new.db").close()
     assert _version(tmp_path / "new.db") == SCHEMA_VERSION >= 1
@@ -83,11 +131,20 @@ def test_a_store_of_a_newer_version_is_refused_and_left_as_it_was(tmp_path: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.db"]
 
 
-def test_census_refuses_a_newer_store_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["census", "--cards", "5,2,1", "--max-period", "3"],
+        ["exhaust", "--rules", "half-deck", "--cards", "4,1,1"],
+    ],
+)
+def test_a_research_command_refuses_a_newer_store_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
     path = tmp_path / "newer.db"
     _newer(path)
     digest = _digest(path)
-    status = run(["census", "--cards", "5,2,1", "--max-period", "3", "--workers", "1", "--db", str(path)])
+    status = run([*command, "--workers", "1", "--db", str(path)])
     err = capsys.readouterr().err
     assert status != 0
     assert err.startswith("beggar: ") and err.count("\n") == 1 and "newer beggar" in err, err

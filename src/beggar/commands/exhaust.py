@@ -74,7 +74,7 @@ def exhaust_command(
         raise click.UsageError(str(exc)) from None
     try:
         store = ExhaustStore(Store(kept_db_path(db)))
-    except (StoreError, ExhaustError) as exc:
+    except StoreError as exc:
         raise click.UsageError(str(exc)) from None
     size = unit_size or DEFAULT_UNIT
     progress = run_resumable(

@@ -39,62 +39,6 @@ from beggar.research.cycles.kinds import Composition
 from beggar.research.store import Store
 from beggar.rules import Rules, rules_named, shown_text
 
-SCHEMA_VERSION = 1
-"""The version of the exhaust tables; a database written by another version is refused."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS exhaust_schema (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS exhaust_units (
-    deck TEXT NOT NULL,
-    start INTEGER NOT NULL,
-    stop INTEGER NOT NULL,
-    deals INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (deck, start)
-);
-CREATE TABLE IF NOT EXISTS exhaust_lengths (
-    deck TEXT NOT NULL,
-    measure TEXT NOT NULL,
-    length INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (deck, measure, length)
-);
-CREATE TABLE IF NOT EXISTS exhaust_wins (
-    deck TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (deck, seat)
-);
-CREATE TABLE IF NOT EXISTS exhaust_cycles (
-    deck TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    period_cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    PRIMARY KEY (deck, cycle)
-);
-CREATE TABLE IF NOT EXISTS exhaust_never_ending (
-    deck TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    period_cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    lead_in_cards INTEGER NOT NULL,
-    lead_in_tricks INTEGER NOT NULL,
-    PRIMARY KEY (deck, idx)
-);
-CREATE TABLE IF NOT EXISTS exhaust_longest (
-    deck TEXT NOT NULL,
-    measure TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    cards INTEGER NOT NULL,
-    tricks INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    PRIMARY KEY (deck, measure, idx)
-);
-"""
-
 MEASURES = ("cards", "tricks")
 """The two lengths of a game, each with its histogram and its longest games."""
 
@@ -116,7 +60,8 @@ class ExhaustDeck:
     def of(cls, rules: Rules, cards: str | None = None) -> ExhaustDeck:
         """The rules' whole deck, or the smaller one ``cards`` writes (``6,2,1,1``, as for the census).
 
-        Raises :class:`beggar.research.cycles.construct.ConstructError` for a bad ``cards``.
+        Raises :class:`beggar.research.cycles.kinds.ConstructError` for a bad ``cards`` or rules the cycle
+        model cannot take (more than two players).
         """
         return cls(Composition.of(rules) if cards is None else Composition.parse(cards, rules))
 
@@ -130,7 +75,7 @@ class ExhaustDeck:
         if self.total >= 1 << 62:
             raise ExhaustError(
                 f"the {self.composition.describe()} deck has {self.total:,} deals: "
-                "more than exhaust can count (try --from and --to within a smaller deck)"
+                "more than exhaust can count, whatever --from and --to: give a smaller deck with --cards"
             )
 
     def index_of(self, text: str) -> int:
@@ -183,8 +128,13 @@ class ExhaustDeck:
 
     def units(self, first: int, last: int, size: int) -> list[Unit]:
         """The units of indices ``first`` to ``last - 1``, cut on multiples of ``size``."""
-        if not 0 <= first < last <= self.total:
-            raise ExhaustError(f"the range {first:,} to {last:,} is not within 0 to {self.total:,}")
+        deals = f"the deck's {self.total:,} deals (indices 0 to {self.total - 1:,})"
+        if not 0 <= first < self.total:
+            raise ExhaustError(f"--from {first:,} is past {deals}")
+        if last > self.total:
+            raise ExhaustError(f"--to {last:,} is past {deals}: --to is the index after the last")
+        if first >= last:
+            raise ExhaustError(f"--to {last:,} must be above --from {first:,}: the range holds no deal")
         cuts = [first, *range((first // size + 1) * size, last, size), last]
         name = self.composition.rules.spec()
         return [Unit(name, self.composition.counts, a, b) for a, b in itertools.pairwise(cuts)]
@@ -354,19 +304,15 @@ def check_longest(deck: ExhaustDeck, games: Iterable[LongGame]) -> None:
 
 
 class ExhaustStore:
-    """The exhaust's tables in a research database (:class:`beggar.research.store.Store`'s file)."""
+    """Reads and writes the exhaust's tables of a research database: they are part of the store's
+    schema (:class:`beggar.research.store.Store` creates, versions and migrates them), and each
+    write goes through its transaction (a full disk is a :class:`~beggar.research.store.StoreWriteError`,
+    nothing of the unit kept)."""
 
     def __init__(self, store: Store) -> None:
+        # The tables are the store's (its schema's step 4), versioned and migrated with it.
         self.store = store
         self.db = store.db
-        self.db.executescript(SCHEMA)
-        row = self.db.execute("SELECT version FROM exhaust_schema").fetchone()
-        if row is None:
-            self.db.execute("INSERT INTO exhaust_schema (version) VALUES (?)", (SCHEMA_VERSION,))
-        elif int(row[0]) != SCHEMA_VERSION:
-            raise ExhaustError(
-                f"{store.path} holds exhaust results of version {row[0]}; this version reads {SCHEMA_VERSION}"
-            )
 
     def done(self, deck: str) -> list[tuple[int, int]]:
         """The units of ``deck`` already stored, as ``(start, stop)``, in order."""
@@ -402,17 +348,29 @@ class ExhaustStore:
         return None if row is None else (int(row[0]), -int(row[1]))
 
     def save(self, deck: str, result: UnitResult, most: int) -> None:
-        """Record a unit's result and mark it done, in one transaction."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        """Record a unit's result and mark it done, in one transaction.
+
+        A unit that another run (on the same database and deck, at the same time) stored deals of
+        meanwhile is refused whole (:class:`ExhaustError`): no deal is counted twice, and the same
+        command, run again, plays only what is still missing.
+        """
+        with self.store.transaction():
             self._save(deck, result, most)
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
 
     def _save(self, deck: str, result: UnitResult, most: int) -> None:
         unit = result.unit
+        # Read inside the transaction, which holds the write lock. Stored units never overlap, so
+        # the one starting last before this unit's end is the only one that can reach into it.
+        before = self.db.execute(
+            "SELECT start, stop FROM exhaust_units WHERE deck = ? AND start < ? ORDER BY start DESC LIMIT 1",
+            (deck, unit.stop),
+        ).fetchone()
+        if before is not None and int(before[1]) > unit.start:
+            raise ExhaustError(
+                f"another run stored deals of the unit of indices {unit.start:,} to {unit.stop - 1:,} "
+                f"of {deck} meanwhile ({before[0]:,} to {before[1] - 1:,}): nothing of this unit was "
+                "kept; give the same command again once the other run ends"
+            )
         self.db.execute(
             "INSERT INTO exhaust_units (deck, start, stop, deals, seconds) VALUES (?, ?, ?, ?, ?)",
             (deck, unit.start, unit.stop, result.deals, result.seconds),

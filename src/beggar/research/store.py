@@ -33,7 +33,7 @@ from beggar.notation import seat_name
 from beggar.rules import RulesError, rules_named
 from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The store's schema version (``PRAGMA user_version``); a store of a later version is refused.
 
 To change the schema, add a step to :data:`_MIGRATIONS` and raise this number; :data:`SCHEMA` stays
@@ -174,7 +174,65 @@ CREATE TABLE IF NOT EXISTS census_plays (
 """
 """Version 3: the census of a deck decided by playing every position (:class:`CensusPlay`)."""
 
-_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2, 3: _TO_VERSION_3}
+_TO_VERSION_4 = """
+CREATE TABLE IF NOT EXISTS exhaust_units (
+    deck TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    stop INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (deck, start)
+);
+CREATE TABLE IF NOT EXISTS exhaust_lengths (
+    deck TEXT NOT NULL,
+    measure TEXT NOT NULL,
+    length INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (deck, measure, length)
+);
+CREATE TABLE IF NOT EXISTS exhaust_wins (
+    deck TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (deck, seat)
+);
+CREATE TABLE IF NOT EXISTS exhaust_cycles (
+    deck TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    period_cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    PRIMARY KEY (deck, cycle)
+);
+CREATE TABLE IF NOT EXISTS exhaust_never_ending (
+    deck TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    period_cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    lead_in_cards INTEGER NOT NULL,
+    lead_in_tricks INTEGER NOT NULL,
+    PRIMARY KEY (deck, idx)
+);
+CREATE TABLE IF NOT EXISTS exhaust_longest (
+    deck TEXT NOT NULL,
+    measure TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (deck, measure, idx)
+);
+DROP TABLE IF EXISTS exhaust_schema;
+"""
+"""Version 4: every balanced deal of a deck played (:mod:`beggar.research.exhaust`): the units of
+indices done, the exact counts of game lengths and wins, the cycles and never-ending deals, and the
+longest games. A store of version 3 may hold these tables already, as the exhaust created them
+then, beside a version table of their own (``exhaust_schema``, only ever at 1): they are kept with
+every row, and that table goes, the store's one version saying it all."""
+
+_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2, 3: _TO_VERSION_3, 4: _TO_VERSION_4}
 """Step ``n`` brings a store of version ``n - 1`` to version ``n`` (see :mod:`beggar.schema`)."""
 
 _ELSEWHERE = "give another --db"
@@ -478,7 +536,7 @@ class Store:
         """The campaign with these arguments, created if new."""
         key = campaign_id(args)
         now = time.time()
-        with self._transaction():
+        with self.transaction():
             self.db.execute(
                 "INSERT OR IGNORE INTO campaigns (id, args, created, updated) VALUES (?, ?, ?, ?)",
                 (key, json.dumps(args, sort_keys=True), now, now),
@@ -509,7 +567,7 @@ class Store:
         Returns how many of the finds were new to the database.
         """
         new = 0
-        with self._transaction():
+        with self.transaction():
             for find in finds:
                 new += self._insert(find, campaign.id)
             self.db.execute(
@@ -544,7 +602,7 @@ class Store:
         """
         new_cycles = 0
         new_finds = 0
-        with self._transaction():
+        with self.transaction():
             for cycle in cycles:
                 known = self.db.execute(
                     "SELECT 1 FROM cycles WHERE rules = ? AND deal = ?", (cycle.rules, cycle.deal)
@@ -652,7 +710,7 @@ class Store:
 
     def add(self, finds: Iterable[Find]) -> int:
         """Store finds outside any campaign; returns how many were new."""
-        with self._transaction():
+        with self.transaction():
             return sum(self._insert(find, find.campaign) for find in finds)
 
     def _insert(self, find: Find, campaign: str | None) -> int:
@@ -716,7 +774,7 @@ class Store:
 
         Returns how many cycles were new to the census.
         """
-        with self._transaction():
+        with self.transaction():
             return self._write_census(instances, cycles, shown)
 
     def save_census_play(
@@ -728,7 +786,7 @@ class Store:
     ) -> int:
         """Record a census decided by playing every position, with its answers and cycles, in one
         transaction; returns how many cycles were new to the census."""
-        with self._transaction():
+        with self.transaction():
             self.db.execute(
                 _insert("INSERT OR REPLACE", "census_plays", CENSUS_PLAY_COLUMNS),
                 _values(play, CENSUS_PLAY_COLUMNS),
@@ -799,7 +857,7 @@ class Store:
 
     def save_basin(self, basin: StoredBasin, deals: Sequence[CycleDeal]) -> None:
         """Record a backward walk from a cycle and the starting deals it found, in one transaction."""
-        with self._transaction():
+        with self.transaction():
             self.db.execute(
                 _insert("INSERT OR REPLACE", "basins", BASIN_COLUMNS), _values(basin, BASIN_COLUMNS)
             )
@@ -811,7 +869,18 @@ class Store:
                 _insert("INSERT OR IGNORE", "cycle_deals", DEAL_COLUMNS), _values(deal, DEAL_COLUMNS)
             )
 
-    def _transaction(self) -> _Transaction:
+    def transaction(self) -> _Transaction:
+        """One write, as a ``with`` block: all of it is kept, or none of it; a write the file or the
+        disk refused (a full disk) is raised as :class:`StoreWriteError`, the one message that says
+        everything saved before is kept. For the store's own methods and for a module that keeps
+        its own tables in this file (:class:`beggar.research.exhaust.ExhaustStore`).
+
+        >>> store = Store(":memory:")
+        >>> with store.transaction():
+        ...     _ = store.db.execute("INSERT INTO exhaust_wins VALUES ('half-deck', 0, 3)")
+        >>> store.db.execute("SELECT games FROM exhaust_wins").fetchone()
+        (3,)
+        """
         return _Transaction(self.db, self.path)
 
 

@@ -1,0 +1,453 @@
+-- A research store of version 3 as the exhaust code of that version wrote it: the exhaust tables
+-- with their own version table (exhaust_schema), from
+-- beggar exhaust --rules half-deck --cards 6,2,1,1 --unit-size 1000 --workers 1 --db old.db,
+-- dumped as SQL (sqlite3's iterdump), with the user_version it had.
+BEGIN TRANSACTION;
+CREATE TABLE basins (
+    rules TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    budget INTEGER NOT NULL,
+    explored INTEGER NOT NULL,
+    depth INTEGER NOT NULL,
+    exhausted INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    closest_split TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (rules, cycle)
+);
+CREATE TABLE campaigns (
+    id TEXT PRIMARY KEY,
+    args TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    scored INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE census_cycles (
+    deck TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    symmetric INTEGER NOT NULL,
+    split_low INTEGER NOT NULL,
+    split_high INTEGER NOT NULL,
+    k1 INTEGER NOT NULL,
+    n1 INTEGER NOT NULL,
+    PRIMARY KEY (deck, deal)
+);
+CREATE TABLE census_instances (
+    deck TEXT NOT NULL,
+    period INTEGER NOT NULL,
+    k1 INTEGER NOT NULL,
+    n1 INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    time_limit REAL,
+    positions INTEGER NOT NULL,
+    PRIMARY KEY (deck, period, k1, n1)
+);
+CREATE TABLE census_plays (
+    deck TEXT NOT NULL PRIMARY KEY,
+    max_period INTEGER NOT NULL,
+    positions INTEGER NOT NULL,
+    played INTEGER NOT NULL,
+    cycles INTEGER NOT NULL,
+    seconds REAL NOT NULL
+);
+CREATE TABLE cycle_deals (
+    rules TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    pre_period_tricks INTEGER NOT NULL,
+    pre_period_cards INTEGER NOT NULL,
+    PRIMARY KEY (rules, deal)
+);
+CREATE TABLE cycles (
+    id INTEGER PRIMARY KEY,
+    rules TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    period_cards INTEGER NOT NULL,
+    symmetric INTEGER NOT NULL,
+    split_low INTEGER NOT NULL,
+    split_high INTEGER NOT NULL,
+    composition TEXT NOT NULL,
+    full INTEGER NOT NULL,
+    met INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    campaign TEXT,
+    found_at REAL NOT NULL,
+    UNIQUE (rules, deal)
+);
+CREATE TABLE exhaust_cycles (
+    deck TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    period_cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    PRIMARY KEY (deck, cycle)
+);
+INSERT INTO "exhaust_cycles" VALUES('half-deck[6,2,1,1,0]','--J-/Q-K-J-',30,6);
+CREATE TABLE exhaust_lengths (
+    deck TEXT NOT NULL,
+    measure TEXT NOT NULL,
+    length INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (deck, measure, length)
+);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',7,92);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',8,295);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',9,445);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',10,415);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',11,229);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',12,124);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',13,50);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',14,48);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',15,56);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',16,56);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',17,66);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',18,65);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',19,52);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',20,58);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',21,70);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',22,57);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',23,43);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',24,40);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',25,40);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',26,31);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',27,19);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',28,18);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',29,19);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',30,23);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',31,17);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',32,7);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',33,7);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',34,3);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',35,8);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',36,9);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',37,5);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',38,5);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',39,4);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',40,2);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',41,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',42,5);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',43,5);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',44,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',45,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',48,2);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',49,3);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',50,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',59,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',61,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',1,284);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',2,951);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',3,567);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',4,248);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',5,210);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',6,119);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',7,55);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',8,35);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',9,21);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',10,3);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',11,8);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',13,4);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',46,2);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',53,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',54,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','tricks',12,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',52,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',56,1);
+INSERT INTO "exhaust_lengths" VALUES('half-deck[6,2,1,1,0]','cards',60,1);
+CREATE TABLE exhaust_longest (
+    deck TEXT NOT NULL,
+    measure TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (deck, measure, idx)
+);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',676,'--Q-J/K---J',61,13,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',98,'----J/Q-J-K',59,13,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',558,'--JJ-/K-Q--',50,11,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',336,'---QJ/-J--K',49,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',648,'--Q--/JJ--K',48,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',782,'--K-J/Q--J-',45,10,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',290,'---JK/-Q-J-',44,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',79,'----J/-K-QJ',43,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',270,'---JQ/-K-J-',43,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',413,'---KQ/-J--J',42,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',990,'-J-Q-/---JK',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',294,'---JK/J-Q--',41,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',457,'--J--/Q--KJ',40,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',278,'---JQ/K-J--',39,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',469,'--J--/K--QJ',39,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',960,'-J-J-/---QK',39,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',358,'---QK/J-J--',38,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',402,'---KJ/J---Q',38,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',342,'---QJ/J---K',37,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',461,'--J--/Q-KJ-',37,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',106,'----J/QK-J-',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',451,'--J--/JQ-K-',36,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',297,'---JK/Q--J-',35,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',680,'--Q-K/---JJ',35,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',807,'--KJ-/J---Q',35,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',664,'--Q-J/--K-J',34,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',256,'---JJ/K---Q',33,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',775,'--K-J/-Q-J-',33,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',396,'---KJ/-J--Q',32,6,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',924,'-J--Q/--K-J',32,6,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',78,'----J/-K-JQ',31,5,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',506,'--J-Q/-J--K',31,6,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',586,'--JQ-/K---J',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',679,'--Q-J/KJ---',31,6,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',778,'--K-J/J--Q-',31,6,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',888,'-J---/K--JQ',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',905,'-J--J/--KQ-',31,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',139,'----Q/JJ-K-',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',262,'---JQ/--J-K',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',284,'---JK/--Q-J',30,6,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',345,'---QJ/JK---',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',405,'---KJ/JQ---',30,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',98,'----J/Q-J-K',59,13,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',676,'--Q-J/K---J',61,13,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',558,'--JJ-/K-Q--',50,11,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',648,'--Q--/JJ--K',48,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',782,'--K-J/Q--J-',45,10,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',79,'----J/-K-QJ',43,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',270,'---JQ/-K-J-',43,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',278,'---JQ/K-J--',39,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',290,'---JK/-Q-J-',44,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',294,'---JK/J-Q--',41,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',336,'---QJ/-J--K',49,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',358,'---QK/J-J--',38,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',413,'---KQ/-J--J',42,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',451,'--J--/JQ-K-',36,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',960,'-J-J-/---QK',39,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',990,'-J-Q-/---JK',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',106,'----J/QK-J-',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',297,'---JK/Q--J-',35,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',342,'---QJ/J---K',37,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',402,'---KJ/J---Q',38,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',405,'---KJ/JQ---',30,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',457,'--J--/Q--KJ',40,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',469,'--J--/K--QJ',39,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',824,'--KJQ/J----',29,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',844,'-J---/--KJQ',30,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',90,'----J/JQ--K',29,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',139,'----Q/JJ-K-',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',216,'---J-/Q--JK',29,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',222,'---J-/QJ--K',28,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',256,'---JJ/K---Q',33,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',262,'---JQ/--J-K',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',282,'---JK/--J-Q',28,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',339,'---QJ/-K--J',26,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',345,'---QJ/JK---',30,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',461,'--J--/Q-KJ-',37,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',503,'--J-Q/--JK-',27,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',523,'--J-K/--JQ-',29,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',586,'--JQ-/K---J',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',664,'--Q-J/--K-J',34,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',680,'--Q-K/---JJ',35,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',696,'--QJ-/-J--K',29,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',707,'--QJ-/K--J-',30,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',719,'--QJK/J----',29,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',723,'--QK-/-J--J',28,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',775,'--K-J/-Q-J-',33,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',807,'--KJ-/J---Q',35,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',832,'--KQ-/J--J-',30,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',842,'-J---/--QJK',30,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',879,'-J---/Q-JK-',28,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',888,'-J---/K--JQ',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',905,'-J--J/--KQ-',31,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',908,'-J--J/-QK--',27,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',951,'-J--K/-QJ--',28,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1641,'J--J-/-K--Q',54,12,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1395,'-K--Q/--J-J',53,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1210,'-Q--J/--K-J',46,10,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1239,'-Q-J-/--JK-',43,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1723,'J-J--/---KQ',43,10,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1967,'JK---/-J-Q-',43,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1407,'-K-J-/--JQ-',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1445,'-K-QJ/---J-',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1790,'J-Q-K/---J-',40,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1912,'JQ---/-JK--',38,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1119,'-JQ-K/--J--',37,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1329,'-QK--/J---J',37,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1333,'-QK-J/----J',37,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1188,'-Q---/J--JK',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1206,'-Q--J/---JK',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1574,'J---J/--Q-K',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1587,'J---J/QK---',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1855,'JJ---/-Q-K-',36,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1661,'J--JK/Q----',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1673,'J--Q-/-KJ--',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1856,'JJ---/-QK--',35,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1986,'JK--Q/---J-',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1703,'J--K-/-QJ--',34,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1813,'J-K--/-J-Q-',34,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1599,'J---Q/-J-K-',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1807,'J-K--/---QJ',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1961,'JK---/---QJ',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1453,'-KJ--/--Q-J',32,6,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1960,'JK---/---JQ',32,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1075,'-JJ-K/----Q',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1093,'-JQ--/---KJ',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1135,'-JK--/---QJ',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1374,'-K--J/---JQ',31,5,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1527,'J----/-QJK-',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',1781,'J-Q--/K--J-',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1641,'J--J-/-K--Q',54,12,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1395,'-K--Q/--J-J',53,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1210,'-Q--J/--K-J',46,10,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1723,'J-J--/---KQ',43,10,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1119,'-JQ-K/--J--',37,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1239,'-Q-J-/--JK-',43,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1407,'-K-J-/--JQ-',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1445,'-K-QJ/---J-',42,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1855,'JJ---/-Q-K-',36,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1856,'JJ---/-QK--',35,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1912,'JQ---/-JK--',38,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1967,'JK---/-J-Q-',43,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1093,'-JQ--/---KJ',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1188,'-Q---/J--JK',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1206,'-Q--J/---JK',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1329,'-QK--/J---J',37,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1333,'-QK-J/----J',37,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1521,'J----/-JQK-',30,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1527,'J----/-QJK-',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1574,'J---J/--Q-K',36,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1587,'J---J/QK---',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1599,'J---Q/-J-K-',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1661,'J--JK/Q----',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1673,'J--Q-/-KJ--',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1703,'J--K-/-QJ--',34,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1790,'J-Q-K/---J-',40,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1807,'J-K--/---QJ',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1813,'J-K--/-J-Q-',34,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1960,'JK---/---JQ',32,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1961,'JK---/---QJ',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',1986,'JK--Q/---J-',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2308,'K---J/-Q-J-',60,13,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2222,'QJ-K-/--J--',56,13,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2485,'KJQ--/----J',52,11,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2420,'K-Q--/-JJ--',49,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2502,'KQ--J/----J',49,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2298,'K---J/---JQ',48,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2050,'Q---J/--K-J',46,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2085,'Q--J-/-K--J',42,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2119,'Q--KJ/-J---',39,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2371,'K--QJ/-J---',38,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2376,'K-J--/--JQ-',38,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2181,'Q-KJ-/-J---',36,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2233,'QJK--/----J',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2184,'QJ---/---JK',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2174,'Q-K-J/---J-',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2250,'QK--J/----J',33,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2251,'QK--J/---J-',32,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2320,'K---Q/--JJ-',32,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2446,'KJ---/-Q-J-',32,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2048,'Q---J/--J-K',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2049,'Q---J/--JK-',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2194,'QJ---/-K-J-',31,7,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','cards',2438,'KJ---/--J-Q',31,7,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2222,'QJ-K-/--J--',56,13,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2308,'K---J/-Q-J-',60,13,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2050,'Q---J/--K-J',46,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2298,'K---J/---JQ',48,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2420,'K-Q--/-JJ--',49,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2485,'KJQ--/----J',52,11,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2502,'KQ--J/----J',49,11,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2085,'Q--J-/-K--J',42,9,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2376,'K-J--/--JQ-',38,9,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2048,'Q---J/--J-K',31,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2119,'Q--KJ/-J---',39,8,1);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2174,'Q-K-J/---J-',33,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2184,'QJ---/---JK',35,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2233,'QJK--/----J',36,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2251,'QK--J/---J-',32,8,0);
+INSERT INTO "exhaust_longest" VALUES('half-deck[6,2,1,1,0]','tricks',2371,'K--QJ/-J---',38,8,1);
+CREATE TABLE exhaust_never_ending (
+    deck TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    cycle TEXT NOT NULL,
+    period_cards INTEGER NOT NULL,
+    period_tricks INTEGER NOT NULL,
+    lead_in_cards INTEGER NOT NULL,
+    lead_in_tricks INTEGER NOT NULL,
+    PRIMARY KEY (deck, idx)
+);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',86,'----J/J-Q-K','--J-/Q-K-J-',30,6,9,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',88,'----J/J-K-Q','--J-/Q-K-J-',30,6,9,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',516,'--J-Q/K---J','--J-/Q-K-J-',30,6,11,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',536,'--J-K/Q---J','--J-/Q-K-J-',30,6,11,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1668,'J--Q-/-J--K','--J-/Q-K-J-',30,6,5,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1672,'J--Q-/-K-J-','--J-/Q-K-J-',30,6,2,1);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1698,'J--K-/-J--Q','--J-/Q-K-J-',30,6,5,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1702,'J--K-/-Q-J-','--J-/Q-K-J-',30,6,2,1);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1942,'JQ-K-/--J--','--J-/Q-K-J-',30,6,6,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',1998,'JK-Q-/--J--','--J-/Q-K-J-',30,6,6,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',2053,'Q---J/-J-K-','--J-/Q-K-J-',30,6,10,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',2131,'Q-J--/-K-J-','--J-/Q-K-J-',30,6,6,1);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',2305,'K---J/-J-Q-','--J-/Q-K-J-',30,6,10,2);
+INSERT INTO "exhaust_never_ending" VALUES('half-deck[6,2,1,1,0]',2383,'K-J--/-Q-J-','--J-/Q-K-J-',30,6,6,1);
+CREATE TABLE exhaust_schema (version INTEGER NOT NULL);
+INSERT INTO "exhaust_schema" VALUES(1);
+CREATE TABLE exhaust_units (
+    deck TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    stop INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (deck, start)
+);
+INSERT INTO "exhaust_units" VALUES('half-deck[6,2,1,1,0]',0,1000,1000,0.893954111000312);
+INSERT INTO "exhaust_units" VALUES('half-deck[6,2,1,1,0]',1000,2000,1000,5.66198299993629916571e-02);
+INSERT INTO "exhaust_units" VALUES('half-deck[6,2,1,1,0]',2000,2520,520,8.67391629999474389478e-02);
+CREATE TABLE exhaust_wins (
+    deck TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (deck, seat)
+);
+INSERT INTO "exhaust_wins" VALUES('half-deck[6,2,1,1,0]',0,1225);
+INSERT INTO "exhaust_wins" VALUES('half-deck[6,2,1,1,0]',1,1281);
+CREATE TABLE factory_moves (
+    campaign TEXT NOT NULL,
+    move TEXT NOT NULL,
+    tries INTEGER NOT NULL,
+    kept INTEGER NOT NULL,
+    added INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (campaign, move)
+);
+CREATE TABLE finds (
+    id INTEGER PRIMARY KEY,
+    deal TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    cards INTEGER NOT NULL,
+    tricks INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    winner INTEGER,
+    strategy TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    campaign TEXT,
+    found_at REAL NOT NULL,
+    lead INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (deal, rules)
+);
+CREATE TABLE walkers (
+    campaign TEXT NOT NULL REFERENCES campaigns(id),
+    walker INTEGER NOT NULL,
+    unit INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (campaign, walker)
+);
+CREATE INDEX finds_by_cards ON finds (rules, cards DESC);
+CREATE INDEX finds_by_tricks ON finds (rules, tricks DESC);
+CREATE INDEX cycles_by_size ON cycles (rules, full, cards DESC);
+COMMIT;
+PRAGMA user_version = 3;
