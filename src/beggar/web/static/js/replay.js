@@ -1,7 +1,7 @@
 // @ts-check
 // The replay viewer: the server sends every frame of a finished game (messages.js: Replay and
 // ReplayFrame); this only draws them, on the same board as the live table.
-import { siteUrl, within } from "./dom.js";
+import { el, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
 import { drawPile, drawSeats } from "./board.js";
 import { recentGames } from "./recent.js";
