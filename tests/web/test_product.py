@@ -265,6 +265,23 @@ def test_a_description_never_states_a_number_of_players_the_table_may_change() -
             assert stated is None, (preset.name, preset.description)
 
 
+def test_a_typed_compact_deal_is_dealt_with_faces_as_a_famous_game_is(client: TestClient) -> None:
+    """A deal typed with ``-`` for its number cards gets the famous games' fixed faces
+    (:mod:`beggar.web.faces`): no card is drawn blank or told as "a number card"."""
+    typed = "AAAAKKKKQQQQJJJJ----------/--------------------------"
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", deal=typed, pace="instant")
+        me.send({"type": "watch", "on": True})
+        end = me.until("state", lambda s: s["over"] is not None, limit=20_000)
+    states = [m for m in me.seen if m["type"] == "state"]
+    turned = [card for s in states for card in s["pile"]]
+    turned += [s["last_card"]["card"] for s in states if s["last_card"]]
+    assert turned and all(card["rank"] and card["suit"] for card in turned)
+    assert all(not label.startswith("-") for hand in end["over"]["deal_hands"] for label in hand)
+    assert not any("number card" in line for line in logged(me))
+
+
 def test_a_deal_is_checked_as_a_new_table_would_check_it(client: TestClient) -> None:
     def check(**query: str) -> str:
         answer = client.get("/api/check-deal", params=query)

@@ -2103,6 +2103,15 @@ def test_after_play_again_the_new_game_s_lines_start_at_the_short_log_s_top(
         page.click("#end-again")
         page.wait_for_function("document.querySelector('#log li:last-child').innerText.startsWith('New')")
         line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).lineHeight)")
+        # The rule between the games is a thin one, not a band that reads as an empty line.
+        gap = page.evaluate(
+            """() => {
+              const rule = document.querySelector('#log li.game-break');
+              return rule.nextElementSibling.getBoundingClientRect().top
+                - rule.previousElementSibling.getBoundingClientRect().bottom;
+            }"""
+        )
+        assert 0 < gap <= line / 2, (gap, line)
         lines = page.evaluate(WHOLE_LINES)
         # No blank band where the last game's cut line would be: the rule and the new game's
         # first line lie at the top, whole; the room left is below them.

@@ -371,8 +371,10 @@ class Table:
     # -- the game -----------------------------------------------------------------------------
 
     def _start_game(self, deal: Deal, *, redeal: bool = False) -> None:
-        if self.famous is not None and not self.rules.number_ranks_pay:
-            deal = dress(deal, self.rules)  # real faces for a compact deal; the game is the same (faces.py)
+        if (self.famous is not None or self.chosen) and not self.rules.number_ranks_pay:
+            # Real faces for a deal written without them (a famous game's, or one typed by the
+            # table's creator); the game is the same (faces.py). A deal with every face stays as it is.
+            deal = dress(deal, self.rules)
         self.deal = deal
         lead_seed = None if self.seed is None else self.seed + self.games_played
         first = 0 if self.lesson is not None or self.famous is not None else None
