@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,3 +79,21 @@ def _children_check(alphabet: Alphabet, parent_row: np.ndarray, parent_meta: np.
         counts = Counter(alphabet.parse(child.deal)[0].tolist())
         assert all(counts[v] <= alphabet.deck[v] for v in counts)  # never more than the deck holds
     return count
+
+
+def test_each_move_is_branched_on_by_its_name_not_its_number() -> None:
+    names = ("ONE", "PAIR", "BLOCK", "TWIN", "RUN", "SWAP", "SHIFT", "EXCHANGE", "ONE_REPAIR", "RECOLOR")
+    assert [growth.MOVES[getattr(growth, name)] for name in names] == [
+        name.lower().replace("_", "+") for name in names
+    ]
+    assert sorted(growth.GROWING + growth.FIXED) == list(range(len(growth.MOVES)))
+    tree = ast.parse(Path(growth.__file__).read_text())
+    numbered = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Name)
+        and node.left.id == "kind"
+        and any(isinstance(c, ast.Constant) and isinstance(c.value, int) for c in node.comparators)
+    ]
+    assert numbered == [], f"growth.py compares kind with a number at lines {numbered}"

@@ -34,10 +34,11 @@ from beggar.kernels.jit import jit
 from beggar.kernels.rng import below, uniform
 
 MOVES = ("one", "pair", "block", "twin", "run", "swap", "shift", "exchange", "one+repair", "recolor")
-"""Move kinds, by index."""
-GROWING = (0, 1, 2, 3, 4, 8)
+"""Move kinds, by index: ``MOVES[ONE] == "one"`` and so on for the constants below."""
+ONE, PAIR, BLOCK, TWIN, RUN, SWAP, SHIFT, EXCHANGE, ONE_REPAIR, RECOLOR = range(len(MOVES))
+GROWING = (ONE, PAIR, BLOCK, TWIN, RUN, ONE_REPAIR)
 """Moves that add cards."""
-FIXED = (5, 6, 7, 9)
+FIXED = (SWAP, SHIFT, EXCHANGE, RECOLOR)
 """Moves that keep the number of cards."""
 MAX_ADDED = 5
 """The most cards one move adds (a king's block under a scale that pays at most 4)."""
@@ -188,9 +189,9 @@ def harvest(
 
 @jit
 def _fixed(kind: int, child: np.ndarray, n: int, la: int, state: np.uint64) -> tuple[np.uint64, int]:
-    """Swap (``kind`` 5) or shift (6) cards of a joined position in place; returns the leader's new
+    """:data:`SWAP` or :data:`SHIFT` cards of a joined position in place; returns the leader's new
     stack size, or 0 if the move could not be made."""
-    if kind == 5:  # two cards of different value change places
+    if kind == SWAP:  # two cards of different value change places
         for _ in range(16):
             state, i = _below(state, n)
             state, j = _below(state, n)
@@ -222,6 +223,198 @@ def _fixed(kind: int, child: np.ndarray, n: int, la: int, state: np.uint64) -> t
 
 
 @jit
+def _grow_one(
+    missing: np.ndarray,
+    weights: np.ndarray,
+    kinds: np.ndarray,
+    state: np.uint64,
+    a: np.ndarray,
+    la: int,
+    b: np.ndarray,
+    lb: int,
+) -> tuple[np.uint64, int, int, int]:
+    """:data:`ONE`: one card the deck still has, anywhere in either stack.
+
+    Returns the random state, the stacks' new sizes and the cards added (-1: no move).
+    """
+    state, v = _pick_missing(state, missing, weights, kinds, False)
+    if v < 0:
+        return state, la, lb, -1
+    state, h = _below(state, 2)
+    if h == 0:
+        state, at = _below(state, la + 1)
+        la = _insert(a, la, at, kinds[v])
+    else:
+        state, at = _below(state, lb + 1)
+        lb = _insert(b, lb, at, kinds[v])
+    return state, la, lb, 1
+
+
+@jit
+def _grow_pair(
+    missing: np.ndarray, state: np.uint64, a: np.ndarray, la: int, b: np.ndarray, lb: int
+) -> tuple[np.uint64, int, int, int]:
+    """:data:`PAIR`: two number cards in one stack (returns as :func:`_grow_one`)."""
+    if missing[0] < 2:
+        return state, la, lb, -1
+    state, h = _below(state, 2)
+    for _ in range(2):
+        if h == 0:
+            state, at = _below(state, la + 1)
+            la = _insert(a, la, at, 0)
+        else:
+            state, at = _below(state, lb + 1)
+            lb = _insert(b, lb, at, 0)
+    return state, la, lb, 2
+
+
+@jit
+def _grow_block(
+    missing: np.ndarray,
+    weights: np.ndarray,
+    kinds: np.ndarray,
+    state: np.uint64,
+    a: np.ndarray,
+    la: int,
+    b: np.ndarray,
+    lb: int,
+) -> tuple[np.uint64, int, int, int]:
+    """:data:`BLOCK`: a pay card, and the number cards that pay it in the other stack (returns as
+    :func:`_grow_one`)."""
+    state, v = _pick_missing(state, missing, weights, kinds, True)
+    if v < 0 or missing[0] < kinds[v]:
+        return state, la, lb, -1
+    price = int(kinds[v])
+    state, aligned = _below(state, 2)
+    if aligned == 1:
+        # In the opening free run, the leader's pay card is paid at once by the other stack's
+        # next cards: the trick splits in two and the rest of it is played as before.
+        state, at = _below(state, _free(a, la, b, lb) + 1)
+        la = _insert(a, la, at, price)
+        for _ in range(price):
+            lb = _insert(b, lb, at, 0)
+    else:
+        state, h = _below(state, 2)
+        state, at = _below(state, (la if h == 0 else lb) + 1)
+        state, at2 = _below(state, (lb if h == 0 else la) + 1)
+        if h == 0:
+            la = _insert(a, la, at, price)
+            for _ in range(price):
+                lb = _insert(b, lb, at2, 0)
+        else:
+            lb = _insert(b, lb, at, price)
+            for _ in range(price):
+                la = _insert(a, la, at2, 0)
+    return state, la, lb, 1 + price
+
+
+@jit
+def _grow_twin(
+    missing: np.ndarray,
+    weights: np.ndarray,
+    kinds: np.ndarray,
+    state: np.uint64,
+    a: np.ndarray,
+    la: int,
+    b: np.ndarray,
+    lb: int,
+) -> tuple[np.uint64, int, int, int]:
+    """:data:`TWIN`: one card in each stack at the same depth (returns as :func:`_grow_one`)."""
+    state, v = _pick_missing(state, missing, weights, kinds, False)
+    if v < 0:
+        return state, la, lb, -1
+    missing[v] -= 1
+    state, w = _pick_missing(state, missing, weights, kinds, False)
+    missing[v] += 1
+    if w < 0:
+        return state, la, lb, -1
+    state, aligned = _below(state, 2)
+    # Half the tries stay in the opening free run, where the two cards are turned one after
+    # the other and the alternation of the rest of the trick is kept.
+    depth = _free(a, la, b, lb) if aligned == 1 else min(la, lb)
+    state, at = _below(state, depth + 1)
+    la = _insert(a, la, at, kinds[v])
+    lb = _insert(b, lb, at, kinds[w])
+    return state, la, lb, 2
+
+
+@jit
+def _grow_run(
+    missing: np.ndarray,
+    weights: np.ndarray,
+    kinds: np.ndarray,
+    state: np.uint64,
+    a: np.ndarray,
+    la: int,
+    b: np.ndarray,
+    lb: int,
+) -> tuple[np.uint64, int, int, int]:
+    """:data:`RUN`: a run of two to four cards in one stack (returns as :func:`_grow_one`)."""
+    added = 0
+    state, size = _below(state, 3)
+    size += 2
+    state, h = _below(state, 2)
+    state, at = _below(state, (la if h == 0 else lb) + 1)
+    taken = np.zeros(missing.size, np.int64)
+    for _ in range(size):
+        missing -= taken
+        state, v = _pick_missing(state, missing, weights, kinds, False)
+        missing += taken
+        if v < 0:
+            break
+        taken[v] += 1
+        if h == 0:
+            la = _insert(a, la, at, kinds[v])
+        else:
+            lb = _insert(b, lb, at, kinds[v])
+        added += 1
+    if added < 2:
+        return state, la, lb, -1
+    return state, la, lb, added
+
+
+@jit
+def _recolor(
+    child: np.ndarray, n: int, missing: np.ndarray, weights: np.ndarray, kinds: np.ndarray, state: np.uint64
+) -> tuple[np.uint64, bool]:
+    """:data:`RECOLOR`: a pay card of the joined position becomes a pay card of another kind that
+    ``missing`` allows. Returns the random state and whether the move was made."""
+    for _ in range(32):
+        state, i = _below(state, n)
+        if child[i] != 0:
+            old = 0
+            for v in range(kinds.size):
+                if kinds[v] == child[i]:
+                    old = v
+            saved = missing[old]
+            missing[old] = 0  # its own kind would be no change
+            state, v = _pick_missing(state, missing, weights, kinds, True)
+            missing[old] = saved
+            if v < 0:
+                return state, False
+            child[i] = kinds[v]
+            return state, True
+    return state, False
+
+
+@jit
+def _exchange(
+    child: np.ndarray, n: int, missing: np.ndarray, weights: np.ndarray, kinds: np.ndarray, state: np.uint64
+) -> tuple[np.uint64, bool]:
+    """:data:`EXCHANGE`: a number card of the joined position becomes a pay card the deck still has
+    (returns as :func:`_recolor`)."""
+    state, v = _pick_missing(state, missing, weights, kinds, True)
+    if v < 0:
+        return state, False
+    for _ in range(32):
+        state, i = _below(state, n)
+        if child[i] == 0:
+            child[i] = kinds[v]
+            return state, True
+    return state, False
+
+
+@jit
 def _make_child(
     kind: int,
     row: np.ndarray,
@@ -234,134 +427,35 @@ def _make_child(
     b: np.ndarray,
     child: np.ndarray,
 ) -> tuple[np.uint64, int, int, int]:
-    """Build one child of the position ``row`` by move ``kind`` into ``child``.
+    """Build one child of the position ``row`` by move ``kind`` (one of :data:`MOVES` but
+    :data:`ONE_REPAIR`, which :func:`attempts` makes of :data:`ONE` and a fixed move) into ``child``.
 
     Returns the random state, the child's size, its leader's stack size and the cards added
     (size -1 when the move cannot be made).
     """
     la, lb = _split(row, n, a, b)
-    added = 0
-    if kind == 0:  # one card the deck still has
-        state, v = _pick_missing(state, missing, weights, kinds, False)
-        if v < 0:
-            return state, -1, 0, 0
-        state, h = _below(state, 2)
-        if h == 0:
-            state, at = _below(state, la + 1)
-            la = _insert(a, la, at, kinds[v])
-        else:
-            state, at = _below(state, lb + 1)
-            lb = _insert(b, lb, at, kinds[v])
-        added = 1
-    elif kind == 1:  # two number cards in one stack
-        if missing[0] < 2:
-            return state, -1, 0, 0
-        state, h = _below(state, 2)
-        for _ in range(2):
-            if h == 0:
-                state, at = _below(state, la + 1)
-                la = _insert(a, la, at, 0)
-            else:
-                state, at = _below(state, lb + 1)
-                lb = _insert(b, lb, at, 0)
-        added = 2
-    elif kind == 2:  # a pay card, and the number cards that pay it in the other stack
-        state, v = _pick_missing(state, missing, weights, kinds, True)
-        if v < 0 or missing[0] < kinds[v]:
-            return state, -1, 0, 0
-        price = int(kinds[v])
-        state, aligned = _below(state, 2)
-        if aligned == 1:
-            # In the opening free run, the leader's pay card is paid at once by the other stack's
-            # next cards: the trick splits in two and the rest of it is played as before.
-            state, at = _below(state, _free(a, la, b, lb) + 1)
-            la = _insert(a, la, at, price)
-            for _ in range(price):
-                lb = _insert(b, lb, at, 0)
-        else:
-            state, h = _below(state, 2)
-            state, at = _below(state, (la if h == 0 else lb) + 1)
-            state, at2 = _below(state, (lb if h == 0 else la) + 1)
-            if h == 0:
-                la = _insert(a, la, at, price)
-                for _ in range(price):
-                    lb = _insert(b, lb, at2, 0)
-            else:
-                lb = _insert(b, lb, at, price)
-                for _ in range(price):
-                    la = _insert(a, la, at2, 0)
-        added = 1 + price
-    elif kind == 3:  # one card in each stack at the same depth
-        state, v = _pick_missing(state, missing, weights, kinds, False)
-        if v < 0:
-            return state, -1, 0, 0
-        missing[v] -= 1
-        state, w = _pick_missing(state, missing, weights, kinds, False)
-        missing[v] += 1
-        if w < 0:
-            return state, -1, 0, 0
-        state, aligned = _below(state, 2)
-        # Half the tries stay in the opening free run, where the two cards are turned one after
-        # the other and the alternation of the rest of the trick is kept.
-        depth = _free(a, la, b, lb) if aligned == 1 else min(la, lb)
-        state, at = _below(state, depth + 1)
-        la = _insert(a, la, at, kinds[v])
-        lb = _insert(b, lb, at, kinds[w])
-        added = 2
-    elif kind == 4:  # a run of two to four cards in one stack
-        state, size = _below(state, 3)
-        size += 2
-        state, h = _below(state, 2)
-        state, at = _below(state, (la if h == 0 else lb) + 1)
-        taken = np.zeros(missing.size, np.int64)
-        for _ in range(size):
-            missing -= taken
-            state, v = _pick_missing(state, missing, weights, kinds, False)
-            missing += taken
-            if v < 0:
-                break
-            taken[v] += 1
-            if h == 0:
-                la = _insert(a, la, at, kinds[v])
-            else:
-                lb = _insert(b, lb, at, kinds[v])
-            added += 1
-        if added < 2:
-            return state, -1, 0, 0
-    elif kind == 5 or kind == 6:
+    if kind == SWAP or kind == SHIFT:  # noqa: SIM109 (the compiled code compares plain ints)
         _join(a, la, b, lb, child)
         state, la = _fixed(kind, child, n, la, state)
         return state, (n if la > 0 else -1), la, 0
-    elif kind == 9:
+    if kind == RECOLOR or kind == EXCHANGE:  # noqa: SIM109 (as above)
         _join(a, la, b, lb, child)
-        # a pay card becomes a pay card of another kind that ``missing`` allows
-        for _ in range(32):
-            state, i = _below(state, n)
-            if child[i] != 0:
-                old = 0
-                for v in range(kinds.size):
-                    if kinds[v] == child[i]:
-                        old = v
-                saved = missing[old]
-                missing[old] = 0  # its own kind would be no change
-                state, v = _pick_missing(state, missing, weights, kinds, True)
-                missing[old] = saved
-                if v < 0:
-                    return state, -1, 0, 0
-                child[i] = kinds[v]
-                return state, n, la, 0
-        return state, -1, 0, 0
+        if kind == RECOLOR:
+            state, made = _recolor(child, n, missing, weights, kinds, state)
+        else:
+            state, made = _exchange(child, n, missing, weights, kinds, state)
+        return (state, n, la, 0) if made else (state, -1, 0, 0)
+    if kind == ONE:
+        state, la, lb, added = _grow_one(missing, weights, kinds, state, a, la, b, lb)
+    elif kind == PAIR:
+        state, la, lb, added = _grow_pair(missing, state, a, la, b, lb)
+    elif kind == BLOCK:
+        state, la, lb, added = _grow_block(missing, weights, kinds, state, a, la, b, lb)
+    elif kind == TWIN:
+        state, la, lb, added = _grow_twin(missing, weights, kinds, state, a, la, b, lb)
     else:
-        _join(a, la, b, lb, child)
-        # kind 7: a number card becomes a pay card the deck still has
-        state, v = _pick_missing(state, missing, weights, kinds, True)
-        if v < 0:
-            return state, -1, 0, 0
-        for _ in range(32):
-            state, i = _below(state, n)
-            if child[i] == 0:
-                child[i] = kinds[v]
-                return state, n, la, 0
+        state, la, lb, added = _grow_run(missing, weights, kinds, state, a, la, b, lb)
+    if added < 0:
         return state, -1, 0, 0
     _join(a, la, b, lb, child)
     return state, la + lb, la, added
@@ -401,11 +495,11 @@ def attempts(
         done += 1
         state, t = _below(state, cycle.shape[0])
         state, size, lead, added = _make_child(
-            0 if kind == 8 else kind, cycle[t], n, missing, weights, kinds, state, a, b, child
+            ONE if kind == ONE_REPAIR else kind, cycle[t], n, missing, weights, kinds, state, a, b, child
         )
-        if size > 0 and kind == 8:  # one card inserted, then a swap or a shift to mend what it broke
+        if size > 0 and kind == ONE_REPAIR:  # one card inserted, then a swap or a shift to mend what it broke
             state, fix = _below(state, 2)
-            state, lead = _fixed(5 + fix, child, size, lead, state)
+            state, lead = _fixed(SHIFT if fix else SWAP, child, size, lead, state)
             if lead == 0:
                 size = -1
         if size < 0:
