@@ -244,7 +244,7 @@ def error_classes(root: Path) -> dict[str, list[str]]:
     classes = {
         node.name: [_base_name(base) for base in node.bases]
         for path in modules(root).values()
-        for node in ast.walk(_parsed(path))
+        for node in _parsed(path).body  # exceptions are declared at the top of their module
         if isinstance(node, ast.ClassDef)
     }
     errors: dict[str, list[str]] = {}
