@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 import orjson
 import websockets
 
-from beggar.web.table import new_table_id
+from beggar.web.ids import new_table_id
 
 PACES = ("instant", "fast", "normal", "slow")
 OPENING = 20

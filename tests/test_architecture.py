@@ -8,7 +8,10 @@ each must find), so that a checker that cannot fail would fail here.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import importlib.metadata
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -31,6 +34,14 @@ WEB_ORDER = ("table", "view", "pacing", "lobby", "handler", "app")
 """The browser table's modules by concern: each imports only those before it."""
 
 COMPILERS = ("numba", "llvmlite")
+
+ERROR_BASE = "BeggarError"
+"""The one base of every exception the package defines (``beggar.errors``)."""
+BUILTIN_ERRORS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
 
 
 @dataclass(frozen=True)
@@ -221,6 +232,59 @@ def import_cycles(found: list[Import]) -> list[list[str]]:
     return cycles
 
 
+def _base_name(node: ast.expr) -> str:
+    """The name a class's base or an ``except`` clause gives a class (``x.Error`` → ``Error``)."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+@functools.cache
+def error_classes(root: Path) -> dict[str, list[str]]:
+    """Every exception class the package in ``root`` defines, by name, with its bases' names: a
+    class is one if a base is a builtin exception or another of the package's exception classes."""
+    classes = {
+        node.name: [_base_name(base) for base in node.bases]
+        for path in modules(root).values()
+        for node in _parsed(path).body  # exceptions are declared at the top of their module
+        if isinstance(node, ast.ClassDef)
+    }
+    errors: dict[str, list[str]] = {}
+    while True:
+        more = {
+            name: bases
+            for name, bases in classes.items()
+            if name not in errors and any(base in BUILTIN_ERRORS or base in errors for base in bases)
+        }
+        if not more:
+            return errors
+        errors.update(more)
+
+
+def errors_off_the_base(root: Path) -> list[str]:
+    """The package's exception classes that do not derive from :data:`ERROR_BASE`."""
+    errors = error_classes(root)
+    family = {ERROR_BASE}
+    while grown := {name for name, bases in errors.items() if name not in family and family & set(bases)}:
+        family |= grown
+    return sorted(set(errors) - family)
+
+
+def errors_caught_by_list(root: Path) -> list[str]:
+    """``except`` clauses of the browser table (``web/``) that name several of the package's error
+    classes: a handler of several catches their base, so that an error added later is not left out
+    of its list (the socket once answered five classes by name, and a sixth "went wrong")."""
+    errors = error_classes(root)
+    broken = []
+    for module, path in modules(root).items():
+        if layer(module) != "web":
+            continue
+        for node in ast.walk(_parsed(path)):
+            if isinstance(node, ast.ExceptHandler) and isinstance(node.type, ast.Tuple):
+                named = [_base_name(each) for each in node.type.elts if _base_name(each) in errors]
+                if len(named) > 1:
+                    broken.append(f"{module}:{node.lineno} catches {', '.join(named)}")
+    return broken
+
+
 def imports_of_tests(found: list[Import]) -> list[Import]:
     """Imports, among test files, of a test module (``test_*``) or of ``conftest``: what the test
     files share goes through ``tests/helpers.py`` and ``tests/conftest.py``'s fixtures."""
@@ -284,6 +348,39 @@ def test_importing_the_game_and_the_kernels_package_loads_no_compiler() -> None:
     assert "'beggar.rules'" in loaded  # it did import what it names
 
 
+def test_every_error_of_the_package_derives_from_the_one_base() -> None:
+    assert len(error_classes(SOURCE)) > 20  # the check reads the classes that matter
+    assert errors_off_the_base(SOURCE) == []
+
+
+def test_the_browser_table_catches_several_errors_by_their_base() -> None:
+    assert errors_caught_by_list(SOURCE) == []
+
+
+def test_the_id_alphabet_is_written_once() -> None:
+    """Table ids and replay ids are drawn from one alphabet, which ``web/ids.py`` owns."""
+    from beggar.web.ids import ID_ALPHABET
+
+    holders = [
+        path for path in sorted(SOURCE.rglob("*.py")) if ID_ALPHABET in path.read_text(encoding="utf-8")
+    ]
+    assert [str(path.relative_to(SOURCE)) for path in holders] == ["web/ids.py"]
+
+
+def test_the_version_is_written_once() -> None:
+    """``pyproject.toml`` gives the version; the package reads it from its installed metadata."""
+    import beggar
+
+    written = re.search(r'(?m)^version = "([^"]+)"$', (SOURCE.parent.parent / "pyproject.toml").read_text())
+    assert written is not None and beggar.__version__ == written[1] == importlib.metadata.version("beggar")
+    quoted = [f'"{written[1]}"', f"'{written[1]}'"]
+    assert [
+        str(path.relative_to(SOURCE))
+        for path in sorted(SOURCE.rglob("*.py"))
+        if any(each in path.read_text(encoding="utf-8") for each in quoted)
+    ] == []
+
+
 def test_no_test_module_imports_another() -> None:
     assert [str(one) for one in imports_of_tests(imports(SOURCE.parent.parent / "tests"))] == []
 
@@ -324,6 +421,13 @@ PLANTED = {
     "cli.py": "from beggar.commands import serve\n",
     "test_one.py": "from helpers import free_port\nfrom test_two import DEAL\n",
     "tests/test_three.py": "from beggar.tests import test_one\nimport conftest\n",
+    "errors.py": "class BeggarError(Exception):\n    pass\n\n\nclass UserError(BeggarError):\n    pass\n",
+    "deals.py": "class DealIndexError(ValueError):\n    pass\n\n\nclass Stray(DealIndexError):\n    pass\n",
+    "web/lobby.py": (
+        "from beggar.errors import UserError\n\n\nclass TableError(UserError, LookupError):\n    pass\n\n\n"
+        "try:\n    pass\nexcept (TableError, KeyError):\n    pass\n"
+        "except (UserError, errors.Stray) as exc:\n    pass\n"
+    ),
 }
 
 
@@ -381,3 +485,15 @@ def test_the_circle_check_finds_modules_that_import_each_other(planted: Path) ->
         ["beggar.research.cycles._model", "beggar.research.cycles.canon"],
         ["beggar.web.table", "beggar.web.view"],
     ]
+
+
+def test_the_error_checks_find_a_class_off_the_base_and_errors_caught_by_list(planted: Path) -> None:
+    assert sorted(error_classes(planted)) == [
+        "BeggarError",
+        "DealIndexError",
+        "Stray",
+        "TableError",
+        "UserError",
+    ]
+    assert errors_off_the_base(planted) == ["DealIndexError", "Stray"]
+    assert errors_caught_by_list(planted) == ["beggar.web.lobby:12 catches UserError, Stray"]

@@ -5,16 +5,21 @@
 1007
 """
 
+import importlib.metadata
+
 from beggar.cards import Card, Deck, Rank, Suit
 from beggar.engine import Game, GameError, GameRecord, Outcome, Reason, Status, play
+from beggar.errors import BeggarError, UserError
 from beggar.notation import Deal, DealError, parse_deal, random_deal
 from beggar.rules import PRESETS, STANDARD, Rules, RulesError, rules_named
 
-__version__ = "0.1.0"
+__version__ = importlib.metadata.version("beggar")
+"""The installed package's version, as ``pyproject.toml`` gives it (written there alone)."""
 
 __all__ = [
     "PRESETS",
     "STANDARD",
+    "BeggarError",
     "Card",
     "Deal",
     "DealError",
@@ -29,6 +34,7 @@ __all__ = [
     "RulesError",
     "Status",
     "Suit",
+    "UserError",
     "parse_deal",
     "play",
     "random_deal",

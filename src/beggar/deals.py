@@ -27,11 +27,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from beggar.errors import UserError
 from beggar.notation import Deal, parse_deal
 from beggar.rules import STANDARD, Rules
 
 
-class DealIndexError(ValueError):
+class DealIndexError(UserError, ValueError):
     """An index outside the deck's range, or a deal that is not an arrangement of the deck."""
 
 
@@ -96,7 +97,8 @@ class Arrangements:
         if not self.holds(pays):
             raise DealIndexError(
                 f"the deal's cards ({_describe(Counter(int(v) for v in pays))}) are not the deck's "
-                f"({_describe(dict(zip(self.values, self.counts, strict=True)))})"
+                f"({_describe(dict(zip(self.values, self.counts, strict=True)))})",
+                field="deal",
             )
         left = list(self.counts)
         where = {value: k for k, value in enumerate(self.values)}
@@ -119,7 +121,9 @@ class Arrangements:
         """The arrangement of rank ``index``: the inverse of :meth:`rank`."""
         total = self.total
         if not 0 <= index < total:
-            raise DealIndexError(f"index {index} is outside this deck's deals: 0 to {total - 1:,}")
+            raise DealIndexError(
+                f"index {index} is outside this deck's deals: 0 to {total - 1:,}", field="index"
+            )
         left = list(self.counts)
         remaining = total
         n = self.size

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from beggar.cards import Card
+from beggar.errors import UserError
 from beggar.notation import Deal, check_deal, parse_deal, seat_name
 from beggar.rules import STANDARD, Award, EmptyHand, PileOrder, RepeatCheck, Rules, RulesError
 
 
-class GameError(ValueError):
+class GameError(UserError, ValueError):
     """A game that cannot be set up or a move that cannot be made."""
 
 
@@ -226,7 +227,8 @@ class Game:
         if deal.players != rules.players:
             raise GameError(
                 f"the deal has {deal.players} hands, "
-                f"but the rules {rules.spec()!r} are for {rules.players} players"
+                f"but the rules {rules.spec()!r} are for {rules.players} players",
+                field="deal",
             )
         self.rules = rules
         self.deal = deal

@@ -22,14 +22,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from beggar.cards import STANDARD_DECK, Card, Deck, Rank, Suit
+from beggar.errors import UserError
 from beggar.rules import MAX_PLAYERS, STANDARD, Rules
 
 
-class DealError(ValueError):
-    """A deal string that cannot be read, or that does not fit the deck.
+class DealError(UserError, ValueError):
+    """A deal string that cannot be read, or that does not fit the deck (its field: ``"deal"``).
 
     ``position`` is the 1-based column in the text where the problem is, when there is one.
     """
+
+    field = "deal"
 
     def __init__(self, message: str, position: int | None = None) -> None:
         super().__init__(message)

@@ -30,10 +30,13 @@ from beggar.cards import (
     Rank,
     deck_named,
 )
+from beggar.errors import UserError
 
 
-class RulesError(ValueError):
-    """Rules that are unknown or contradict each other."""
+class RulesError(UserError, ValueError):
+    """Rules that are unknown or contradict each other (its field: ``"rules"``, the spec)."""
+
+    field = "rules"
 
 
 class Direction(enum.StrEnum):

@@ -29,11 +29,13 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
 
+from beggar.errors import BeggarError
+
 Step = str | Callable[[sqlite3.Connection], None]
 """One migration step: SQL statements, or a function given the connection (inside the transaction)."""
 
 
-class NewerSchema(Exception):
+class NewerSchema(BeggarError):
     """A file written by a newer beggar than this one (its schema version is beyond the last step)."""
 
     def __init__(self, path: str, version: int, latest: int, elsewhere: str) -> None:

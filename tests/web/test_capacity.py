@@ -15,8 +15,9 @@ import pytest
 from beggar.notation import random_deal
 from beggar.rules import STANDARD, rules_named
 from beggar.web.app import GC_THRESHOLDS, tune_garbage_collector
-from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.lobby import Lobby
 from beggar.web.pacing import INSTANT_BATCH, LAG_HIGH, CardBudget
+from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Pace, Seat, Table
 from beggar.web.view import card_json, shared_json, shared_view
 from helpers import run_async
@@ -29,7 +30,7 @@ def _watch(lobby: Lobby, seed: int) -> Table:
 
 def test_an_instant_table_turns_a_batch_of_cards_per_change() -> None:
     async def run() -> tuple[int, int]:
-        lobby = Lobby(LobbySettings(instant_cards=2_000))
+        lobby = Lobby(ServerSettings(instant_cards=2_000))
         table = _watch(lobby, seed=7)
         changes = 0
 

@@ -33,8 +33,9 @@ from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
 from beggar.web.archive import SCHEMA_VERSION, Archive, DatabaseError, LiveRow
 from beggar.web.durable import Keeper, RestoreError, restore, snapshot
-from beggar.web.lobby import Lobby, LobbySettings
+from beggar.web.lobby import Lobby
 from beggar.web.never_ending import found_again, viewing_rules
+from beggar.web.settings import ServerSettings
 from beggar.web.table import ABSENT_GRACE, DealtAgain, Mode, Pace, Seat, Table, TableError
 from beggar.web.view import personal, shared_view
 from helpers import free_port, run_async
@@ -744,7 +745,7 @@ def test_a_page_goes_back_to_its_game_by_itself_after_a_restart(server: Server, 
 
 def test_a_full_server_does_not_make_room_by_closing_a_table_whose_people_are_reconnecting() -> None:
     async def scenario() -> tuple[list[str], str]:
-        lobby = Lobby(LobbySettings(max_tables=1))
+        lobby = Lobby(ServerSettings(max_tables=1))
         lobby.adopt(_restored(_friend_table()))  # back after a restart: nobody has rejoined yet
         try:
             lobby.open(Mode.FRIENDS, STANDARD, [Seat("Cy", human=True), Seat("Di", human=True)])

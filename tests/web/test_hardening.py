@@ -25,9 +25,10 @@ from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
 from beggar.web.app import create_app
+from beggar.web.ids import TABLE_ID_LENGTH
 from beggar.web.lobby import Lobby
 from beggar.web.settings import ServerSettings
-from beggar.web.table import TABLE_ID_LENGTH, Mode, Seat, Table, TableError
+from beggar.web.table import Mode, Seat, Table, TableError
 from helpers import SHORT_SEED, Socket, create, run_async
 
 

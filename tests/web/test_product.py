@@ -11,6 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 import beggar.web.table
+from beggar.notation import random_deal
+from beggar.rules import rules_named
 from beggar.web.app import create_app
 from beggar.web.settings import ServerSettings
 from helpers import SHORT_SEED, Socket, create
@@ -208,6 +210,8 @@ def test_the_notice_names_play_again_once_the_game_is_over(client: TestClient) -
         ({"rules": "practice-table:players=12"}, "rules"),
         ({"rules": "standard:time-limit=48h"}, "rules"),
         ({"seed": "abc"}, "seed"),
+        ({"mode": "friends", "players": 2, "humans": 3}, "humans"),
+        ({"deal": random_deal(rules_named("standard:players=3"), seed=1).format()}, "deal"),  # 3 hands for 2
     ],
 )
 def test_a_refused_setting_is_named_so_the_page_can_show_it_by_its_field(

@@ -11,11 +11,16 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+import beggar.web.handler
 from beggar.engine import play
+from beggar.errors import UserError
 from beggar.notation import random_deal
+from beggar.rules import MAX_PLAYERS, MIN_PLAYERS
 from beggar.web.app import create_app
-from beggar.web.protocol import MAX_MESSAGE_BYTES
+from beggar.web.archive import DatabaseError
+from beggar.web.protocol import MAX_MESSAGE_BYTES, PlayFor, ProtocolError, parse_message
 from beggar.web.settings import ServerSettings
+from beggar.web.table import NoSuchTable, TableError
 from helpers import SHORT_SEED, Socket, create
 
 
@@ -295,3 +300,75 @@ def test_a_new_table_with_both_a_deal_number_and_a_deal_is_refused_by_the_number
         error = me.read()  # the answer: a table, before the fix, else this error
         assert error["type"] == "error" and error["field"] == "seed"
         assert "deal number" in error["message"].lower() and "not both" in error["message"].lower()
+
+
+class Unforeseen(UserError):
+    """An error of a kind the socket has never heard of: a person's mistake all the same."""
+
+
+@pytest.mark.parametrize(
+    ("raised", "told"),
+    [
+        (
+            Unforeseen("the moon is not a table", field="pace"),
+            {"message": "The moon is not a table.", "field": "pace"},
+        ),
+        (Unforeseen("the moon is not a table", field="lesson"), {"message": "The moon is not a table."}),
+        # Said like the live-table limit, but about no setting: the field comes from the error, not its words.
+        (
+            TableError("that can be at most 3 at a live table"),
+            {"message": "That can be at most 3 at a live table."},
+        ),
+        (NoSuchTable("this table is closed"), {"message": "This table is closed.", "code": "no-table"}),
+        (
+            DatabaseError("/srv/beggar/games.db is not SQLite"),
+            {"message": "Something went wrong with that: try again."},
+        ),
+    ],
+)
+def test_each_refused_request_is_told_its_error_and_the_setting_it_names(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, raised: Exception, told: dict[str, Any]
+) -> None:
+    """Any person's mistake (a :class:`UserError`, of whatever class) reaches them as its sentence,
+    with the setting it names if the page has one; a fault of the server's is not shown."""
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise raised
+
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        monkeypatch.setattr(beggar.web.handler, "handle", refuse)
+        me.send({"type": "turn"})
+        assert {key: value for key, value in me.until("error").items() if key != "type"} == told
+
+
+def test_a_person_at_a_table_is_told_an_error_without_a_setting(client: TestClient) -> None:
+    """The settings' fields are for a new table: at a table an error is only said."""
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="computer", seed=SHORT_SEED)
+        me.send({"type": "pace", "pace": "sideways"})
+        assert me.until("error") == {
+            "type": "error",
+            "message": "Pace must be one of slow, normal, fast, instant.",
+        }
+        me.send({"type": "create", "mode": "computer", "deal": "K-K"})
+        assert "field" not in me.until("error")
+
+
+def test_the_number_of_players_a_message_may_ask_for_is_the_rules_own() -> None:
+    """Players, people and seats are bounded by what the rules allow, not by a second copy."""
+    for players in range(MIN_PLAYERS - 1, MAX_PLAYERS + 2):
+        for field in ("players", "humans"):
+            text = json.dumps({"type": "create", "mode": "friends", field: players})
+            low = MIN_PLAYERS if field == "players" else 1
+            if low <= players <= MAX_PLAYERS:
+                assert getattr(parse_message(text), field) == players
+            else:
+                with pytest.raises(ProtocolError, match=f"from {low} to {MAX_PLAYERS}$"):
+                    parse_message(text)
+    assert parse_message(json.dumps({"type": "play-for", "seat": MAX_PLAYERS - 1})) == PlayFor(
+        MAX_PLAYERS - 1
+    )
+    with pytest.raises(ProtocolError, match=f"from 0 to {MAX_PLAYERS - 1}$"):
+        parse_message(json.dumps({"type": "play-for", "seat": MAX_PLAYERS}))

@@ -27,8 +27,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from beggar.web.app import create_app
+from beggar.web.ids import TABLE_ID_LENGTH, is_table_id, new_table_id
 from beggar.web.settings import ServerSettings
-from beggar.web.table import TABLE_ID_LENGTH, is_table_id, new_table_id
 from helpers import SHORT_SEED, TIMEOUT_MS, Socket, create, open_settings, shared_facts
 
 pytestmark = pytest.mark.system

@@ -3,7 +3,9 @@ messages.js describes it."""
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +27,7 @@ from beggar.web.never_ending import checked
 from beggar.web.replay import replay, replay_famous
 from beggar.web.settings import ServerSettings
 from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table
-from beggar.web.view import notice, personal, shared_view
+from beggar.web.view import card_faces, notice, personal, shared_json, shared_view
 from helpers import SHORT_SEED, Socket, create
 
 # -- the log, told to each person ----------------------------------------------------------------
@@ -690,3 +692,19 @@ def test_the_prompt_does_not_ask_you_to_turn_while_the_computer_turns_your_cards
     assert personal(table, 0)["prompt"] == "Your turn: turn your top card."
     table.set_automatic(0, True)
     assert personal(table, 0)["prompt"] == "Your turn: the computer turns it."
+
+
+def test_each_card_is_drawn_once_a_game_and_what_the_view_keeps_goes_with_the_table() -> None:
+    """The view keeps each table's encoded view and card faces beside the table, not in it, and
+    keeps no table alive: a closed table's cache goes with it."""
+    table = _played(Mode.WATCH, "Q-/-J")
+    card = next(card for stack in table.game.stacks for card in stack)
+    assert card_faces(table)(card) is card_faces(table)(card)
+    assert shared_json(table) is shared_json(table)  # encoded once per change
+    before = card_faces(table)(card)
+    table.new_game()
+    assert card_faces(table)(card) is not before  # a new game draws its cards afresh
+    gone = weakref.ref(table)
+    del table
+    gc.collect()
+    assert gone() is None

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from beggar.engine import play
+from beggar.errors import BeggarError
 from beggar.notation import random_deal
 from beggar.research.simulate import run_batches
 from beggar.rules import STANDARD, Rules
@@ -36,7 +37,7 @@ _COMPILE_SNIPPET = (
 )
 
 
-class BenchError(RuntimeError):
+class BenchError(BeggarError, RuntimeError):
     """A measurement that could not be made."""
 
 

@@ -28,11 +28,13 @@ from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from beggar.errors import BeggarError
+
 if TYPE_CHECKING:
     from beggar.research.store import Campaign, Store
 
 
-class ClusterError(RuntimeError):
+class ClusterError(BeggarError, RuntimeError):
     """A cluster that cannot be used: not installed, badly named, or unreachable."""
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from beggar.deals import Arrangements, DealIndexError, lead_size
+from beggar.errors import BeggarError
 from beggar.research.cycles.kinds import Composition
 from beggar.research.store import Store
 from beggar.rules import Rules, rules_named, shown_text
@@ -46,7 +47,7 @@ DEFAULT_UNIT = 1 << 24
 """Deals per unit: a few seconds of one core on the half deck."""
 
 
-class ExhaustError(ValueError):
+class ExhaustError(BeggarError, ValueError):
     """A deck that cannot be exhausted, a range outside it, or results the engine refutes."""
 
 

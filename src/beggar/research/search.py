@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from beggar.engine import GameRecord, play
+from beggar.errors import UserError
 from beggar.kernels import bitwise, codes, general, rng
 from beggar.kernels.jit import compiling
 from beggar.kernels.walk import walk
@@ -48,7 +49,7 @@ MAX_NOTES = 64
 """Never-ending deals a unit reports at most (each is a find)."""
 
 
-class SearchError(ValueError):
+class SearchError(UserError, ValueError):
     """A search that cannot be run as asked."""
 
 

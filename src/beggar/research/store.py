@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from beggar.errors import BeggarError
 from beggar.notation import seat_name
 from beggar.rules import RulesError, rules_named
 from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
@@ -884,7 +885,7 @@ class Store:
         return _Transaction(self.db, self.path)
 
 
-class StoreError(Exception):
+class StoreError(BeggarError):
     """A database that cannot be used, or a bad query."""
 
 

@@ -36,6 +36,7 @@ from beggar.rules import MAX_PLAYERS, MIN_PLAYERS, parse_whole
 from beggar.web.archive import Archive, ArchiveError, DamagedGame
 from beggar.web.durable import Keeper
 from beggar.web.handler import BROWSER_COOKIE, archiver, browser_mark, deal_problem, serve
+from beggar.web.ids import new_table_id, new_token
 from beggar.web.limits import AddressLimits
 from beggar.web.lobby import Lobby
 from beggar.web.logs import flush_summaries
@@ -45,8 +46,8 @@ from beggar.web.protocol import MAX_DEAL, MAX_SPEC
 from beggar.web.replay import replay_famous, replay_found, replay_saved
 from beggar.web.replay_cache import ReplayCache
 from beggar.web.settings import ServerSettings
-from beggar.web.table import DealtAgain, Mode, Pace, dealt_again_words, new_table_id, new_token
-from beggar.web.view import famous_json, invitation
+from beggar.web.table import DealtAgain, Mode, Pace
+from beggar.web.view import dealt_again_words, famous_json, invitation
 
 STATIC = Path(__file__).parent / "static"
 # Some systems' MIME tables lack these; module scripts and SVG faces need the right types.

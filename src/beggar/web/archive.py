@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import secrets
 import sqlite3
 import threading
 import time
@@ -35,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from beggar.engine import Game
+from beggar.errors import BeggarError
 from beggar.schema import NewerSchema, migrate
+from beggar.web.ids import REPLAY_ID_LENGTH, new_id
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 3
@@ -67,10 +68,9 @@ CREATE INDEX IF NOT EXISTS games_finished ON games (finished);
 ALTER TABLE games ADD COLUMN dealt_again TEXT NOT NULL DEFAULT '[]';  -- JSON: DealtAgain.to_json()s
 """,
 }
-_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
-class ArchiveError(LookupError):
+class ArchiveError(BeggarError, LookupError):
     """A replay that is not in the archive."""
 
 
@@ -78,7 +78,7 @@ class DamagedGame(ArchiveError):
     """A stored game that cannot be read: its row, or the file around it, is damaged."""
 
 
-class DatabaseError(RuntimeError):
+class DatabaseError(BeggarError, RuntimeError):
     """A database file this server cannot use (written by a newer version, or not SQLite)."""
 
 
@@ -165,7 +165,7 @@ class Archive:
         with self._lock:
             db = self._connect()
             while True:
-                game_id = "".join(secrets.choice(_ALPHABET) for _ in range(8))
+                game_id = new_id(REPLAY_ID_LENGTH)
                 try:
                     db.execute(
                         "INSERT INTO games (id, finished, mode, table_id, names, game, dealt_again) "

@@ -48,14 +48,15 @@ from typing import Any
 import orjson
 
 from beggar.engine import Game, GameError, Reason
+from beggar.errors import BeggarError, UserError
 from beggar.lessons import LESSONS, lesson
-from beggar.notation import DealError, parse_deal
+from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import Rules, RulesError
+from beggar.rules import Rules
 from beggar.web.archive import Archive, LiveRow
 from beggar.web.lobby import LIVE_LIMITS, Lobby, check_live_rules
 from beggar.web.never_ending import FoundDeal, found_again
-from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table, TableError
+from beggar.web.table import DealtAgain, Mode, Pace, Seat, Table
 
 STATE_VERSION = 1
 """The version of a row's JSON; a row of another version is skipped."""
@@ -76,7 +77,7 @@ RESTORE_TURN = 0.005
 log = logging.getLogger(__name__)
 
 
-class RestoreError(ValueError):
+class RestoreError(BeggarError, ValueError):
     """A saved table that cannot be restored; the message says why."""
 
 
@@ -212,10 +213,7 @@ def restore(
         AttributeError,
         ArithmeticError,
         RecursionError,
-        RulesError,
-        DealError,
-        GameError,
-        TableError,
+        UserError,  # the rules, the deal, the game or the table refuse what was saved
     ) as exc:
         raise RestoreError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
     return table, _checked(table.resume(first, turned, stopped))

@@ -21,13 +21,14 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from beggar.engine import GameError
+from beggar.errors import UserError
 from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
-from beggar.notation import Deal, DealError, parse_deal
+from beggar.notation import Deal, parse_deal
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import Rules, RulesError, rules_named
+from beggar.rules import Rules, rules_named
 from beggar.web.archive import Archive
+from beggar.web.ids import new_token
 from beggar.web.limits import AddressLimits, Bucket
 from beggar.web.lobby import Lobby
 from beggar.web.names import skeleton
@@ -54,7 +55,7 @@ from beggar.web.protocol import (
     parse_message,
 )
 from beggar.web.settings import ServerSettings
-from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, new_token, place_name
+from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError, place_name
 from beggar.web.view import personal, state_message
 
 log = logging.getLogger(__name__)
@@ -295,13 +296,8 @@ async def _serve_socket(websocket: WebSocket, state: Any, lobby: Lobby, settings
                 handle(
                     lobby, connection, message, archive=state.archive, limits=state.limits, found=state.found
                 )
-            except NoSuchTable as exc:
-                connection.send({"type": "error", "message": plain(str(exc)), "code": "no-table"})
-            except (ProtocolError, TableError, RulesError, DealError, GameError) as exc:
-                reply = {"type": "error", "message": plain(str(exc))}
-                if connection.table is None and (field := setting_at_fault(exc)) is not None:
-                    reply["field"] = field  # the page shows the error by that setting
-                connection.send(reply)
+            except UserError as exc:  # the person's request, refused: they are told why
+                connection.send(error_reply(exc, setting=connection.table is None))
             except Exception as exc:  # a fault of the server's own: the person and the process go on
                 log.error(
                     "beggar: a message could not be handled: %s: %s", type(exc).__name__, str(exc)[:200]
@@ -408,14 +404,25 @@ SETTINGS = ("deal", "seed", "rules", "players", "humans", "name", "pace")
 """The fields of a new table's message that the page has a setting for."""
 
 
-def setting_at_fault(exc: Exception) -> str | None:
-    """Which setting of a new table an error is about (``"deal"``, ``"rules"``...), if any."""
-    if isinstance(exc, DealError):
-        return "deal"
-    text = str(exc)
-    if isinstance(exc, RulesError) or "at a live table" in text:
-        return "rules"
-    return exc.field if isinstance(exc, ProtocolError) and exc.field in SETTINGS else None
+def error_reply(exc: UserError, *, setting: bool) -> dict[str, Any]:
+    """The ``error`` message that tells a person why their request was refused: its text, the
+    ``code`` ``"no-table"`` for a table that is not there, and, where ``setting`` (the person is
+    choosing a new table's settings), the ``field`` of the setting at fault if the page has one, so
+    that the page shows the error by it.
+
+    >>> from beggar.rules import rules_named
+    >>> try:
+    ...     rules_named("standard:players=12")
+    ... except UserError as exc:
+    ...     error_reply(exc, setting=True)["field"]
+    'rules'
+    """
+    reply: dict[str, Any] = {"type": "error", "message": plain(str(exc))}
+    if isinstance(exc, NoSuchTable):
+        reply["code"] = "no-table"  # the page offers a new table instead
+    elif setting and exc.field in SETTINGS:
+        reply["field"] = exc.field
+    return reply
 
 
 def archiver(archive: Archive | None) -> Callable[[Table], None] | None:
@@ -456,12 +463,9 @@ def deal_problem(deal: str, mode: Mode, spec: str | None, players: int | None) -
     (as a new table would say it); "" if it could, or if the rules themselves are at fault."""
     try:
         rules = table_rules(mode, spec, players)
-    except (RulesError, ValueError):
-        return ""  # told by the rules' own field
-    try:
         parse_deal(deal, rules.deck, complete=True)
-    except DealError as exc:
-        return plain(str(exc))
+    except UserError as exc:
+        return plain(str(exc)) if exc.field == "deal" else ""  # the rules' errors: by their own field
     return ""
 
 
@@ -479,21 +483,25 @@ def _create(
     deal: Deal | str | None = message.deal or None
     if mode is Mode.LESSON:
         if message.lesson is None:
-            raise ProtocolError("a lesson table needs the lesson's number")
+            raise ProtocolError("a lesson table needs the lesson's number", field="lesson")
         lesson_ = lesson(message.lesson) if 1 <= message.lesson <= len(LESSONS) else None
         if lesson_ is None:
-            raise TableError(f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}")
+            raise TableError(
+                f"no lesson {message.lesson}: the lessons are numbered 1 to {len(LESSONS)}", field="lesson"
+            )
         rules = lesson_.rules
         deal = lesson_.deal
     elif mode is Mode.FAMOUS and message.found is not None:
         famous = found.known(message.found) if found is not None else None
         if famous is None:
-            raise TableError("there is no such never-ending deal here: reload the famous games")
+            raise TableError(
+                "there is no such never-ending deal here: reload the famous games", field="found"
+            )
         rules = famous.rules
         deal = parse_deal(famous.deal, rules.deck, rules=rules)
     elif mode is Mode.FAMOUS:
         if message.famous is None or not 0 <= message.famous < len(ALL_GAMES):
-            raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}")
+            raise TableError(f"famous must be a game number from 0 to {len(ALL_GAMES) - 1}", field="famous")
         famous = ALL_GAMES[message.famous]
         rules = rules_named("standard")
         deal = famous.deal
@@ -559,7 +567,7 @@ def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
         return seats
     humans = 1 if mode is Mode.COMPUTER else max(2, min(message.humans, players))
     if mode is Mode.FRIENDS and message.humans > players:
-        raise TableError(f"{message.humans} people cannot sit at a table of {players}")
+        raise TableError(f"{message.humans} people cannot sit at a table of {players}", field="humans")
     seats = []
     # A computer never goes by a name that looks like its creator's ("Robin" creating a table).
     creator = skeleton(message.name) if message.name else None
@@ -646,9 +654,9 @@ __all__ = [
     "browser_mark",
     "deal_problem",
     "disconnect",
+    "error_reply",
     "handle",
     "origin_allowed",
     "serve",
-    "setting_at_fault",
     "table_rules",
 ]

@@ -15,28 +15,15 @@ from beggar.lessons import Lesson
 from beggar.notation import Deal, parse_deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
+from beggar.web.ids import ID_ALPHABET, TABLE_ID_LENGTH, is_table_id, new_table_id
 from beggar.web.never_ending import FoundDeal
 from beggar.web.pacing import CardBudget, drive
 from beggar.web.settings import ServerSettings
-from beggar.web.table import (
-    ID_ALPHABET,
-    TABLE_ID_LENGTH,
-    Mode,
-    NoSuchTable,
-    Pace,
-    Seat,
-    Table,
-    TableError,
-    is_table_id,
-    new_table_id,
-)
+from beggar.web.table import Mode, NoSuchTable, Pace, Seat, Table, TableError
 
 LIVE_LIMITS = {"max_cards": 1_000_000, "max_tricks": 100_000, "time_limit": 24 * 3600.0}
 """The largest limits a live table accepts: beyond any real game, but a table cannot run for ever."""
 
-
-LobbySettings = ServerSettings
-"""The lobby reads the server's settings (:mod:`beggar.web.settings` declares every limit)."""
 
 RESTORE_GRACE = 120.0
 """Seconds a table restored after a restart waits for its people before it counts as unwatched."""
@@ -45,8 +32,8 @@ RESTORE_GRACE = 120.0
 class Lobby:
     """Every live table, bounded in number."""
 
-    def __init__(self, settings: LobbySettings | None = None) -> None:
-        self.settings = settings or LobbySettings()
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings or ServerSettings()
         self.tables: dict[str, Table] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self.budget = CardBudget(self.settings.instant_cards)
@@ -241,7 +228,7 @@ def check_live_rules(rules: Rules) -> None:
         if value is not None and value > most:
             key = attribute.replace("_", "-")
             shown = f"{most / 3600:g} hours" if attribute == "time_limit" else f"{int(most):,}"
-            raise TableError(f"{key} can be at most {shown} at a live table")
+            raise TableError(f"{key} can be at most {shown} at a live table", field="rules")
 
 
-__all__ = ["LIVE_LIMITS", "RESTORE_GRACE", "Lobby", "LobbySettings", "check_live_rules"]
+__all__ = ["LIVE_LIMITS", "RESTORE_GRACE", "Lobby", "check_live_rules"]

@@ -39,11 +39,15 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from beggar.errors import UserError
 from beggar.web.settings import NAME_LENGTH, NAME_MARKS
 
 
-class NameError_(ValueError):
-    """A name the table will not take; the text says why, to the person who typed it."""
+class NameError_(UserError, ValueError):
+    """A name the table will not take; the text says why, to the person who typed it (its field:
+    ``"name"``)."""
+
+    field = "name"
 
 
 REFUSED_CATEGORIES = {

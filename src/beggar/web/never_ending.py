@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from beggar.cycle import Cycle, find_cycle
-from beggar.engine import GameError
-from beggar.notation import DealError, parse_deal
+from beggar.errors import UserError
+from beggar.notation import parse_deal
 from beggar.records import PublishedGame
 from beggar.research.store import Store, StoreError
-from beggar.rules import Award, Rules, RulesError, rules_named
+from beggar.rules import Award, Rules, rules_named
 from beggar.web.presets import table_rules_title
 
 FOUND_LIMIT = 12
@@ -99,7 +99,7 @@ def found_again(key: str, deal: str, rules: Rules) -> FoundDeal:
     """
     try:
         cycle = find_cycle(parse_deal(deal, rules.deck, rules=rules), rules, first=0)
-    except (DealError, GameError) as exc:
+    except UserError as exc:  # the deal, or the game it sets up
         raise ValueError(f"not a deal to watch: {exc}") from None
     if cycle is None:
         raise ValueError("the saved deal does not loop")
@@ -124,7 +124,7 @@ def checked(spec: str, deal: str) -> FoundDeal | None:
         rules = viewing_rules(rules_named(spec))
         parsed = parse_deal(deal, rules.deck, rules=rules)
         cycle = find_cycle(parsed, rules, first=0)
-    except (RulesError, DealError, GameError, ValueError):
+    except ValueError:  # the rules, the deal or the game (each a ValueError), or the cycle
         return None
     if cycle is None:
         return None

@@ -22,6 +22,8 @@ from typing import Any
 
 import orjson
 
+from beggar.errors import UserError
+from beggar.rules import MAX_PLAYERS, MIN_PLAYERS
 from beggar.web.names import NameError_, clean_name
 from beggar.web.settings import NAME_LENGTH
 from beggar.web.table import Mode, Pace
@@ -35,12 +37,8 @@ MAX_SPEC = 200
 MAX_DEAL = 600
 
 
-class ProtocolError(ValueError):
+class ProtocolError(UserError, ValueError):
     """A message the server will not act on; ``field``: the message's field at fault, if one is."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 FIELD_NAMES = {"seed": "deal number", "players": "number of players", "humans": "number of people"}
@@ -191,8 +189,8 @@ def parse_message(text: str | bytes) -> Message:
         create = Create(
             mode=fields.choice("mode", Mode),
             rules=fields.text("rules", MAX_SPEC) or None,
-            players=fields.integer("players", 2, 8),
-            humans=fields.integer("humans", 1, 8) or 1,
+            players=fields.integer("players", MIN_PLAYERS, MAX_PLAYERS),
+            humans=fields.integer("humans", 1, MAX_PLAYERS) or 1,
             name=fields.name("name"),
             seed=fields.integer("seed", 0, 2**53),
             deal=fields.text("deal", MAX_DEAL),
@@ -234,7 +232,7 @@ def parse_message(text: str | bytes) -> Message:
     elif kind == "keep-playing":
         message = KeepPlaying()
     elif kind == "play-for":
-        seat = fields.integer("seat", 0, 7)
+        seat = fields.integer("seat", 0, MAX_PLAYERS - 1)
         if seat is None:
             raise ProtocolError("play-for needs the seat of the player who is away")
         message = PlayFor(seat)

@@ -19,9 +19,10 @@ from beggar.notation import parse_deal
 from beggar.records import PublishedGame
 from beggar.rules import STANDARD, Rules
 from beggar.web.faces import dress
+from beggar.web.mentions import mention, name_mentions
 from beggar.web.never_ending import FoundDeal, cycle_json, published_cycle
 from beggar.web.presets import rules_entry, table_rules_title
-from beggar.web.table import mention, name_mentions, place_name
+from beggar.web.table import place_name
 from beggar.web.view import card_json, told_to
 
 

@@ -3,7 +3,8 @@
 A :class:`Table` owns one reference-engine :class:`~beggar.engine.Game` and is the only authority
 over it. What each person is sent of it is :mod:`beggar.web.view`'s; how fast its automatic
 players turn their cards is :mod:`beggar.web.pacing`'s; :mod:`beggar.web.lobby` holds every live
-table.
+table. Its id and its seats' tokens come from :mod:`beggar.web.ids`, and its log names seats by the
+marks of :mod:`beggar.web.mentions`.
 """
 
 from __future__ import annotations
@@ -11,16 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import hashlib
 import hmac
-import re
-import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from beggar.cards import Card
 from beggar.engine import (
     CardTurned,
     Event,
@@ -33,18 +30,21 @@ from beggar.engine import (
     Reason,
     Status,
 )
+from beggar.errors import UserError
 from beggar.lessons import Lesson
 from beggar.narrate import Narrator
 from beggar.notation import Deal, random_deal
 from beggar.records import PublishedGame
 from beggar.rules import Rules
 from beggar.web.faces import dress
+from beggar.web.ids import token_hash
+from beggar.web.mentions import mention, name_mentions, spoken_list
 from beggar.web.names import skeleton
 from beggar.web.never_ending import FoundDeal
 from beggar.web.presets import table_rules_title
 
 
-class TableError(Exception):
+class TableError(UserError):
     """A request the table refuses; the message is shown to the person who made it."""
 
 
@@ -145,59 +145,6 @@ class DealtAgain:
         return cls(cards, looped, replay)
 
 
-def dealt_again_words(deals: Sequence[DealtAgain]) -> str:
-    """What the end of a game says of the deals of its sitting that were dealt again ("" if none).
-
-    >>> dealt_again_words([DealtAgain(474, True)])
-    'The first deal looped after 474 cards and was dealt again.'
-    >>> dealt_again_words([DealtAgain(474, True), DealtAgain(1210, False)])
-    'Deal 1 looped after 474 cards and was dealt again. Deal 2 was stopped after 1,210 cards and dealt again.'
-    """
-    if not deals:
-        return ""
-    said = []
-    for number, deal in enumerate(deals, 1):
-        which = "The first deal" if len(deals) == 1 else f"Deal {number}"
-        how = "looped after {:,} cards and was" if deal.looped else "was stopped after {:,} cards and"
-        said.append(f"{which} {how.format(deal.cards)} dealt again.")
-    return " ".join(said)
-
-
-_MENTION = re.compile("\x1e([0-9]+)(?:\x1d([^\x1e\x1f]*))?\x1f")
-
-
-def mention(seat: int, shown: str | None = None) -> str:
-    """A seat named in a log line: :meth:`Table.say` writes in the seat's name as it is then (or
-    ``shown``) and notes where, so that :mod:`beggar.web.view` can tell the line to the person at
-    that seat as "you". The narrator names seats this way too, so it stays the same for everyone.
-    (The marks are control characters, which no name can hold.)"""
-    return f"\x1e{seat}\x1f" if shown is None else f"\x1e{seat}\x1d{shown}\x1f"
-
-
-def name_mentions(text: str, names: Sequence[str]) -> tuple[str, list[list[int]]]:
-    """``text`` with each :func:`mention` replaced by the seat's name in ``names`` (or the name it
-    carries), and where each name stands: ``[start, end, seat]``."""
-    parts: list[str] = []
-    named: list[list[int]] = []
-    length = at = 0
-    for found in _MENTION.finditer(text):
-        seat = int(found[1])
-        name = names[seat] if found[2] is None else found[2]
-        before = text[at : found.start()]
-        parts += [before, name]
-        length += len(before)
-        named.append([length, length + len(name), seat])
-        length += len(name)
-        at = found.end()
-    parts.append(text[at:])
-    return "".join(parts), named
-
-
-def spoken_list(names: list[str]) -> str:
-    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 FRIENDS_WAITING = ["a friend"] + [
     f"a {nth} friend" for nth in ("second", "third", "fourth", "fifth", "sixth", "seventh")
 ]
@@ -207,25 +154,6 @@ FRIENDS_WAITING = ["a friend"] + [
 def place_name(seat: int) -> str:
     """What a person's seat is called until they give a name: ``"Player 2"``."""
     return f"Player {seat + 1}"
-
-
-@dataclass
-class ViewCache:
-    """What :mod:`beggar.web.view` keeps of one table between its changes.
-
-    The views of an instant table show the same cards over and over, and every person at a table
-    shares one view: each is made once and kept here, with the table.
-    """
-
-    version: int = -1
-    """The table's version that :attr:`encoded` shows (-1: none yet)."""
-    encoded: bytes = b""
-    """The shared view as JSON. Only the encoded view is kept: a view's dictionaries, kept until
-    the next change, would outlive the garbage collector's young generation at every table, and
-    make its every collection slower (see :func:`beggar.web.app.tune_garbage_collector`)."""
-    faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict)
-    """Each card as the browser draws it, by the card object's id (the engine moves the same
-    objects through a game; the card itself is kept to be sure)."""
 
 
 @dataclass
@@ -292,9 +220,13 @@ def refusal(name: str, *, over: bool) -> str:
     return f"{name} wants to keep playing: no new game."
 
 
-@dataclass
+@dataclass(eq=False)
 class Table:
-    """One game table. All methods run on the server's event loop."""
+    """One game table. All methods run on the server's event loop.
+
+    A table is itself alone (equal only to itself, hashed by identity): :mod:`beggar.web.view`
+    keeps what it made of each table by the table.
+    """
 
     id: str
     mode: Mode
@@ -363,7 +295,6 @@ class Table:
     on_change: Callable[[Table], None] | None = None
     """Called on every change, like the listeners, but not counted as someone watching: the
     server's keeper (:mod:`beggar.web.durable`), which decides what is worth saving."""
-    view_cache: ViewCache = field(default_factory=ViewCache, repr=False)
 
     def __post_init__(self) -> None:
         self._start_game(self.deal)
@@ -382,7 +313,6 @@ class Table:
         self.game = Game(deal, self.rules, first=first, seed=lead_seed, dealer=dealer, complete=False)
         self.narrator = Narrator(self.rules, [mention(seat) for seat in range(len(self.seats))])
         self.history = [self.game.hand_sizes]
-        self.view_cache.faces.clear()  # a new deal is new card objects
         self.last_card = None
         self.last_take = None
         self.went_out = []
@@ -874,44 +804,13 @@ class Table:
             self.on_change(self)
 
 
-# -- table ids and seat tokens ------------------------------------------------------------------------
-
-ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-TABLE_ID_LENGTH = 10
-"""31 letters and digits that cannot be misread, ten of them: about 2^49.5 table ids, so guessing
-one among a thousand live tables takes about 10^12 tries (and failed joins are throttled), while a
-link stays short enough to read aloud."""
-
-
-def new_table_id() -> str:
-    """A fresh random table id (:data:`TABLE_ID_LENGTH` characters that cannot be misread)."""
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
-
-
-def is_table_id(text: str) -> bool:
-    """Is ``text`` shaped like a table id (whether or not such a table is open)?"""
-    return len(text) == TABLE_ID_LENGTH and all(ch in ID_ALPHABET for ch in text)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
-
-
-def token_hash(token: str) -> str:
-    """What the server keeps of a seat's secret. Tokens are 144 random bits, so a plain SHA-256
-    suffices: nobody can search for a token whose hash matches."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 __all__ = [
     "ABSENT_GRACE",
     "CHOSEN",
-    "ID_ALPHABET",
     "LOG_KEEP",
     "PAUSED_HIDDEN",
     "PAUSED_HIDDEN_OTHERS",
     "RESUME_SLICE",
-    "TABLE_ID_LENGTH",
     "DealtAgain",
     "Mode",
     "NoSuchTable",
@@ -919,13 +818,5 @@ __all__ = [
     "Seat",
     "Table",
     "TableError",
-    "ViewCache",
-    "dealt_again_words",
-    "is_table_id",
-    "mention",
-    "new_table_id",
-    "new_token",
     "refusal",
-    "spoken_list",
-    "token_hash",
 ]

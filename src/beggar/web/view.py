@@ -15,44 +15,78 @@ the server sends exactly what it describes.
 from __future__ import annotations
 
 import re
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 import beggar.web.table
 from beggar.cards import Card
-from beggar.engine import Outcome, Reason, Status
+from beggar.engine import Game, Outcome, Reason, Status
 from beggar.lessons import LESSONS
 from beggar.narrate import award_phrase, ending, holdings_phrase, why_stopped
 from beggar.records import PublishedGame
 from beggar.rules import Rules
+from beggar.web.mentions import mention, spoken_list
 from beggar.web.never_ending import FoundDeal, published_cycle
 from beggar.web.presets import rules_entry
-from beggar.web.table import (
-    PAUSED_HIDDEN,
-    PAUSED_HIDDEN_OTHERS,
-    Mode,
-    Seat,
-    Table,
-    dealt_again_words,
-    mention,
-    refusal,
-    spoken_list,
-)
+from beggar.web.table import PAUSED_HIDDEN, PAUSED_HIDDEN_OTHERS, DealtAgain, Mode, Seat, Table, refusal
 
 
-def face(table: Table, card: Card) -> dict[str, Any]:
-    """:func:`card_json` under ``table``'s rules, made once per card of the deal."""
-    faces = table.view_cache.faces
-    known = faces.get(id(card))
-    if known is None or known[0] is not card:
-        known = faces[id(card)] = (card, card_json(card, table.rules))
-    return known[1]
+@dataclass
+class ViewCache:
+    """What this module keeps of one table between its changes (:func:`view_cache`).
+
+    The views of an instant table show the same cards over and over, and every person at a table
+    shares one view: each is made once and kept here, as long as the table lives.
+    """
+
+    version: int = -1
+    """The table's version that :attr:`encoded` shows (-1: none yet)."""
+    encoded: bytes = b""
+    """The shared view as JSON. Only the encoded view is kept: a view's dictionaries, kept until
+    the next change, would outlive the garbage collector's young generation at every table, and
+    make its every collection slower (see :func:`beggar.web.app.tune_garbage_collector`)."""
+    game: Game | None = None
+    """The game whose cards :attr:`faces` holds: a new game is a new deal, new card objects."""
+    faces: dict[int, tuple[Card, dict[str, Any]]] = field(default_factory=dict)
+    """Each card as the browser draws it, by the card object's id (the engine moves the same
+    objects through a game; the card itself is kept to be sure)."""
+
+
+_CACHES: weakref.WeakKeyDictionary[Table, ViewCache] = weakref.WeakKeyDictionary()
+"""Each table's :class:`ViewCache`, which goes when the table goes."""
+
+
+def view_cache(table: Table) -> ViewCache:
+    """What this module keeps of ``table`` (a new, empty cache for a table it has not seen)."""
+    cache = _CACHES.get(table)
+    if cache is None:
+        cache = _CACHES[table] = ViewCache()
+    return cache
+
+
+def card_faces(table: Table) -> Callable[[Card], dict[str, Any]]:
+    """:func:`card_json` under ``table``'s rules, made once per card of the deal and kept."""
+    cache = view_cache(table)
+    if cache.game is not table.game:
+        cache.faces, cache.game = {}, table.game
+    faces, rules = cache.faces, table.rules
+
+    def face(card: Card) -> dict[str, Any]:
+        known = faces.get(id(card))
+        if known is None or known[0] is not card:
+            known = faces[id(card)] = (card, card_json(card, rules))
+        return known[1]
+
+    return face
 
 
 def shared_json(table: Table) -> bytes:
     """:func:`shared_view` as JSON, encoded once per change for everyone at the table."""
-    cache = table.view_cache
+    cache = view_cache(table)
     if cache.version != table.version:
         cache.encoded, cache.version = orjson.dumps(shared_view(table)), table.version
     return cache.encoded
@@ -62,6 +96,7 @@ def shared_view(table: Table) -> dict[str, Any]:
     """Everything a person at the table may see; the same for everyone (see :func:`personal`)."""
     game = table.game
     record = game.record
+    face = card_faces(table)
     names = [seat.name for seat in table.seats]
     reveal = table.rules.open_hands
     waiting = table.waiting_for()
@@ -81,7 +116,7 @@ def shared_view(table: Table) -> dict[str, Any]:
             "out": game.out[index],
         }
         if reveal:
-            entry["stack"] = [face(table, card) for card in game.stacks[index]]
+            entry["stack"] = [face(card) for card in game.stacks[index]]
         seats.append(entry)
     last_card, last_take = table.last_card, table.last_take
     view: dict[str, Any] = {
@@ -94,7 +129,7 @@ def shared_view(table: Table) -> dict[str, Any]:
         "version": table.version,
         "at": table.changed_at,
         "seats": seats,
-        "pile": [face(table, card) for card in game.pile],
+        "pile": [face(card) for card in game.pile],
         # Nobody is to play while the table waits for its people (the lead is said when they are here).
         "to_play": None if record or waiting else game.to_play,
         "owed": game.owed,
@@ -109,7 +144,7 @@ def shared_view(table: Table) -> dict[str, Any]:
         if last_card is None
         else {
             "seat": last_card.player,
-            "card": face(table, last_card.card),
+            "card": face(last_card.card),
             "number": last_card.number,
             "value": last_card.value,
         },
@@ -158,13 +193,30 @@ def _away(seat: Seat) -> str | None:
     return "left" if seat.left else "elsewhere" if seat.elsewhere else "lost"
 
 
+def dealt_again_words(deals: Sequence[DealtAgain]) -> str:
+    """What the end of a game says of the deals of its sitting that were dealt again ("" if none).
+
+    >>> dealt_again_words([DealtAgain(474, True)])
+    'The first deal looped after 474 cards and was dealt again.'
+    >>> dealt_again_words([DealtAgain(474, True), DealtAgain(1210, False)])
+    'Deal 1 looped after 474 cards and was dealt again. Deal 2 was stopped after 1,210 cards and dealt again.'
+    """
+    if not deals:
+        return ""
+    said = []
+    for number, deal in enumerate(deals, 1):
+        which = "The first deal" if len(deals) == 1 else f"Deal {number}"
+        how = "looped after {:,} cards and was" if deal.looped else "was stopped after {:,} cards and"
+        said.append(f"{which} {how.format(deal.cards)} dealt again.")
+    return " ".join(said)
+
+
 def end_notes(table: Table) -> str:
     """What the end of a game says besides who won: how the deals of its sitting before it ended
     (a loop dealt again), and that the table's creator chose its deal (now that it may be seen).
 
     >>> from beggar.notation import parse_deal
     >>> from beggar.rules import STANDARD
-    >>> from beggar.web.table import DealtAgain
     >>> table = Table("abcdefghjk", Mode.WATCH, STANDARD, [Seat("A", False), Seat("B", False)],
     ...               parse_deal("QJ/-A", complete=False))
     >>> table.dealt_again = [DealtAgain(474, True)]
@@ -264,7 +316,7 @@ def told_to(line: dict[str, Any], seat: int | None) -> dict[str, Any]:
     Where the line names their seat it says "you", and its verbs agree: ``"Ann owes 2."`` is
     ``"You owe 2."`` for Ann, ``"Bea turns a queen: Ann owes 2."`` is ``"Bea turns a queen: you
     owe 2."``, ``"Ann has no cards left and loses."`` is ``"You have no cards left and lose."``.
-    The table notes where each line names a seat (:func:`beggar.web.table.mention`); only the
+    The table notes where each line names a seat (:func:`beggar.web.mentions.mention`); only the
     verb right after the name, and one joined to it by "and" in the same clause, change.
     """
     text = line["text"]
@@ -577,10 +629,12 @@ def famous_json(game: PublishedGame | FoundDeal) -> dict[str, Any]:
 
 
 __all__ = [
+    "ViewCache",
     "addressed",
+    "card_faces",
     "card_json",
+    "dealt_again_words",
     "end_notes",
-    "face",
     "famous_json",
     "headline",
     "invitation",

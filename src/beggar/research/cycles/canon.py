@@ -35,6 +35,7 @@ import numpy.typing as npt
 from beggar.cards import COURT_AND_ACE
 from beggar.cycle import Cycle
 from beggar.engine import Position
+from beggar.errors import BeggarError
 from beggar.kernels.codes import NO_LIMIT
 from beggar.notation import Deal, compact_hands, parse_deal
 from beggar.research.store import CycleOfDeck
@@ -43,7 +44,7 @@ from beggar.rules import Rules
 U8 = npt.NDArray[np.uint8]
 
 
-class CanonError(ValueError):
+class CanonError(BeggarError, ValueError):
     """Rules or a position the factory cannot write in compact notation, or that does not loop."""
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from beggar.errors import UserError
 from beggar.kernels import growth, rng
 from beggar.kernels.cycles import cycle_rows
 from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
@@ -88,7 +89,7 @@ MAX_CHILDREN = 2_048
 """Looping children one batch of tries reports at most."""
 
 
-class FactoryError(ValueError):
+class FactoryError(UserError, ValueError):
     """A factory that cannot be run as asked."""
 
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from beggar.cycle import Cycle, find_cycle
 from beggar.engine import Position
+from beggar.errors import BeggarError
 from beggar.rules import Rules, parse_whole
 
 
-class ConstructError(ValueError):
+class ConstructError(BeggarError, ValueError):
     """A deck, period or split the model cannot take, or a solver answer the engine refutes."""
 
 
