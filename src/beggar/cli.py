@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import click
 
 from beggar.commands import construct, exhaust, factory, games, research, serve
-from beggar.commands.games import USER_ERRORS, record_json, summary_line
-from beggar.research.store import StoreError
+from beggar.commands.games import record_json, summary_line
+from beggar.errors import BeggarError, UserError
 
 _DEAL_TOKEN = re.compile(r"-[-/0-9TJQKAHDCS ,]*", re.IGNORECASE)
 
@@ -66,10 +66,10 @@ def run(args: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         click.echo(f"beggar: {_one_line(exc.format_message())}", err=True)
         return exc.exit_code
-    except USER_ERRORS as exc:
+    except UserError as exc:  # what was asked cannot be done: the message says why
         click.echo(f"beggar: {_one_line(str(exc))}", err=True)
         return 2
-    except StoreError as exc:  # a store that cannot be used or written (a full disk): says what is kept
+    except BeggarError as exc:  # a store that cannot be used or written (a full disk), a cluster...
         click.echo(f"beggar: {_one_line(str(exc))}", err=True)
         return 1
     except BrokenPipeError:

@@ -13,16 +13,16 @@ from rich import box
 from rich.table import Table
 
 from beggar.commands.options import RulesType, Whole, console, rules_option
-from beggar.engine import Game, GameError, GameRecord, Outcome, Status
+from beggar.engine import Game, GameRecord, Outcome, Status
+from beggar.errors import UserError
 from beggar.narrate import Narrator
 from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
-from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules, RulesError
+from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules
 
 if TYPE_CHECKING:
     from beggar.research.cycles.neighbours import Neighbourhood
 
-USER_ERRORS = (DealError, GameError, RulesError)
 """Errors a user causes with what they type: one ``beggar:`` line each, never a traceback."""
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -169,7 +169,7 @@ def _play_stream(
             if line is None:
                 raise DealError(f"the line is longer than {MAX_DEAL_TEXT:,} characters; a deal is shorter")
             record = _game(text, rules, seed, partial, cards).run()
-        except USER_ERRORS as exc:
+        except UserError as exc:
             failures += 1
             if as_json:
                 sink.write(json.dumps({"deal": text[:200], "line": number, "error": str(exc)}) + "\n")
