@@ -8,29 +8,23 @@ from typing import Any
 import click
 
 from beggar.commands.campaign import Bar, run_resumable
-from beggar.commands.options import Whole, console, db_option, kept_db_path, rules_option, where_options
-
-_RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
-_CARDS_HELP = (
-    "A smaller deck: number cards, then cards of each pay rank in rank order, for example 14,2,2,2 "
-    "(default: the rules' whole deck)."
+from beggar.commands.options import (
+    Whole,
+    cards_option,
+    console,
+    db_option,
+    deck_of,
+    kept_db_path,
+    rules_option,
+    where_options,
 )
 
-
-def exhaust_deck(rules: Any, cards: str | None) -> Any:
-    """The deck ``--rules`` and ``--cards`` name; a bad one is one plain line."""
-    from beggar.research.cycles.kinds import ConstructError
-    from beggar.research.exhaust import ExhaustDeck
-
-    try:
-        return ExhaustDeck.of(rules, cards)
-    except ConstructError as exc:
-        raise click.UsageError(str(exc)) from None
+_RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
 
 
 @click.command("exhaust")
 @rules_option(help=_RULES_HELP)
-@click.option("--cards", default=None, help=_CARDS_HELP)
+@cards_option("14,2,2,2")
 @click.option("--from", "first", type=Whole(0), default=0, show_default=True, help="The first deal index.")
 @click.option(
     "--to", "last", type=Whole(1), default=None, help="The index after the last (default: every deal)."
@@ -62,10 +56,10 @@ def exhaust_command(
     wins. The work is cut into units of indices; run again, it resumes where it stopped, even
     after being killed.
     """
-    from beggar.research.exhaust import DEFAULT_UNIT, ExhaustError, ExhaustStore, run_exhaust
+    from beggar.research.exhaust import DEFAULT_UNIT, ExhaustDeck, ExhaustError, ExhaustStore, run_exhaust
     from beggar.research.store import Store, StoreError
 
-    deck = exhaust_deck(rules, cards)
+    deck = ExhaustDeck(deck_of(rules, cards))
     end = deck.total if last is None else last
     try:
         deck.check_playable()
