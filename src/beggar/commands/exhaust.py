@@ -18,6 +18,7 @@ from beggar.commands.options import (
     rules_option,
     where_options,
 )
+from beggar.research.exhaust import DEFAULT_UNIT
 
 _RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
 
@@ -32,8 +33,8 @@ _RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the It
 @click.option(
     "--unit-size",
     type=Whole(1),
-    default=None,
-    help="Deals per unit of work (default 16,777,216).",
+    default=DEFAULT_UNIT,
+    help=f"Deals per unit of work (default {DEFAULT_UNIT:,}).",
 )
 @where_options
 @db_option
@@ -43,7 +44,7 @@ def exhaust_command(
     cards: str | None,
     first: int,
     last: int | None,
-    unit_size: int | None,
+    unit_size: int,
     workers: int,
     scheduler: str | None,
     db: str | None,
@@ -56,27 +57,26 @@ def exhaust_command(
     wins. The work is cut into units of indices; run again, it resumes where it stopped, even
     after being killed.
     """
-    from beggar.research.exhaust import DEFAULT_UNIT, ExhaustDeck, ExhaustError, ExhaustStore, run_exhaust
+    from beggar.research.exhaust import ExhaustDeck, ExhaustError, ExhaustStore, run_exhaust
     from beggar.research.store import Store, StoreError
 
     deck = ExhaustDeck(deck_of(rules, cards))
     end = deck.total if last is None else last
     try:
         deck.check_playable()
-        deck.units(first, end, unit_size or DEFAULT_UNIT)
+        deck.units(first, end, unit_size)
     except ExhaustError as exc:
         raise click.UsageError(str(exc)) from None
     try:
         store = ExhaustStore(Store(kept_db_path(db)))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
-    size = unit_size or DEFAULT_UNIT
     progress = run_resumable(
         "exhaust",
         "every unit saved so far is kept",
         scheduler,
         lambda executor, show: run_exhaust(
-            deck, store, first, end, unit_size=size, workers=workers, executor=executor, on_progress=show
+            deck, store, first, end, unit_size=unit_size, workers=workers, executor=executor, on_progress=show
         ),
         Bar(
             f"exhaust {deck.key}",
