@@ -412,6 +412,22 @@ def second_callers(root: Path) -> list[str]:
     return wrong
 
 
+COMPILE_ENTRIES = ("jit", "njit", "vectorize", "guvectorize", "cfunc", "generated_jit", "stencil")
+"""numba's ways to compile a function, which only ``kernels/jit.py`` may use."""
+
+
+def compiled_past_jit(found: list[Import]) -> list[Import]:
+    """Imports of numba's compiler (``import numba``, ``from numba import njit``) by any module but
+    ``beggar.kernels.jit``, the one way code is compiled (numba's types and intrinsics are free)."""
+    return [
+        one
+        for one in found
+        if one.target.split(".")[0] == "numba"
+        and not one.module.endswith("kernels.jit")
+        and (not one.names or set(one.names) & set(COMPILE_ENTRIES))
+    ]
+
+
 # -- the package ------------------------------------------------------------------------------------
 
 
@@ -473,6 +489,10 @@ def test_the_commands_and_the_browser_table_import_no_compiled_code(package: lis
 
 def test_one_runner_one_command_helper_and_one_basin_walk() -> None:
     assert second_callers(SOURCE) == []
+
+
+def test_every_compiled_function_goes_through_the_one_jit(package: list[Import]) -> None:
+    assert [str(one) for one in compiled_past_jit(package)] == []
 
 
 def test_the_kernels_codes_are_declared_once() -> None:
@@ -656,6 +676,15 @@ def test_the_one_caller_check_finds_a_second_pool_and_a_second_basin_walk(plante
     assert second_callers(planted) == [
         "beggar.research.cycles.solve:4 calls ProcessPoolExecutor",
         "beggar.research.store:6 calls deals_reaching",
+    ]
+
+
+def test_the_jit_check_finds_numbas_compiler_used_directly(planted: Path) -> None:
+    assert [str(one) for one in compiled_past_jit(imports(planted))] == [
+        "beggar.cards:1 imports numba",
+        "beggar.commands.serve:4 imports numba",
+        "beggar.kernels.rng:1 imports numba",
+        "beggar.kernels.rng:2 imports numba (njit)",
     ]
 
 
