@@ -297,6 +297,200 @@ def imports_of_tests(found: list[Import]) -> list[Import]:
     ]
 
 
+def declared_fields(root: Path) -> dict[str, list[str]]:
+    """Every class of the package in ``root`` (``module.Class``) and the fields it declares itself
+    (its annotated names, not those it inherits)."""
+    found = {}
+    for module, path in modules(root).items():
+        for node, _ in _nodes(_parsed(path)):
+            if isinstance(node, ast.ClassDef):
+                found[f"{module}.{node.name}"] = [
+                    each.target.id
+                    for each in node.body
+                    if isinstance(each, ast.AnnAssign) and isinstance(each.target, ast.Name)
+                ]
+    return found
+
+
+CYCLE_FIGURES = "beggar.research.store_records.CycleFigures"
+"""The one description of a cycle (its canonical position and figures)."""
+
+
+def cycle_copies(root: Path) -> list[str]:
+    """Classes that declare four or more of a cycle's figures again instead of extending
+    :data:`CYCLE_FIGURES` (a deal with its period, or a game with its cards, declares two or three)."""
+    declared = declared_fields(root)
+    figures = set(declared[CYCLE_FIGURES])
+    return sorted(
+        name for name, names in declared.items() if name != CYCLE_FIGURES and len(figures & set(names)) >= 4
+    )
+
+
+def tree_sections(page: str) -> dict[str, str]:
+    """The folder tree of ``docs/architecture.md`` (its ``text`` block), as the text said of each
+    folder (``src/beggar/kernels/``), its continued lines included."""
+    block = page.split("```text", 1)[1].split("```", 1)[0]
+    sections: dict[str, str] = {}
+    folders: list[tuple[int, str]] = []
+    current = ""
+    for line in block.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent < TREE_TEXT_COLUMN:  # an entry: a file or a folder
+            while folders and folders[-1][0] >= indent:
+                folders.pop()
+            first = line.split()[0]
+            if first.endswith("/"):
+                folders.append((indent, (folders[-1][1] if folders else "") + first))
+            current = folders[-1][1] if folders else ""
+        sections[current] = sections.get(current, "") + line + "\n"
+    return sections
+
+
+TREE_TEXT_COLUMN = 18
+"""Where the tree's descriptions start: a line indented this far continues the one above."""
+
+
+def tree_mismatches(page: str, top: Path, folders: tuple[str, ...]) -> list[str]:
+    """Python files of ``folders`` (below ``top``) that the tree does not name under their folder,
+    and names it gives that are not there."""
+    sections = tree_sections(page)
+    wrong = []
+    for folder in folders:
+        for path in sorted((top / folder).rglob("*.py")):
+            place = f"{path.parent.relative_to(top).as_posix()}/"
+            if path.name != "__init__.py" and path.name not in _py_names(sections.get(place, "")):
+                wrong.append(f"{path.relative_to(top).as_posix()} is not in the tree")
+    for place, text in sections.items():
+        if place.startswith(folders):
+            wrong += [
+                f"{place}{name} is not there"
+                for name in _py_names(text)
+                if not (top / place / name).is_file()
+            ]
+    return sorted(wrong)
+
+
+def _py_names(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w.])(\w+\.py)\b", text))
+
+
+CODE_PREFIXES = ("STATUS_", "REASON_", "OUTCOME_", "AWARD_", "REPEAT_", "COL_", "CFG_")
+"""The names of the numbers the kernels and Python agree on (status, reason, outcome codes, the
+columns of a result row, the slots of a configuration vector)."""
+
+
+def code_copies(root: Path) -> list[str]:
+    """Module-level names of kernel codes bound anywhere but ``kernels/codes.py``."""
+    found = []
+    for module, path in modules(root).items():
+        if module.endswith("kernels.codes"):
+            continue
+        for node in _parsed(path).body:
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found += [
+                    f"{module}:{node.lineno} binds {name.id}"
+                    for target in targets
+                    for name in ast.walk(target)
+                    if isinstance(name, ast.Name) and name.id.startswith(CODE_PREFIXES)
+                ]
+    return found
+
+
+def random_sources(found: list[Import], root: Path) -> list[str]:
+    """Modules that draw randomness other than from ``kernels/rng.py``: an import of ``random`` or
+    ``numpy.random``, or a use of ``np.random``. (``secrets`` names tables and tokens; it deals nothing.)"""
+    sources = {one.module for one in found if one.target in ("random", "numpy.random")}
+    for module, path in modules(root).items():
+        for node, _ in _nodes(_parsed(path)):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "random"
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("np", "numpy")
+            ):
+                sources.add(module)
+    return sorted(module for module in sources if not module.endswith("kernels.rng"))
+
+
+def processes_not_bound(root: Path) -> list[str]:
+    """Modules that start a process in the background (a process pool, a ``multiprocessing``
+    process) without :func:`beggar.research.cluster.die_with_parent`, and modules other than the
+    cluster that call ``prctl`` themselves."""
+    wrong = []
+    for module, path in modules(root).items():
+        names = {
+            node.attr if isinstance(node, ast.Attribute) else node.id
+            for node, _ in _nodes(_parsed(path))
+            if isinstance(node, ast.Attribute | ast.Name)
+        }
+        starts = names & {"ProcessPoolExecutor", "Process"}
+        if starts and "die_with_parent" not in names:
+            wrong.append(f"{module} starts {', '.join(sorted(starts))} without die_with_parent")
+        if "prctl" in names and not module.endswith("research.cluster"):
+            wrong.append(f"{module} calls prctl itself")
+    return wrong
+
+
+COMMANDS_MAY_IMPORT_FROM_KERNELS = ("beggar.kernels.jit",)
+"""The one kernel module a command may import: the notice that the kernels compile, once."""
+
+
+def compiled_code_imports(found: list[Import]) -> list[Import]:
+    """Imports of compiled code by the commands (a command parses, asks the library and prints)
+    or by the browser table (which holds no game logic: the reference engine turns every card)."""
+    return [
+        one
+        for one in found
+        if layer(one.target) == "kernels"
+        and (
+            layer(one.module) == "web"
+            or (layer(one.module) == "commands" and one.target not in COMMANDS_MAY_IMPORT_FROM_KERNELS)
+        )
+    ]
+
+
+ONE_CALLER = {
+    "ProcessPoolExecutor": "beggar.research.cluster",
+    "Client": "beggar.research.cluster",
+    "connect_cluster": "beggar.commands.campaign",
+    "deals_reaching": "beggar.research.cycles.basins",
+}
+"""Calls that one module makes for its layer: the process pool and the Dask client (the one
+runner of units), the cluster a command connects to (the one command helper, ``run_resumable``),
+and the backward walk from a cycle to its balanced deals (the one basin walk, with one budget)."""
+
+
+def second_callers(root: Path) -> list[str]:
+    """Calls of :data:`ONE_CALLER`'s names by another module of the caller's layer."""
+    wrong = []
+    for module, path in modules(root).items():
+        for node, _ in _nodes(_parsed(path)):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            owner = ONE_CALLER.get(called)
+            if owner is not None and owner != module and layer(owner) == layer(module):
+                wrong.append(f"{module}:{node.lineno} calls {called}")
+    return wrong
+
+
+COMPILE_ENTRIES = ("jit", "njit", "vectorize", "guvectorize", "cfunc", "generated_jit", "stencil")
+"""numba's ways to compile a function, which only ``kernels/jit.py`` may use."""
+
+
+def compiled_past_jit(found: list[Import]) -> list[Import]:
+    """Imports of numba's compiler (``import numba``, ``from numba import njit``) by any module but
+    ``beggar.kernels.jit``, the one way code is compiled (numba's types and intrinsics are free)."""
+    return [
+        one
+        for one in found
+        if one.target.split(".")[0] == "numba"
+        and not one.module.endswith("kernels.jit")
+        and (not one.names or set(one.names) & set(COMPILE_ENTRIES))
+    ]
+
+
 # -- the package ------------------------------------------------------------------------------------
 
 
@@ -337,6 +531,48 @@ def test_the_browser_tables_modules_import_only_those_before_them(package: list[
 
 def test_nothing_imports_in_a_circle(package: list[Import]) -> None:
     assert import_cycles(package) == []
+
+
+def test_the_tests_folders_mirror_the_packages() -> None:
+    tests = SOURCE.parent.parent / "tests"
+    holding_tests = {path.parent.relative_to(tests).as_posix() for path in tests.rglob("test_*.py")}
+    python_folders = {path.parent.relative_to(SOURCE).as_posix() for path in SOURCE.rglob("*.py")}
+    assert holding_tests == python_folders
+
+
+def test_the_folder_tree_names_every_module_where_it_is() -> None:
+    top = SOURCE.parent.parent
+    page = (top / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert tree_mismatches(page, top, ("src/beggar/", "bench/", "scripts/")) == []
+
+
+def test_the_commands_and_the_browser_table_import_no_compiled_code(package: list[Import]) -> None:
+    assert [str(one) for one in compiled_code_imports(package)] == []
+
+
+def test_one_runner_one_command_helper_and_one_basin_walk() -> None:
+    assert second_callers(SOURCE) == []
+
+
+def test_every_compiled_function_goes_through_the_one_jit(package: list[Import]) -> None:
+    assert [str(one) for one in compiled_past_jit(package)] == []
+
+
+def test_the_kernels_codes_are_declared_once() -> None:
+    assert code_copies(SOURCE) == []
+
+
+def test_seeded_randomness_comes_from_the_one_generator(package: list[Import]) -> None:
+    # A live table's unseeded deal is shuffled by the operating system (random.SystemRandom).
+    assert random_sources(package, SOURCE) == ["beggar.notation"]
+
+
+def test_every_process_the_tools_start_dies_with_its_parent() -> None:
+    assert processes_not_bound(SOURCE) == []
+
+
+def test_a_cycle_is_described_once() -> None:
+    assert cycle_copies(SOURCE) == []
 
 
 @pytest.mark.system
@@ -406,9 +642,30 @@ PLANTED = {
     "notation.py": "from beggar.kernels.rng import deal_order\n",
     "kernels/__init__.py": "",
     "kernels/rng.py": "import numba\nfrom numba import njit\n",
-    "kernels/general.py": "from beggar.research import store\nfrom beggar.cards import _SECRET\n",
+    "kernels/general.py": (
+        "from beggar.research import store\nfrom beggar.cards import _SECRET\nCOL_CARDS = 3\n"
+    ),
     "research/__init__.py": "",
-    "research/store.py": "import beggar.cards as cards\n\nx = cards._SECRET\n",
+    "research/store.py": (
+        "import beggar.cards as cards\n\nx = cards._SECRET\nimport numpy as np\ny = np.random\n"
+        "found = deals_reaching([])\n"
+    ),
+    "research/cluster.py": "import ctypes\n\ndef die_with_parent():\n    ctypes.CDLL(None).prctl(1)\n",
+    "research/cycles/solve.py": (
+        "import multiprocessing\n\nchild = multiprocessing.Process()\npool = cf.ProcessPoolExecutor()\n"
+    ),
+    "web/archive.py": (
+        "import random\nimport secrets\n\nctypes.CDLL(None).prctl(1)\n"
+        "from beggar.kernels.general import play\n"
+    ),
+    "research/store_records.py": (
+        "class CycleFigures:\n    deal: str\n    cards: int\n    period_tricks: int\n    period_cards: int\n"
+        "    symmetric: bool\n    split_low: int\n    split_high: int\n\n\n"
+        "class Deal:\n    deal: str\n    period_tricks: int\n    period_cards: int\n"
+    ),
+    "research/cycles/census.py": (
+        "class Met:\n    deal: str\n    period_tricks: int\n    period_cards: int\n    split_low: int\n"
+    ),
     "research/cycles/__init__.py": "",
     "research/cycles/canon.py": "from ..store import _helper\nfrom . import _model\n",
     "research/cycles/_model.py": "from beggar.research.cycles import canon\n",
@@ -418,6 +675,9 @@ PLANTED = {
     "web/plain.py": "from beggar.research.cycles._model import build\n",
     "commands/__init__.py": "",
     "commands/serve.py": "from beggar.web.app import create_app\n\ndef f():\n    import numba\n",
+    "commands/games.py": (
+        "from beggar.kernels.jit import compiling\nfrom beggar.kernels.rng import deal_order\n"
+    ),
     "cli.py": "from beggar.commands import serve\n",
     "test_one.py": "from helpers import free_port\nfrom test_two import DEAL\n",
     "tests/test_three.py": "from beggar.tests import test_one\nimport conftest\n",
@@ -476,6 +736,75 @@ def test_the_test_module_check_finds_a_test_module_imported(planted: Path) -> No
         "beggar.test_one:2 imports test_two (DEAL)",
         "beggar.tests.test_three:1 imports beggar.tests (test_one)",
         "beggar.tests.test_three:2 imports conftest",
+    ]
+
+
+def test_the_cycle_check_finds_a_class_that_declares_a_cycles_figures_again(planted: Path) -> None:
+    assert cycle_copies(planted) == ["beggar.research.cycles.census.Met"]  # a deal with its period is not one
+
+
+PLANTED_TREE = """
+```text
+beggar/
+  cards.py        rules.py, notation.py and test_one.py
+  kernels/        rng.py
+  research/       store.py, store_records.py, cluster.py, canon.py, search.py
+    cycles/       _model.py, census.py, solve.py
+  web/            table.py, view.py, archive.py,
+                  plain.py, lobby.py
+  commands/       serve.py, games.py
+  tests/          test_three.py
+  cli.py          the command
+  errors.py       the errors
+  deals.py        a deal's index
+```
+"""
+
+
+def test_the_tree_check_finds_a_module_left_out_in_the_wrong_folder_or_not_there(planted: Path) -> None:
+    assert tree_mismatches(PLANTED_TREE, planted.parent, ("beggar/",)) == [
+        "beggar/kernels/general.py is not in the tree",
+        "beggar/research/canon.py is not there",  # it is in cycles/
+        "beggar/research/cycles/canon.py is not in the tree",
+        "beggar/research/search.py is not there",
+    ]
+
+
+def test_the_compiled_code_check_finds_a_command_or_the_table_playing_through_a_kernel(planted: Path) -> None:
+    assert [str(one) for one in compiled_code_imports(imports(planted))] == [
+        "beggar.commands.games:2 imports beggar.kernels.rng (deal_order)",
+        "beggar.web.archive:5 imports beggar.kernels.general (play)",
+    ]
+
+
+def test_the_one_caller_check_finds_a_second_pool_and_a_second_basin_walk(planted: Path) -> None:
+    assert second_callers(planted) == [
+        "beggar.research.cycles.solve:4 calls ProcessPoolExecutor",
+        "beggar.research.store:6 calls deals_reaching",
+    ]
+
+
+def test_the_jit_check_finds_numbas_compiler_used_directly(planted: Path) -> None:
+    assert [str(one) for one in compiled_past_jit(imports(planted))] == [
+        "beggar.cards:1 imports numba",
+        "beggar.commands.serve:4 imports numba",
+        "beggar.kernels.rng:1 imports numba",
+        "beggar.kernels.rng:2 imports numba (njit)",
+    ]
+
+
+def test_the_code_check_finds_a_code_bound_outside_codes(planted: Path) -> None:
+    assert code_copies(planted) == ["beggar.kernels.general:3 binds COL_CARDS"]
+
+
+def test_the_randomness_check_finds_random_and_numpy_random(planted: Path) -> None:
+    assert random_sources(imports(planted), planted) == ["beggar.research.store", "beggar.web.archive"]
+
+
+def test_the_process_check_finds_a_child_not_bound_and_prctl_outside_the_cluster(planted: Path) -> None:
+    assert processes_not_bound(planted) == [
+        "beggar.research.cycles.solve starts Process, ProcessPoolExecutor without die_with_parent",
+        "beggar.web.archive calls prctl itself",
     ]
 
 

@@ -331,3 +331,24 @@ def test_serve_on_a_port_in_use_is_one_beggar_line(capsys: pytest.CaptureFixture
         status, _, err = beggar(capsys, "serve", "--port", str(port))
     assert status == 1
     assert err == f"beggar: cannot listen on 127.0.0.1:{port}: the port is in use\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["construct", "--period", "30"],
+        ["census", "--max-period", "4", "--db", "never-written.db"],
+        ["exhaust", "--rules", "half-deck", "--db", "never-written.db"],
+        ["deal", "--index", "0"],
+    ],
+)
+def test_every_command_with_cards_reads_and_refuses_them_alike(
+    capsys: pytest.CaptureFixture[str], command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = beggar(capsys, *command, "--cards", "6,x")
+    assert (status, out) == (2, "")
+    assert "bad --cards '6,x': write whole numbers separated by commas" in err
+    assert list(tmp_path.iterdir()) == []  # refused before anything is written
+    status, out, _ = beggar(capsys, command[0], "--help")
+    assert "smaller deck: number cards, then cards of each pay rank in rank order" in " ".join(out.split())

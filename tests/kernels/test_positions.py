@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from beggar.kernels import positions
+from beggar.kernels.arrangements import next_arrangement
 from beggar.kernels.cycles import scratch, set_position
 from beggar.research.cycles.canon import Alphabet, form_of
 from beggar.research.cycles.kinds import Composition
@@ -26,8 +27,13 @@ def test_every_index_of_a_small_deck_is_its_rank_in_lexicographic_order() -> Non
         positions.unrank(r, 7, below, strides, kinds)
         assert kinds.tolist() == sequence
         assert positions.rank(kinds, below, strides) == r
-        assert stepped.tolist() == sequence
-        assert positions._next_sequence(stepped) == (r + 1 < len(every))
+        changed = next_arrangement(stepped)
+        if r + 1 < len(every):  # the next rank's sequence, changed from the first position that differs
+            assert stepped.tolist() == every[r + 1]
+            first = next(i for i, (a, b) in enumerate(zip(sequence, every[r + 1], strict=True)) if a != b)
+            assert changed == first
+        else:
+            assert changed == -1 and stepped.tolist() == sequence
         for lead in (1, 3, 6):
             set_position(values[kinds], 7, lead, buf, head, cnt)
             for leader in (0, 1):  # written leader first, whichever seat leads

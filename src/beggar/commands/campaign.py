@@ -1,9 +1,10 @@
 """What every resumable research command shares around its run: the cluster, the progress shown
 on standard error, and the one message that says a stopped run resumes.
 
-``search``, ``factory`` and ``census`` each hand :func:`run_resumable` a call into the library
-that takes the executor (a Dask cluster's, or None for the local pool) and a progress callback;
-everything else a person sees while it runs is said here, once.
+``search``, ``factory``, ``census`` and ``exhaust`` each hand :func:`run_resumable` a call into
+the library that takes the executor (a Dask cluster's, or None for the local pool) and a progress
+callback; everything else a person sees while it runs is said here, once. A campaign of walkers
+bounded by ``--minutes`` (``search``, ``factory``) goes through :func:`run_walkers`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import concurrent.futures as cf
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
 from rich.console import Console
@@ -27,7 +28,11 @@ from rich.progress import (
 
 from beggar.commands.options import connect_cluster
 
+if TYPE_CHECKING:
+    from beggar.research.cluster import CampaignProgress
+
 P = TypeVar("P")
+C = TypeVar("C", bound="CampaignProgress")
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,15 @@ class StatusLine(Generic[P]):
     starting: str
     """Shown until the first results come back (the first run compiles)."""
     line: Callable[[P], str]
+
+
+def time_left(budget: float, seconds: float) -> str:
+    """How a status line ends: the minutes left of a run's ``budget`` after ``seconds``.
+
+    >>> time_left(600, 90)
+    '8.5 min left'
+    """
+    return f"{max(0.0, budget - seconds) / 60:.1f} min left"
 
 
 @dataclass(frozen=True)
@@ -112,3 +126,40 @@ def run_resumable(
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def run_walkers(
+    what: str,
+    kept: str,
+    run: Callable[..., C],
+    args: Any,
+    store: Any,
+    *,
+    minutes: float,
+    workers: int,
+    units: int | None,
+    scheduler: str | None,
+    starting: str,
+    line: Callable[[C], str],
+    refused: tuple[type[Exception], ...] = (),
+    failed: tuple[type[Exception], ...] = (),
+) -> C:
+    """Run (or resume) a campaign of walkers for ``minutes``, as :func:`run_resumable` runs any tool.
+
+    ``run(args, store, seconds=, executor=, workers=, on_progress=, units=)`` is the library's
+    campaign (:func:`beggar.research.search.run_search`, :func:`beggar.research.cycles.factory.run_factory`),
+    with the options of :func:`~beggar.commands.options.campaign_options`; ``line(progress)`` is
+    its status line, to which the minutes left are added.
+    """
+    budget = minutes * 60
+    return run_resumable(
+        what,
+        kept,
+        scheduler,
+        lambda executor, show: run(
+            args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
+        ),
+        StatusLine(starting, lambda progress: f"{line(progress)} · {time_left(budget, progress.seconds)}"),
+        refused=refused,
+        failed=failed,
+    )

@@ -6,7 +6,7 @@ import concurrent.futures as cf
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -14,8 +14,10 @@ from beggar.commands.campaign import Bar, run_resumable
 from beggar.commands.options import (
     Amount,
     Whole,
+    cards_option,
     console,
     db_option,
+    deck_of,
     kept_db_path,
     plot_option,
     rules_option,
@@ -24,23 +26,21 @@ from beggar.commands.options import (
 from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
 
+if TYPE_CHECKING:
+    from beggar.research.cycles.kinds import Composition
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _RULES_HELP = "Rules preset or spec: standard, court-only:deck=stripped (the Italian deck), half-deck..."
-_CARDS_HELP = (
-    "A smaller deck: number cards, then cards of each pay rank in rank order, for example 6,2,1,1 "
-    "(default: the rules' whole deck)."
-)
 
 
-def _composition(rules: Rules, cards: str | None) -> Any:
-    """The deck ``--cards`` asks for, or the rules' whole deck; a bad one is one plain line."""
-    from beggar.research.cycles.kinds import Composition, ConstructError
-
-    try:
-        return Composition.of(rules) if cards is None else Composition.parse(cards, rules)
-    except ConstructError as exc:
-        raise click.UsageError(str(exc)) from None
+def _deck(rules: Rules, cards: str | None, balanced: bool) -> Composition:
+    """The deck ``--cards`` names (:func:`~beggar.commands.options.deck_of`), refused with
+    ``--balanced`` unless it is the whole deck."""
+    composition = deck_of(rules, cards)
+    if balanced and not composition.full:
+        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
+    return composition
 
 
 def _balanced_options(f: F) -> F:
@@ -59,7 +59,7 @@ def _balanced_options(f: F) -> F:
 
 @click.command("construct")
 @rules_option(help=_RULES_HELP)
-@click.option("--cards", default=None, help=_CARDS_HELP)
+@cards_option()
 @click.option("--period", type=Whole(2), required=True, help="The period in cards.")
 @click.option("--k1", type=Whole(1), default=None, help="Cards the leader turns in one period.")
 @click.option("--n1", type=Whole(1), default=None, help="Cards in the leader's stack.")
@@ -89,9 +89,7 @@ def construct_command(
     from beggar.research.cycles.kinds import ConstructError
     from beggar.research.cycles.solve import SAT, UNSAT
 
-    composition = _composition(rules, cards)
-    if balanced and not composition.full:
-        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
+    composition = _deck(rules, cards, balanced)
     if k1 is not None and k1 >= period:
         raise click.UsageError(f"--k1 {k1}: the leader turns fewer cards than the period ({period})")
     if n1 is not None and n1 >= composition.size:
@@ -150,7 +148,7 @@ def construct_command(
 
 @click.command("census")
 @rules_option(help=_RULES_HELP)
-@click.option("--cards", default=None, help=_CARDS_HELP)
+@cards_option()
 @click.option("--max-period", type=Whole(2), required=True, help="The longest period, in cards.")
 @click.option(
     "--time-limit",
@@ -211,9 +209,7 @@ def census_command(
     from beggar.research.cycles.kinds import ConstructError
     from beggar.research.store import Store, StoreError
 
-    composition = _composition(rules, cards)
-    if balanced and not composition.full:
-        raise click.UsageError("--balanced needs the whole deck: a balanced deal deals every card")
+    composition = _deck(rules, cards, balanced)
     try:
         store = Store(kept_db_path(db))
     except StoreError as exc:

@@ -8,29 +8,24 @@ from typing import Any
 import click
 
 from beggar.commands.campaign import Bar, run_resumable
-from beggar.commands.options import Whole, console, db_option, kept_db_path, rules_option, where_options
+from beggar.commands.options import (
+    Whole,
+    cards_option,
+    console,
+    db_option,
+    deck_of,
+    kept_db_path,
+    rules_option,
+    where_options,
+)
+from beggar.research.exhaust import DEFAULT_UNIT
 
 _RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
-_CARDS_HELP = (
-    "A smaller deck: number cards, then cards of each pay rank in rank order, for example 14,2,2,2 "
-    "(default: the rules' whole deck)."
-)
-
-
-def exhaust_deck(rules: Any, cards: str | None) -> Any:
-    """The deck ``--rules`` and ``--cards`` name; a bad one is one plain line."""
-    from beggar.research.cycles.kinds import ConstructError
-    from beggar.research.exhaust import ExhaustDeck
-
-    try:
-        return ExhaustDeck.of(rules, cards)
-    except ConstructError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 @click.command("exhaust")
 @rules_option(help=_RULES_HELP)
-@click.option("--cards", default=None, help=_CARDS_HELP)
+@cards_option("14,2,2,2")
 @click.option("--from", "first", type=Whole(0), default=0, show_default=True, help="The first deal index.")
 @click.option(
     "--to", "last", type=Whole(1), default=None, help="The index after the last (default: every deal)."
@@ -38,8 +33,8 @@ def exhaust_deck(rules: Any, cards: str | None) -> Any:
 @click.option(
     "--unit-size",
     type=Whole(1),
-    default=None,
-    help="Deals per unit of work (default 16,777,216).",
+    default=DEFAULT_UNIT,
+    help=f"Deals per unit of work (default {DEFAULT_UNIT:,}).",
 )
 @where_options
 @db_option
@@ -49,7 +44,7 @@ def exhaust_command(
     cards: str | None,
     first: int,
     last: int | None,
-    unit_size: int | None,
+    unit_size: int,
     workers: int,
     scheduler: str | None,
     db: str | None,
@@ -62,27 +57,26 @@ def exhaust_command(
     wins. The work is cut into units of indices; run again, it resumes where it stopped, even
     after being killed.
     """
-    from beggar.research.exhaust import DEFAULT_UNIT, ExhaustError, ExhaustStore, run_exhaust
+    from beggar.research.exhaust import ExhaustDeck, ExhaustError, ExhaustStore, run_exhaust
     from beggar.research.store import Store, StoreError
 
-    deck = exhaust_deck(rules, cards)
+    deck = ExhaustDeck(deck_of(rules, cards))
     end = deck.total if last is None else last
     try:
         deck.check_playable()
-        deck.units(first, end, unit_size or DEFAULT_UNIT)
+        deck.units(first, end, unit_size)
     except ExhaustError as exc:
         raise click.UsageError(str(exc)) from None
     try:
         store = ExhaustStore(Store(kept_db_path(db)))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
-    size = unit_size or DEFAULT_UNIT
     progress = run_resumable(
         "exhaust",
         "every unit saved so far is kept",
         scheduler,
         lambda executor, show: run_exhaust(
-            deck, store, first, end, unit_size=size, workers=workers, executor=executor, on_progress=show
+            deck, store, first, end, unit_size=unit_size, workers=workers, executor=executor, on_progress=show
         ),
         Bar(
             f"exhaust {deck.key}",

@@ -10,8 +10,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.campaign import StatusLine, run_resumable
+from beggar.commands.campaign import run_walkers
 from beggar.commands.options import Whole, campaign_options, db_option, db_path, kept_db_path, rules_option
+from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
 
 
@@ -21,8 +22,10 @@ from beggar.rules import Rules
 @click.option(
     "--basin-positions",
     type=Whole(1),
-    default=None,
-    help="Positions a backward walk from each full-deck cycle explores at most [default: 5000].",
+    default=BASIN_POSITIONS,
+    help=(
+        f"Positions a backward walk from each full-deck cycle explores at most [default: {BASIN_POSITIONS}]."
+    ),
 )
 @click.option(
     "--band",
@@ -46,7 +49,7 @@ def factory_command(
     seed: int,
     workers: int,
     walkers: int | None,
-    basin_positions: int | None,
+    basin_positions: int,
     band: str,
     tries: int | None,
     db: str | None,
@@ -60,7 +63,6 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.research.cycles.basins import BASIN_POSITIONS
     from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.factory import (
         TRIES_PER_PARENT,
@@ -79,7 +81,7 @@ def factory_command(
             spec,
             seed,
             walkers or workers,
-            basin_positions or BASIN_POSITIONS,
+            basin_positions,
             band,
             tries or TRIES_PER_PARENT,
         )
@@ -88,18 +90,18 @@ def factory_command(
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    budget = minutes * 60
-    progress = run_resumable(
+    progress = run_walkers(
         "factory",
         "everything saved so far is kept",
-        scheduler,
-        lambda executor, show: run_factory(
-            args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
-        ),
-        StatusLine(
-            "starting the factory (compiling the first time)",
-            lambda progress: _status_line(args.rules, progress, budget),
-        ),
+        run_factory,
+        args,
+        store,
+        minutes=minutes,
+        workers=workers,
+        units=units,
+        scheduler=scheduler,
+        starting="starting the factory (compiling the first time)",
+        line=lambda progress: _status_line(args.rules, progress),
         failed=(FactoryError, CanonError),
     )
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
@@ -114,12 +116,11 @@ def factory_command(
     )
 
 
-def _status_line(rules: str, progress: Any, budget: float) -> str:
-    left = max(0.0, budget - progress.seconds)
+def _status_line(rules: str, progress: Any) -> str:
     return (
         f"factory · {rules} · {progress.rate:,.0f} positions/s · small cycles {progress.small_cycles:,} · "
         f"largest {progress.largest} · full-deck cycles {progress.full_cycles} · "
-        f"balanced deals {progress.balanced_deals} · {left / 60:.1f} min left"
+        f"balanced deals {progress.balanced_deals}"
     )
 
 

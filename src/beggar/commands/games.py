@@ -12,7 +12,7 @@ import click
 from rich import box
 from rich.table import Table
 
-from beggar.commands.options import RulesType, Whole, console, rules_option
+from beggar.commands.options import RulesType, Whole, cards_option, console, deck_of, rules_option
 from beggar.engine import Game, GameRecord, Outcome, Status
 from beggar.errors import UserError
 from beggar.narrate import Narrator
@@ -183,12 +183,6 @@ def _play_stream(
     return failures
 
 
-_INDEX_CARDS_HELP = (
-    "With --index or --index-of: a smaller deck, number cards then cards of each pay rank in rank "
-    "order, for example 14,2,2,2 (default: the rules' whole deck)."
-)
-
-
 @click.command("deal")
 @click.option("--seed", type=Whole(0), default=None, help="Seed; the same seed always gives the same deal.")
 @rules_option()
@@ -201,7 +195,7 @@ _INDEX_CARDS_HELP = (
 )
 @click.option("--index", type=Whole(0), default=None, help="Print the balanced deal of this index.")
 @click.option("--index-of", "index_of", default=None, help="Print the index of this balanced deal.")
-@click.option("--cards", default=None, help=_INDEX_CARDS_HELP)
+@cards_option("14,2,2,2", goes_with="--index or --index-of")
 def deal_command(
     seed: int | None,
     rules: Rules,
@@ -215,7 +209,7 @@ def deal_command(
     A deal's index is its rank among every arrangement of the deck's pay values in lexicographic
     order, the first hand first, top card first: index 0 deals every card that pays nothing first.
     """
-    from beggar.commands.exhaust import exhaust_deck
+    from beggar.research.exhaust import ExhaustDeck
 
     if index is None and index_of is None:
         if cards is not None:
@@ -230,7 +224,7 @@ def deal_command(
         raise click.UsageError("give --index or --index-of, not both")
     if seed is not None:
         raise click.UsageError("--seed draws a random deal: leave it out with --index or --index-of")
-    deck = exhaust_deck(rules, cards)
+    deck = ExhaustDeck(deck_of(rules, cards))
     try:
         click.echo(deck.deal(index) if index is not None else str(deck.index_of(index_of or "")))
     except ValueError as exc:  # a deal that cannot be read, is not balanced, or not of this deck

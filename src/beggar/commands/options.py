@@ -1,4 +1,4 @@
-"""What the commands share: the ``--rules`` option, the database option and output files.
+"""What the commands share: the ``--rules``, ``--cards`` and database options, and output files.
 
 Every command that takes rules takes them the same way, as a rules spec
 (``NAME[:key=value]...``) turned into a :class:`~beggar.rules.Rules` object before the command
@@ -20,6 +20,7 @@ from beggar.rules import Rules, RulesError, parse_amount, parse_whole, rules_nam
 
 if TYPE_CHECKING:
     from beggar.research.cluster import Cluster
+    from beggar.research.cycles.kinds import Composition
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -126,6 +127,30 @@ def workers_option(what: str = "Processes") -> Callable[[F], F]:
         callback=_bound_workers,
         help=f"{what} (default and most: every core).",
     )
+
+
+def cards_option(example: str = "6,2,1,1", *, goes_with: str | None = None) -> Callable[[F], F]:
+    """The one ``--cards`` option: a smaller deck, by its cards of each kind (``example``), that
+    :func:`deck_of` reads once the rules are known; ``goes_with`` names the options it needs. The
+    command receives the text, or None for the rules' whole deck."""
+    lead = f"With {goes_with}: a" if goes_with else "A"
+    return click.option(
+        "--cards",
+        default=None,
+        help=f"{lead} smaller deck: number cards, then cards of each pay rank in rank order, for example "
+        f"{example} (default: the rules' whole deck).",
+    )
+
+
+def deck_of(rules: Rules, cards: str | None) -> Composition:
+    """The deck ``--cards`` names for these rules (:meth:`~beggar.research.cycles.kinds.Composition.named`);
+    a bad one is one plain line, and the command does not start."""
+    from beggar.research.cycles.kinds import Composition, ConstructError
+
+    try:
+        return Composition.named(rules, cards)
+    except ConstructError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 DB_HELP = "SQLite database of finds (default: $BEGGAR_DB, or beggar.db here)."

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from beggar.commands.campaign import StatusLine, run_resumable
+from beggar.commands.campaign import run_walkers
 from beggar.commands.options import (
     Whole,
     campaign_options,
@@ -251,18 +251,18 @@ def search_command(
         store = Store(kept_db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    budget = minutes * 60
-    progress = run_resumable(
+    progress = run_walkers(
         "search",
         "every find saved so far is kept",
-        scheduler,
-        lambda executor, show: run_search(
-            args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
-        ),
-        StatusLine(
-            "starting the search (compiling the kernel the first time)",
-            lambda progress: _status_line(args, progress, budget),
-        ),
+        run_search,
+        args,
+        store,
+        minutes=minutes,
+        workers=workers,
+        units=units,
+        scheduler=scheduler,
+        starting="starting the search (compiling the kernel the first time)",
+        line=lambda progress: _status_line(args, progress),
         refused=(SearchError,),
     )
     best = progress.best
@@ -279,13 +279,12 @@ def search_command(
         click.echo(f"best: {best.deal}  {best.cards} cards, {best.tricks} tricks ({best.status})")
 
 
-def _status_line(args: Any, progress: Any, budget: float) -> str:
+def _status_line(args: Any, progress: Any) -> str:
     best = progress.best
     shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
-    left = max(0.0, budget - progress.seconds)
     return (
         f"{args.strategy} · {args.rules} · {progress.rate:,.0f} deals/s · best {shown} · "
-        f"loops {len(progress.loops)} · finds {progress.new_finds} · {left / 60:.1f} min left"
+        f"loops {len(progress.loops)} · finds {progress.new_finds}"
     )
 
 

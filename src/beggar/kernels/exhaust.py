@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from beggar.kernels.arrangements import next_arrangement
 from beggar.kernels.bits import shl, shr
 from beggar.kernels.bitwise import STASH, play_trick, stack_words
 from beggar.kernels.codes import CAPPED, CAPPED_AT_TRICK, CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
@@ -90,7 +91,8 @@ def _block(deck: np.ndarray, start: int, binom: np.ndarray, kinds: np.ndarray) -
 
 @jit_inline
 def _last_then_next(deck: np.ndarray, start: int) -> int:
-    """Jump past every arrangement of ``deck[start:]``, then to the next deal (see :func:`_next`)."""
+    """Jump past every arrangement of ``deck[start:]``, then to the next deal
+    (see :func:`~beggar.kernels.arrangements.next_arrangement`)."""
     n = deck.size
     # Reverse the increasing tail: its last arrangement.
     i, j = start, n - 1
@@ -98,29 +100,7 @@ def _last_then_next(deck: np.ndarray, start: int) -> int:
         deck[i], deck[j] = deck[j], deck[i]
         i += 1
         j -= 1
-    return _next(deck)
-
-
-@jit_inline
-def _next(deck: np.ndarray) -> int:
-    """The next arrangement in lexicographic order, in place: the first position it changed, or -1
-    after the last arrangement."""
-    n = deck.size
-    i = n - 2
-    while i >= 0 and deck[i] >= deck[i + 1]:
-        i -= 1
-    if i < 0:
-        return -1
-    j = n - 1
-    while deck[j] <= deck[i]:
-        j -= 1
-    deck[i], deck[j] = deck[j], deck[i]
-    a, b = i + 1, n - 1
-    while a < b:
-        deck[a], deck[b] = deck[b], deck[a]
-        a += 1
-        b -= 1
-    return i
+    return next_arrangement(deck)
 
 
 @jit
@@ -329,7 +309,7 @@ def _range(
             _offer(by_tricks, state, S_BY_TRICKS, C_TRICKS, tricks_hist, done, cards, tricks, winner, times)
         done += times
         # A block counted at once ends at its last arrangement; then the next deal.
-        pivot = _last_then_next(deck, lead + read) if times > 1 else _next(deck)
+        pivot = _last_then_next(deck, lead + read) if times > 1 else next_arrangement(deck)
         if pivot < 0:
             break
         if state[S_LOOPS] == loops.size:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from beggar.kernels.arrangements import next_arrangement
 from beggar.kernels.cycles import RING_MASK, play_trick, scratch, set_position
 from beggar.kernels.jit import jit
 
@@ -124,27 +125,6 @@ def _grow(array: np.ndarray) -> np.ndarray:
 
 
 @jit
-def _next_sequence(kinds: np.ndarray) -> bool:
-    """Step ``kinds`` to the next sequence in lexicographic order (the next rank); False after the last."""
-    n = kinds.size
-    i = n - 2
-    while i >= 0 and kinds[i] >= kinds[i + 1]:
-        i -= 1
-    if i < 0:
-        return False
-    j = n - 1
-    while kinds[j] <= kinds[i]:
-        j -= 1
-    kinds[i], kinds[j] = kinds[j], kinds[i]
-    lo, hi = i + 1, n - 1
-    while lo < hi:
-        kinds[lo], kinds[hi] = kinds[hi], kinds[lo]
-        lo += 1
-        hi -= 1
-    return True
-
-
-@jit
 def play_range(
     start: int,
     stop: int,
@@ -185,7 +165,7 @@ def play_range(
     unrank(start, n, below, strides, kinds)
     for r in range(start, stop):
         if r > start:
-            _next_sequence(kinds)
+            next_arrangement(kinds)  # the sequence of the next rank
         run = 0
         for i in range(n):
             cards[i] = values[kinds[i]]

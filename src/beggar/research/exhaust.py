@@ -64,7 +64,7 @@ class ExhaustDeck:
         Raises :class:`beggar.research.cycles.kinds.ConstructError` for a bad ``cards`` or rules the cycle
         model cannot take (more than two players).
         """
-        return cls(Composition.of(rules) if cards is None else Composition.parse(cards, rules))
+        return cls(Composition.named(rules, cards))
 
     def check_playable(self) -> None:
         """Refuse a deck the exhaust kernel cannot play or count."""

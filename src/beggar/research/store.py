@@ -6,6 +6,11 @@ walker's new state are written in one transaction, so a search killed at any mom
 SIGKILL) and started again with the same arguments resumes from the last unit written and loses
 no find: a unit that was cut off is simply done again, and gives the same finds.
 
+This module reads and writes; what it holds is declared in
+:mod:`beggar.research.store_records` (one data class for each kind of record, named here too,
+since the store hands them out) and its tables, version by version, in
+:mod:`beggar.research.store_schema`.
+
 >>> store = Store(":memory:")
 >>> campaign = store.campaign({"rules": "standard", "seed": 1})
 >>> store.save_unit(campaign, walker=0, unit=0, state={"best": 5}, scored=10,
@@ -18,425 +23,36 @@ no find: a unit that was cut off is simply done again, and gives the same finds.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypeVar
 
 from beggar.errors import BeggarError
-from beggar.notation import seat_name
-from beggar.rules import RulesError, rules_named
-from beggar.schema import NewerSchema, Step, migrate, refuse_newer, statements
-
-SCHEMA_VERSION = 4
-"""The store's schema version (``PRAGMA user_version``); a store of a later version is refused.
-
-To change the schema, add a step to :data:`_MIGRATIONS` and raise this number; :data:`SCHEMA` stays
-version 1 as it was written, since every new store goes through every step."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS campaigns (
-    id TEXT PRIMARY KEY,
-    args TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    scored INTEGER NOT NULL DEFAULT 0,
-    seconds REAL NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS walkers (
-    campaign TEXT NOT NULL REFERENCES campaigns(id),
-    walker INTEGER NOT NULL,
-    unit INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (campaign, walker)
-);
-CREATE TABLE IF NOT EXISTS finds (
-    id INTEGER PRIMARY KEY,
-    deal TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    cards INTEGER NOT NULL,
-    tricks INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    winner INTEGER,
-    strategy TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    campaign TEXT,
-    found_at REAL NOT NULL,
-    lead INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (deal, rules)
-);
-CREATE INDEX IF NOT EXISTS finds_by_cards ON finds (rules, cards DESC);
-CREATE INDEX IF NOT EXISTS finds_by_tricks ON finds (rules, tricks DESC);
-CREATE TABLE IF NOT EXISTS cycles (
-    id INTEGER PRIMARY KEY,
-    rules TEXT NOT NULL,
-    deal TEXT NOT NULL,
-    cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    period_cards INTEGER NOT NULL,
-    symmetric INTEGER NOT NULL,
-    split_low INTEGER NOT NULL,
-    split_high INTEGER NOT NULL,
-    composition TEXT NOT NULL,
-    full INTEGER NOT NULL,
-    met INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    campaign TEXT,
-    found_at REAL NOT NULL,
-    UNIQUE (rules, deal)
-);
-CREATE INDEX IF NOT EXISTS cycles_by_size ON cycles (rules, full, cards DESC);
-CREATE TABLE IF NOT EXISTS basins (
-    rules TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    budget INTEGER NOT NULL,
-    explored INTEGER NOT NULL,
-    depth INTEGER NOT NULL,
-    exhausted INTEGER NOT NULL,
-    deals INTEGER NOT NULL,
-    closest_split TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (rules, cycle)
-);
-CREATE TABLE IF NOT EXISTS cycle_deals (
-    rules TEXT NOT NULL,
-    deal TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    pre_period_tricks INTEGER NOT NULL,
-    pre_period_cards INTEGER NOT NULL,
-    PRIMARY KEY (rules, deal)
-);
-CREATE TABLE IF NOT EXISTS census_instances (
-    deck TEXT NOT NULL,
-    period INTEGER NOT NULL,
-    k1 INTEGER NOT NULL,
-    n1 INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    time_limit REAL,
-    positions INTEGER NOT NULL,
-    PRIMARY KEY (deck, period, k1, n1)
-);
-CREATE TABLE IF NOT EXISTS census_cycles (
-    deck TEXT NOT NULL,
-    deal TEXT NOT NULL,
-    cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    period_cards INTEGER NOT NULL,
-    symmetric INTEGER NOT NULL,
-    split_low INTEGER NOT NULL,
-    split_high INTEGER NOT NULL,
-    k1 INTEGER NOT NULL,
-    n1 INTEGER NOT NULL,
-    PRIMARY KEY (deck, deal)
-);
-CREATE TABLE IF NOT EXISTS factory_moves (
-    campaign TEXT NOT NULL,
-    move TEXT NOT NULL,
-    tries INTEGER NOT NULL,
-    kept INTEGER NOT NULL,
-    added INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (campaign, move)
-);
-"""
-
-
-def _to_version_1(db: sqlite3.Connection) -> None:
-    """Version 1: every table of :data:`SCHEMA`. A store written before versions were kept
-    (version 0) holds some of them already, and perhaps ``finds`` without its ``lead`` column."""
-    for statement in statements(SCHEMA):
-        db.execute(statement)
-    columns = {row[1] for row in db.execute("PRAGMA table_info(finds)")}
-    if "lead" not in columns:
-        db.execute("ALTER TABLE finds ADD COLUMN lead INTEGER NOT NULL DEFAULT 0")
-
-
-def _to_version_2(db: sqlite3.Connection) -> None:
-    """Version 2: every record keyed by the one spec of its rules (see :func:`respell_rules`)."""
-    respell_rules(db)
-
-
-_TO_VERSION_3 = """
-CREATE TABLE IF NOT EXISTS census_plays (
-    deck TEXT NOT NULL PRIMARY KEY,
-    max_period INTEGER NOT NULL,
-    positions INTEGER NOT NULL,
-    played INTEGER NOT NULL,
-    cycles INTEGER NOT NULL,
-    seconds REAL NOT NULL
-);
-"""
-"""Version 3: the census of a deck decided by playing every position (:class:`CensusPlay`)."""
-
-_TO_VERSION_4 = """
-CREATE TABLE IF NOT EXISTS exhaust_units (
-    deck TEXT NOT NULL,
-    start INTEGER NOT NULL,
-    stop INTEGER NOT NULL,
-    deals INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (deck, start)
-);
-CREATE TABLE IF NOT EXISTS exhaust_lengths (
-    deck TEXT NOT NULL,
-    measure TEXT NOT NULL,
-    length INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (deck, measure, length)
-);
-CREATE TABLE IF NOT EXISTS exhaust_wins (
-    deck TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (deck, seat)
-);
-CREATE TABLE IF NOT EXISTS exhaust_cycles (
-    deck TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    period_cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    PRIMARY KEY (deck, cycle)
-);
-CREATE TABLE IF NOT EXISTS exhaust_never_ending (
-    deck TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    cycle TEXT NOT NULL,
-    period_cards INTEGER NOT NULL,
-    period_tricks INTEGER NOT NULL,
-    lead_in_cards INTEGER NOT NULL,
-    lead_in_tricks INTEGER NOT NULL,
-    PRIMARY KEY (deck, idx)
-);
-CREATE TABLE IF NOT EXISTS exhaust_longest (
-    deck TEXT NOT NULL,
-    measure TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    cards INTEGER NOT NULL,
-    tricks INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    PRIMARY KEY (deck, measure, idx)
-);
-DROP TABLE IF EXISTS exhaust_schema;
-"""
-"""Version 4: every balanced deal of a deck played (:mod:`beggar.research.exhaust`): the units of
-indices done, the exact counts of game lengths and wins, the cycles and never-ending deals, and the
-longest games. A store of version 3 may hold these tables already, as the exhaust created them
-then, beside a version table of their own (``exhaust_schema``, only ever at 1): they are kept with
-every row, and that table goes, the store's one version saying it all."""
-
-_MIGRATIONS: dict[int, Step] = {1: _to_version_1, 2: _to_version_2, 3: _TO_VERSION_3, 4: _TO_VERSION_4}
-"""Step ``n`` brings a store of version ``n - 1`` to version ``n`` (see :mod:`beggar.schema`)."""
+from beggar.research.store_records import Campaign as Campaign
+from beggar.research.store_records import CensusCycle as CensusCycle
+from beggar.research.store_records import CensusInstance as CensusInstance
+from beggar.research.store_records import CensusPlay as CensusPlay
+from beggar.research.store_records import CycleDeal as CycleDeal
+from beggar.research.store_records import CycleFigures as CycleFigures
+from beggar.research.store_records import CycleOfDeck as CycleOfDeck
+from beggar.research.store_records import Find as Find
+from beggar.research.store_records import MoveTally as MoveTally
+from beggar.research.store_records import NeverEnding as NeverEnding
+from beggar.research.store_records import StoredBasin as StoredBasin
+from beggar.research.store_records import StoredCycle as StoredCycle
+from beggar.research.store_records import campaign_id as campaign_id
+from beggar.research.store_schema import MIGRATIONS
+from beggar.research.store_schema import SCHEMA as SCHEMA
+from beggar.research.store_schema import SCHEMA_VERSION as SCHEMA_VERSION
+from beggar.schema import NewerSchema, migrate, refuse_newer
 
 _ELSEWHERE = "give another --db"
-
-
-@dataclass(frozen=True)
-class Find:
-    """A deal worth keeping: a long game or one that never ends."""
-
-    deal: str
-    rules: str
-    """The rules spec the deal was found under (see :func:`beggar.rules.rules_named`)."""
-    cards: int
-    tricks: int
-    status: str
-    winner: int | None
-    strategy: str
-    seed: int
-    campaign: str | None = None
-    found_at: float = field(default_factory=time.time)
-    lead: int = 0
-    """The seat that led the game scored (drawn per game under a random lead)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def lead_name(self) -> str:
-        return seat_name(self.lead)
-
-
-@dataclass(frozen=True)
-class Campaign:
-    id: str
-    args: dict[str, Any]
-    scored: int
-    seconds: float
-
-
-_Cycle = TypeVar("_Cycle", bound="CycleFigures")
-
-
-@dataclass(frozen=True)
-class CycleFigures:
-    """One cycle, named by its canonical position, and its figures.
-
-    The one description of a cycle: every kind of cycle extends it (:class:`CycleOfDeck`, with the
-    cards it holds; :class:`CensusCycle`, with the census instance it was met in), and every
-    command prints a cycle through its :meth:`to_dict`.
-    """
-
-    deal: str
-    """The canonical position in compact notation, the leader's stack first (hand 1 leads)."""
-    cards: int
-    period_tricks: int
-    period_cards: int
-    symmetric: bool
-    """The cycle holds a position and its mirror image (seats swapped)."""
-    split_low: int
-    """The smallest lesser stack on the cycle (how unbalanced it gets)."""
-    split_high: int
-    """The largest lesser stack on the cycle (how close to an even split it comes)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The cycle as the commands' ``--json`` gives it; ``lead`` is 0, since the canonical
-        position is written with the leader's stack first."""
-        figures = {f.name: getattr(self, f.name) for f in fields(CycleFigures)}
-        return {"deal": self.deal, "lead": 0, **figures}
-
-    def into(self, kind: type[_Cycle], **more: Any) -> _Cycle:
-        """This cycle as another kind of cycle: the fields they share, and ``more``.
-
-        >>> figures = CycleFigures("--J-/Q-J-", 8, 4, 16, True, 2, 4)
-        >>> figures.into(CensusCycle, deck="standard[5,2,1]", k1=8, n1=4).deck
-        'standard[5,2,1]'
-        """
-        names = [f.name for f in fields(kind) if f.name not in more and hasattr(self, f.name)]
-        return kind(**{name: getattr(self, name) for name in names}, **more)
-
-
-@dataclass(frozen=True)
-class CycleOfDeck(CycleFigures):
-    """A cycle and the cards of the deck it holds."""
-
-    composition: str
-    """Cards of each kind, as :meth:`~beggar.research.cycles.canon.Alphabet.describe` writes them."""
-    full: bool
-    """The cycle holds the whole deck."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "composition": self.composition, "full": self.full}
-
-
-@dataclass(frozen=True)
-class StoredCycle(CycleOfDeck):
-    """A cycle as the factory stores it: its figures, rules, and how it was met."""
-
-    rules: str
-    met: int
-    """How many times it was met (summed over every unit that met it)."""
-    move: str
-    """The move that first produced it (``harvest`` for a sampled small position)."""
-    campaign: str | None = None
-    found_at: float = field(default_factory=time.time)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "rules": self.rules, "met": self.met, "move": self.move}
-
-
-@dataclass(frozen=True)
-class StoredBasin:
-    """What a backward walk from a cycle found (see :func:`beggar.backward.deals_reaching`)."""
-
-    rules: str
-    cycle: str
-    budget: int
-    explored: int
-    depth: int
-    exhausted: bool
-    deals: int
-    closest_split: str
-    seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class CycleDeal:
-    """A starting deal that runs into a stored cycle, with its lead-in."""
-
-    rules: str
-    deal: str
-    cycle: str
-    pre_period_tricks: int
-    pre_period_cards: int
-
-
-@dataclass(frozen=True)
-class MoveTally:
-    """Work done by one kind of factory move: tries, children that still loop, cards they added, CPU time."""
-
-    move: str
-    tries: int
-    kept: int
-    added: int
-    seconds: float
-
-
-@dataclass(frozen=True)
-class CensusInstance:
-    """One instance of the cycle census (see :mod:`beggar.research.cycles.census`) and the solver's answer."""
-
-    deck: str
-    period: int
-    k1: int
-    n1: int
-    status: str
-    """``sat``, ``unsat``, or ``unknown`` when ``time_limit`` ran out."""
-    seconds: float
-    time_limit: float | None
-    positions: int
-    """Positions found (each a trick end of a cycle, or of a shorter cycle played several times)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "period": self.period,
-            "k1": self.k1,
-            "n1": self.n1,
-            "status": self.status,
-            "seconds": round(self.seconds, 4),
-            "time_limit": self.time_limit,
-        }
-
-
-@dataclass(frozen=True)
-class CensusCycle(CycleFigures):
-    """A cycle the census found, named by its canonical position (the leader's stack first)."""
-
-    deck: str
-    k1: int
-    n1: int
-    """The instance it was first met in."""
-
-
-@dataclass(frozen=True)
-class CensusPlay:
-    """A census decided by playing every position of its deck
-    (see :mod:`beggar.research.cycles.complete`): every stored instance of the deck up to
-    ``max_period`` was decided by it."""
-
-    deck: str
-    max_period: int
-    positions: int
-    """Trick-end positions of the deck, each with an index and a visited bit."""
-    played: int
-    """Positions walked (the others no trick can end in)."""
-    cycles: int
-    """Cycles of the deck, of every period."""
-    seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 FIND_COLUMNS = [f.name for f in fields(Find)]
@@ -469,12 +85,6 @@ def _values(item: object, columns: Sequence[str]) -> list[Any]:
     return [getattr(item, name) for name in columns]
 
 
-def campaign_id(args: dict[str, Any]) -> str:
-    """A short stable name for a search's arguments."""
-    text = json.dumps(args, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 class Store:
     """The SQLite database of campaigns, walkers' states and finds."""
 
@@ -498,7 +108,7 @@ class Store:
             refuse_newer(self.db, self.path, SCHEMA_VERSION, elsewhere=_ELSEWHERE)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            migrate(self.db, self.path, _MIGRATIONS, elsewhere=_ELSEWHERE)
+            migrate(self.db, self.path, MIGRATIONS, elsewhere=_ELSEWHERE)
         except NewerSchema as exc:
             self.db.close()
             raise StoreError(str(exc)) from None
@@ -956,31 +566,6 @@ def export(finds: Sequence[Find], form: str) -> str:
     raise StoreError(f"unknown export format {form!r}: choose csv or json")
 
 
-@dataclass(frozen=True)
-class NeverEnding:
-    """A stored starting deal that never ends: where its cycle starts and how long it is."""
-
-    deal: str
-    rules: str
-    cycle: str
-    """The cycle's canonical position."""
-    pre_period_tricks: int
-    pre_period_cards: int
-    period_tricks: int
-    period_cards: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "rules": self.rules,
-            "cycle": self.cycle,
-            "pre_period_tricks": self.pre_period_tricks,
-            "pre_period_cards": self.pre_period_cards,
-            "period_tricks": self.period_tricks,
-            "period_cards": self.period_cards,
-        }
-
-
 def never_ending_deals(store: Store, rules: str | None = None) -> list[NeverEnding]:
     """Every stored never-ending starting deal with where its cycle starts and its period.
 
@@ -1006,68 +591,3 @@ def never_ending_deals(store: Store, rules: str | None = None) -> list[NeverEndi
             )
         )
     return found
-
-
-# -- rules specs written as people typed them -------------------------------------------------------
-
-_KEYED_BY_RULES = ("finds", "cycles", "basins", "cycle_deals")
-_KEYED_BY_DECK = ("census_instances", "census_cycles")
-_NAMING_CAMPAIGNS = ("walkers", "finds", "cycles", "factory_moves")
-
-
-def _one_spec(text: str) -> str:
-    """The one spec of the rules ``text`` names (:meth:`beggar.rules.Rules.spec`); ``text`` itself
-    if it names no rules (left as it was rather than lost)."""
-    try:
-        return rules_named(text).spec()
-    except RulesError:
-        return text
-
-
-def _one_deck(text: str) -> str:
-    """A census deck's name (``spec`` or ``spec[counts]``) with its rules written as their spec."""
-    spec, bracket, counts = text.partition("[")
-    return _one_spec(spec) + bracket + counts
-
-
-def respell_rules(db: sqlite3.Connection) -> None:
-    """Key every record by the one spec of its rules.
-
-    Stores written before rules had one spec (:meth:`beggar.rules.Rules.spec`) keyed records by the
-    spec as it was typed (``Half-Deck:pay=J1``, ``stripped-40:players=3``): this rewrites each such
-    key, and each campaign named by one, so that the same rules find the same records and resume
-    the same campaigns. Where a record already exists under the one spec (the same rules typed two
-    ways), the one already there is kept; a campaign's walkers likewise. A store whose keys are all
-    specs already is read and left untouched. It runs as the step to version 2, inside the
-    migration's one transaction.
-    """
-    renamed: dict[str, dict[str, str]] = {}
-    for table in _KEYED_BY_RULES:
-        texts = [row[0] for row in db.execute(f"SELECT DISTINCT rules FROM {table}")]
-        renamed[table] = {text: _one_spec(text) for text in texts if _one_spec(text) != text}
-    for table in _KEYED_BY_DECK:
-        texts = [row[0] for row in db.execute(f"SELECT DISTINCT deck FROM {table}")]
-        renamed[table] = {text: _one_deck(text) for text in texts if _one_deck(text) != text}
-    campaigns: dict[str, dict[str, Any]] = {}
-    for key, text in db.execute("SELECT id, args FROM campaigns").fetchall():
-        args = json.loads(text)
-        if isinstance(args.get("rules"), str) and _one_spec(args["rules"]) != args["rules"]:
-            campaigns[key] = {**args, "rules": _one_spec(args["rules"])}
-    if not campaigns and not any(renamed.values()):
-        return
-    for table, column in [(t, "rules") for t in _KEYED_BY_RULES] + [(t, "deck") for t in _KEYED_BY_DECK]:
-        for old, new in renamed[table].items():
-            db.execute(f"UPDATE OR IGNORE {table} SET {column} = ? WHERE {column} = ?", (new, old))
-            db.execute(f"DELETE FROM {table} WHERE {column} = ?", (old,))
-    for old, args in campaigns.items():
-        new = campaign_id(args)
-        if db.execute("SELECT 1 FROM campaigns WHERE id = ?", (new,)).fetchone() is None:
-            db.execute(
-                "UPDATE campaigns SET id = ?, args = ? WHERE id = ?",
-                (new, json.dumps(args, sort_keys=True), old),
-            )
-        else:  # the same campaign run under two spellings: the one already under the spec goes on
-            db.execute("DELETE FROM campaigns WHERE id = ?", (old,))
-        for table in _NAMING_CAMPAIGNS:
-            db.execute(f"UPDATE OR IGNORE {table} SET campaign = ? WHERE campaign = ?", (new, old))
-            db.execute(f"DELETE FROM {table} WHERE campaign = ?", (old,))

@@ -42,7 +42,7 @@ from beggar.research.cycles.census import CensusProgress, stored_cycle
 from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.cycles.model import tapes_of
 from beggar.research.cycles.solve import SAT, UNSAT
-from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, Store
+from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, CycleFigures, Store
 from beggar.rules import PileOrder
 
 if TYPE_CHECKING:
@@ -132,16 +132,10 @@ def _mib(size: int) -> str:
 
 
 @dataclass(frozen=True)
-class PlayedCycle:
-    """One cycle found by playing every position, as the engine plays it from its canonical position."""
+class PlayedCycle(CycleFigures):
+    """One cycle found by playing every position, as the engine plays it from its canonical position
+    (see :func:`beggar.research.cycles.canon.played_form`): its figures, and its least leaders."""
 
-    deal: str
-    """The canonical position (see :func:`beggar.research.cycles.canon.played_form`)."""
-    period_tricks: int
-    period_cards: int
-    symmetric: bool
-    split_low: int
-    split_high: int
     leaders: tuple[tuple[int, int], ...]
     """Each ``(k1, n1)`` of a trick end with the least leader's stack ``n1``: the cards the leader's
     seat turns in one period, and ``n1`` (one pair per seat that leads at that stack size)."""
@@ -243,15 +237,7 @@ def _checked(
             if stack == least
         }
     )
-    return PlayedCycle(
-        deal=deal,
-        period_tricks=cycle.period_tricks,
-        period_cards=cycle.period_cards,
-        symmetric=form.symmetric,
-        split_low=form.split_low,
-        split_high=form.split_high,
-        leaders=tuple(leaders),
-    )
+    return form.into(PlayedCycle, leaders=tuple(leaders))
 
 
 def decide(
@@ -267,20 +253,7 @@ def decide(
                 instance = (repeat * cycle.period_cards, repeat * k1, n1)
                 witnesses[instance] = witnesses.get(instance, 0) + 1
         k1, n1 = cycle.leaders[0]
-        records.append(
-            CensusCycle(
-                deck=key,
-                deal=cycle.deal,
-                cards=composition.size,
-                period_tricks=cycle.period_tricks,
-                period_cards=cycle.period_cards,
-                symmetric=cycle.symmetric,
-                split_low=cycle.split_low,
-                split_high=cycle.split_high,
-                k1=k1,
-                n1=n1,
-            )
-        )
+        records.append(cycle.into(CensusCycle, deck=key, k1=k1, n1=n1))
     instances = [
         CensusInstance(
             key,

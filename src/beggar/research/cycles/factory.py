@@ -30,7 +30,7 @@ import concurrent.futures as cf
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -177,18 +177,8 @@ class Walker:
     restarts: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "rng": self.rng,
-            "beam": self.beam,
-            "best": self.best,
-            "stall": self.stall,
-            "wander": self.wander,
-            "expanded": self.expanded,
-            "pending": self.pending,
-            "walked": self.walked,
-            "tallies": self.tallies,
-            "restarts": self.restarts,
-        }
+        """Every field, as :meth:`from_dict` reads it back (a copy: the saved state is not the walker's)."""
+        return asdict(self)
 
     @classmethod
     def start(cls, args: FactoryArgs, walker: int) -> Walker:

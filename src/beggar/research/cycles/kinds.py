@@ -44,6 +44,17 @@ class Composition:
         return cls(rules, values, tuple(found.get(value, 0) for value in values))
 
     @classmethod
+    def named(cls, rules: Rules, cards: str | None) -> Composition:
+        """The deck a command's ``--cards`` names: the smaller one ``cards`` writes (read by
+        :meth:`parse`), or the rules' whole deck when it is None.
+
+        >>> from beggar.rules import STANDARD
+        >>> Composition.named(STANDARD, None).size, Composition.named(STANDARD, "6,2,1,1").size
+        (52, 10)
+        """
+        return cls.of(rules) if cards is None else cls.parse(cards, rules)
+
+    @classmethod
     def parse(cls, text: str, rules: Rules) -> Composition:
         """A composition written ``6,2,1,1``: number cards, then cards of each pay rank in rank order.
 

@@ -29,7 +29,7 @@ card leads 4 children into 2 other cycles, and inserting one leads 9 into 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -72,15 +72,7 @@ class ChangeTally:
     """How many of those distinct cycles hold the whole deck, in the deck's mix."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "change": self.change,
-            "tried": self.tried,
-            "ends": self.ends,
-            "same": self.same,
-            "other": self.other,
-            "cycles": self.cycles,
-            "full": self.full,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
