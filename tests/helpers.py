@@ -303,7 +303,8 @@ def play_my_cards_until_the_end(page: Any) -> None:
 
 def axe(page: Any, impacts: tuple[str, ...] | None = ("serious", "critical")) -> list[str]:
     """The violations axe-core (vendored) finds on the page, of these impacts (None: all)."""
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("typeof axe === 'object'"):  # once a document: half a megabyte to parse
+        page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"

@@ -182,7 +182,8 @@ def test_the_card_that_wins_a_pile_lands_and_the_pile_slides_to_its_winner(serve
         )
         page.wait_for_function("window.held.length > 0", timeout=30000)
         first = page.evaluate("window.held[0]")
-        page.wait_for_timeout(300)
+        told = "/takes the \\d+ cards? of the pile/.test(document.querySelector('#log').innerText)"
+        page.wait_for_function(told)  # the log says who took the pile, and how many cards
         taken = re.search(r"takes the (\d+) cards? of the pile", page.inner_text("#log"))
         assert taken is not None
         assert first["count"] == int(taken.group(1))  # the winning card is on the pile too
