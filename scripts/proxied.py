@@ -37,6 +37,7 @@ PREFIX = "/cards"
 
 
 def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now (the tests take theirs from here too)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])

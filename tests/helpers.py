@@ -1,5 +1,6 @@
-"""What several test modules share: a scripted WebSocket client, Chromium's settings and page
-helpers, the accessibility audit, and stored never-ending deals (fixtures live in conftest.py)."""
+"""What several test modules share: a scripted WebSocket client, a test client of a fresh server,
+Chromium's settings and page helpers, the accessibility audit, and stored never-ending deals
+(fixtures live in conftest.py and tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Coroutine, Iterator
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import uvicorn
+from proxied import free_port
+from starlette.testclient import TestClient
 
 from beggar.cycle import find_cycle
 from beggar.engine import CardTurned, Game, GameRecord, play
@@ -100,6 +102,19 @@ def create(socket: Socket, **fields: Any) -> dict[str, Any]:
     return joined
 
 
+def app_client(*, raise_server_exceptions: bool = True, root_path: str = "", **settings: Any) -> TestClient:
+    """Starlette's test client of a fresh table server, to use in a ``with``: an in-memory database
+    and a thousand messages a second allowed (a test's script is no flood), unless ``settings``
+    say otherwise; ``root_path`` as uvicorn's ``--root-path`` gives it. The ``client`` fixture of
+    tests/web/conftest.py is one."""
+    base: dict[str, Any] = {"rate": 1000, "burst": 1000, "db": ":memory:"}
+    return TestClient(
+        create_app(ServerSettings(**{**base, **settings})),
+        raise_server_exceptions=raise_server_exceptions,
+        root_path=root_path,
+    )
+
+
 # -- a real server and Chromium -------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -117,7 +132,11 @@ QUIET_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 preloads its two suggestion pop-ups, each a page of its own: about a third of all the work Chromium
 does in these tests, for an address bar no test uses."""
 TIMEOUT_MS = 20_000
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE_SCREEN = {"width": 390, "height": 844}
+"""A phone's screen in CSS pixels: a viewport for :func:`opened`, or a size to compare with."""
+PHONE: dict[str, Any] = {"viewport": PHONE_SCREEN, "is_mobile": True, "has_touch": True}
+"""A phone as :func:`opened` takes one (``opened(browser, **PHONE)``): its screen, touch, and the
+mobile viewport that a page's ``<meta name="viewport">`` sets."""
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
@@ -154,13 +173,6 @@ def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[G
     """What the reference engine says of each deal, its seat in ``firsts`` leading: what every
     kernel is held to."""
     return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
-
-
-def free_port() -> int:
-    """A TCP port on loopback that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -291,13 +303,47 @@ def play_my_cards_until_the_end(page: Any) -> None:
 
 def axe(page: Any, impacts: tuple[str, ...] | None = ("serious", "critical")) -> list[str]:
     """The violations axe-core (vendored) finds on the page, of these impacts (None: all)."""
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("typeof axe === 'object'"):  # once a document: half a megabyte to parse
+        page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
         for v in result["violations"]
         if impacts is None or v["impact"] in impacts
     ]
+
+
+BOARD_STAYS = ("#seats", "#pile", "#turn", "#table .controls", "#pause", "#again")
+"""What news of the others (a friend away, a friend's ask) must not move."""
+
+
+def board_places(page: Any) -> dict[str, Any]:
+    """Where each of :data:`BOARD_STAYS` lies now."""
+    return {selector: page.locator(selector).bounding_box() for selector in BOARD_STAYS}
+
+
+def in_view_over_nothing(page: Any, selector: str) -> list[str]:
+    """What is wrong with where `selector` lies: out of the viewport, or over another element."""
+    return page.evaluate(
+        """selector => {
+          const news = document.querySelector(selector), box = news.getBoundingClientRect();
+          const wrong = [];
+          if (box.top < 0 || box.bottom > innerHeight || box.left < 0 || box.right > innerWidth)
+            wrong.push(`out of view: ${JSON.stringify(box)}`);
+          const others = document.querySelectorAll(
+            '#table > *:not(.asks-anchor), #table .controls, #table .actions, #table .log-head > *');
+          for (const other of others) {
+            if (other.contains(news) || news.contains(other) || !other.getClientRects().length) continue;
+            const o = other.getBoundingClientRect();
+            if (o.width === 0 || o.height === 0) continue;
+            const overlap = Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
+              && Math.min(box.right, o.right) - Math.max(box.left, o.left) > 0.5;
+            if (overlap) wrong.push(`over ${other.id || other.className || other.tagName}`);
+          }
+          return wrong;
+        }""",
+        selector,
+    )
 
 
 # -- never-ending deals in a store ----------------------------------------------------------------

@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 
 from helpers import (
+    PHONE,
+    PHONE_SCREEN,
     SHORT_CARDS,
     SHORT_SEED,
-    TIMEOUT_MS,
     at_table,
     friend_table,
     next_card,
     open_settings,
+    opened,
     play_my_cards_until_the_end,
     shared_facts,
 )
@@ -39,41 +41,37 @@ def test_a_full_game_against_the_computer_at_instant_pace(server: str, page: Any
 
 
 def test_two_friends_play_to_the_end_and_one_reloads_midway(server: str, browser: Any) -> None:
-    host_context = browser.new_context()
-    guest_context = browser.new_context()
-    host, guest = host_context.new_page(), guest_context.new_page()
-    for each in (host, guest):
-        each.set_default_timeout(TIMEOUT_MS)
-    guest.goto(friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="instant"))
-    guest.wait_for_selector("#table:not([hidden])")
-    guest.fill("#sit-name", "Bea")  # asked before sitting down
-    guest.click("#sit-name-save")
-    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
-    reloaded = False
-    deadline = time.monotonic() + 90
-    while not (
-        host.locator("#end").evaluate("el => el.open") and guest.locator("#end").evaluate("el => el.open")
-    ):
-        assert time.monotonic() < deadline, "the friends' game did not end"
-        for each in (host, guest):
-            # A click from the page itself: a Turn disabled meanwhile (the other's turn, a pile
-            # being swept) ignores it, where a pointer click would wait for it.
-            each.evaluate("document.querySelector('#end').open || document.querySelector('#turn').click()")
-        cards = int(host.inner_text("#counts").split()[0])
-        if cards >= 15 and not reloaded:
-            guest.reload()
-            guest.wait_for_selector("#table:not([hidden])")
-            guest.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
-            assert "(you)" in guest.inner_text(".seat[data-seat='1']")
-            reloaded = True
-        host.wait_for_timeout(40)
-    assert reloaded
-    # The same facts, but the result is said from each seat.
-    assert shared_facts(host) == shared_facts(guest)
-    assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
-    assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
-    host_context.close()
-    guest_context.close()
+    with opened(browser) as host, opened(browser) as guest:
+        guest.goto(friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="instant"))
+        guest.wait_for_selector("#table:not([hidden])")
+        guest.fill("#sit-name", "Bea")  # asked before sitting down
+        guest.click("#sit-name-save")
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        reloaded = False
+        deadline = time.monotonic() + 90
+        while not (
+            host.locator("#end").evaluate("el => el.open") and guest.locator("#end").evaluate("el => el.open")
+        ):
+            assert time.monotonic() < deadline, "the friends' game did not end"
+            for each in (host, guest):
+                # A click from the page itself: a Turn disabled meanwhile (the other's turn, a pile
+                # being swept) ignores it, where a pointer click would wait for it.
+                each.evaluate(
+                    "document.querySelector('#end').open || document.querySelector('#turn').click()"
+                )
+            cards = int(host.inner_text("#counts").split()[0])
+            if cards >= 15 and not reloaded:
+                guest.reload()
+                guest.wait_for_selector("#table:not([hidden])")
+                guest.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+                assert "(you)" in guest.inner_text(".seat[data-seat='1']")
+                reloaded = True
+            host.wait_for_timeout(40)
+        assert reloaded
+        # The same facts, but the result is said from each seat.
+        assert shared_facts(host) == shared_facts(guest)
+        assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
+        assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
 
 
 def test_pause_and_resume(server: str, page: Any) -> None:
@@ -147,18 +145,16 @@ def test_a_famous_game_is_watched_with_a_chart_of_both_stacks(server: str, page:
 
 
 def test_the_table_fits_a_phone_screen(server: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(server)
-    page.tap("#play-computer")
-    page.wait_for_selector("#table:not([hidden])")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390
-    turn = page.locator("#turn").bounding_box()
-    assert turn is not None and turn["width"] >= 300
-    page.tap("#turn")
-    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
-    context.close()
+    with opened(browser, **PHONE) as page:
+        page.goto(server)
+        page.tap("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE_SCREEN["width"]
+        turn = page.locator("#turn").bounding_box()
+        assert turn is not None and turn["width"] >= 300
+        page.tap("#turn")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
 
 
 def test_every_card_is_narrated_for_screen_readers(server: str, page: Any) -> None:

@@ -11,7 +11,18 @@ import pytest
 
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.web.settings import ServerSettings
-from helpers import EASY, EASY_DEALS, SHOWN, axe, factory_row, serving, store_rows
+from helpers import (
+    EASY,
+    EASY_DEALS,
+    PHONE,
+    PHONE_SCREEN,
+    SHOWN,
+    axe,
+    factory_row,
+    opened,
+    serving,
+    store_rows,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -78,17 +89,15 @@ def test_the_2024_deal_has_the_same_marking(server: str, page: Any) -> None:
 
 
 def test_the_found_deals_fit_a_phone_and_pass_the_accessibility_audit(server: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    phone = context.new_page()
-    phone.goto(f"{server}/#famous")
-    phone.wait_for_selector("#found-list li")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    problems = {"famous": axe(phone)}
-    phone.tap("a[aria-label='Replay never-ending deal 1']")
-    phone.wait_for_selector("#replay-chart .cycle-start", state="attached")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    problems["replay"] = axe(phone)
-    context.close()
+    with opened(browser, **PHONE) as phone:
+        phone.goto(f"{server}/#famous")
+        phone.wait_for_selector("#found-list li")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
+        problems = {"famous": axe(phone)}
+        phone.tap("a[aria-label='Replay never-ending deal 1']")
+        phone.wait_for_selector("#replay-chart .cycle-start", state="attached")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
+        problems["replay"] = axe(phone)
     assert {name: found for name, found in problems.items() if found} == {}
 
 

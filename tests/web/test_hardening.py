@@ -24,23 +24,16 @@ import beggar.web.app
 from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
-from beggar.web.app import create_app
 from beggar.web.ids import TABLE_ID_LENGTH
 from beggar.web.lobby import Lobby
-from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Seat, Table, TableError
-from helpers import SHORT_SEED, Socket, create, run_async
-
-
-def _client(**settings: object) -> TestClient:
-    base: dict[str, object] = {"rate": 1000, "burst": 1000, "db": ":memory:"}
-    return TestClient(create_app(ServerSettings(**{**base, **settings})))  # type: ignore[arg-type]
+from helpers import SHORT_SEED, Socket, app_client, create, run_async
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
-    with _client(creates_per_minute=10_000) as test_client:
-        yield test_client
+def client_settings() -> dict[str, Any]:
+    """One connection may create many tables here: the tests below that count them set their own quota."""
+    return {"creates_per_minute": 10_000}
 
 
 # -- 1. one client cannot fill every table slot -------------------------------------------------------
@@ -58,7 +51,7 @@ def test_a_connection_that_creates_again_leaves_the_table_it_made(client: TestCl
 
 
 def test_live_tables_are_bounded_per_browser_and_a_new_browser_at_the_address_is_not_refused() -> None:
-    with _client(creates_per_minute=10_000, max_tables_per_browser=3, max_tables_per_address=5) as client:
+    with app_client(creates_per_minute=10_000, max_tables_per_browser=3, max_tables_per_address=5) as client:
         mark = client.get("/").cookies.get("beggar-browser")  # the page marks each new browser
         assert mark and client.get("/", cookies={"beggar-browser": mark}).headers.get("set-cookie") is None
         first = {"cookie": f"beggar-browser={mark}"}
@@ -80,7 +73,11 @@ def test_live_tables_are_bounded_per_browser_and_a_new_browser_at_the_address_is
 
 
 def test_creates_are_throttled_per_address_across_connections() -> None:
-    with _client() as client, client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
+    with (
+        app_client() as client,
+        client.websocket_connect("/ws") as ws1,
+        client.websocket_connect("/ws") as ws2,
+    ):
         a, b = Socket(ws1), Socket(ws2)
         for _ in range(5):
             create(a, mode="computer", pace="slow")
@@ -164,7 +161,7 @@ def test_a_spectator_leaving_does_not_close_the_table(client: TestClient, mode: 
 def test_a_binary_frame_gets_an_error_and_counts_against_the_flood_limit(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with _client(rate=1, burst=3, flood_limit=5) as client, client.websocket_connect("/ws") as ws:
+    with app_client(rate=1, burst=3, flood_limit=5) as client, client.websocket_connect("/ws") as ws:
         me = Socket(ws)
         ws.send_bytes(b"\x00\x01binary")
         assert "binary frames are not read" in me.error()
@@ -191,7 +188,7 @@ def test_json_nested_a_thousand_deep_gets_the_promised_error(client: TestClient)
 
 def test_table_ids_are_long_and_failed_joins_are_throttled_per_address() -> None:
     assert TABLE_ID_LENGTH >= 10
-    with _client(failed_joins_per_minute=20) as client:
+    with app_client(failed_joins_per_minute=20) as client:
         with client.websocket_connect("/ws") as ws:
             me = Socket(ws)
             joined = create(me, mode="friends")
@@ -239,7 +236,7 @@ def test_a_page_from_another_site_cannot_open_a_socket(client: TestClient) -> No
 
 def test_an_allowed_origin_behind_a_proxy_may_open_a_socket() -> None:
     with (
-        _client(allowed_origins=("https://cards.example",)) as client,
+        app_client(allowed_origins=("https://cards.example",)) as client,
         client.websocket_connect("/ws", headers={"origin": "https://cards.example"}) as ws,
     ):
         create(Socket(ws), mode="computer", pace="slow")
@@ -402,7 +399,7 @@ def test_a_state_that_cannot_be_sent_closes_the_socket_with_a_word_instead_of_si
 
 def test_renames_are_bounded_per_seat_however_many_sockets_hold_it() -> None:
     with (
-        _client(renames_per_minute=6, rename_burst=3, creates_per_minute=100) as client,
+        app_client(renames_per_minute=6, rename_burst=3, creates_per_minute=100) as client,
         client.websocket_connect("/ws") as ws_a,
         client.websocket_connect("/ws") as ws_b,
     ):
@@ -447,14 +444,14 @@ def test_a_famous_replay_is_built_once_and_kept(monkeypatch: pytest.MonkeyPatch)
         return original(game)
 
     monkeypatch.setattr(beggar.web.app, "replay_famous", counted)
-    with _client() as client:
+    with app_client() as client:
         answers = [client.get("/api/replay/famous-0") for _ in range(3)]
     assert all(answer.status_code == 200 for answer in answers)
     assert answers[0].json() == answers[2].json() and len(built) == 1
 
 
 def test_replays_are_bounded_per_address() -> None:
-    with _client(replays_per_minute=1, replay_burst=3) as client:
+    with app_client(replays_per_minute=1, replay_burst=3) as client:
         codes = [client.get("/api/replay/famous-0").status_code for _ in range(5)]
     assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
 
@@ -464,7 +461,7 @@ def test_a_flood_of_replay_requests_does_not_stall_another_clients_pings() -> No
     """Four clients ask for the largest famous replay in a loop; a player pings meanwhile. Every
     answer but the first is the kept one: the player's pings stay quick (measured: the worst of
     them is printed)."""
-    with _client(replay_burst=10_000, replays_per_minute=1_000_000) as client:
+    with app_client(replay_burst=10_000, replays_per_minute=1_000_000) as client:
         stop = threading.Event()
         asked = [0]
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,9 @@ from beggar.notation import parse_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING, RECORDS
 from beggar.research.store import Store
 from beggar.rules import rules_named
-from beggar.web.app import create_app
 from beggar.web.faces import dress
 from beggar.web.never_ending import FoundShelf, load_found
-from beggar.web.settings import ServerSettings
-from helpers import EASY, EASY_DEALS, SHOWN, Socket, create, factory_row, store_rows
+from helpers import EASY, EASY_DEALS, SHOWN, Socket, app_client, create, factory_row, store_rows
 
 """Two balanced half-deck deals the factory found (``beggar factory --rules half-deck:pay=J1Q2``):
 the first enters its cycle after two tricks, the second is on it from the deal."""
@@ -44,14 +41,9 @@ def finds(tmp_path: Path) -> Path:
     return path
 
 
-def client_for(finds: Path | str | None) -> TestClient:
-    return TestClient(create_app(ServerSettings(db=":memory:", finds=finds)))
-
-
 @pytest.fixture
-def client(finds: Path) -> Iterator[TestClient]:
-    with client_for(finds) as test_client:
-        yield test_client
+def client_settings(finds: Path) -> dict[str, Any]:
+    return {"finds": finds}
 
 
 def engine_cycle(rules: str, deal: str) -> dict[str, int]:
@@ -123,10 +115,10 @@ def test_the_2024_deal_carries_the_same_marking_in_the_list_and_its_replay(clien
 
 
 def test_no_store_lists_no_deals_and_a_missing_file_is_not_created(tmp_path: Path) -> None:
-    with client_for(None) as client:
+    with app_client(finds=None) as client:
         assert client.get("/api/options").json()["found"] == []
     missing = tmp_path / "beggar.db"
-    with client_for(missing) as client:
+    with app_client(finds=missing) as client:
         assert client.get("/api/options").json()["found"] == []
         assert client.get("/api/replay/found-000000000000").status_code == 404
     assert not missing.exists()

@@ -4,7 +4,6 @@ a new game that does not play itself out at once, and notices that name the butt
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,15 +12,7 @@ from starlette.testclient import TestClient
 import beggar.web.table
 from beggar.notation import random_deal
 from beggar.rules import rules_named
-from beggar.web.app import create_app
-from beggar.web.settings import ServerSettings
 from helpers import SHORT_SEED, Socket, create
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
-        yield test_client
 
 
 def _friends(client: TestClient, ws_a: Any, ws_b: Any, **fields: Any) -> tuple[Socket, Socket, str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,12 +21,6 @@ from beggar.web.protocol import MAX_MESSAGE_BYTES, PlayFor, ProtocolError, parse
 from beggar.web.settings import ServerSettings
 from beggar.web.table import NoSuchTable, TableError
 from helpers import SHORT_SEED, Socket, create
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
-        yield test_client
 
 
 def test_a_game_against_the_computer_is_played_by_the_server(client: TestClient) -> None:

@@ -29,17 +29,15 @@ from starlette.websockets import WebSocketDisconnect
 from beggar.web.app import create_app
 from beggar.web.ids import TABLE_ID_LENGTH, is_table_id, new_table_id
 from beggar.web.settings import ServerSettings
-from helpers import SHORT_SEED, TIMEOUT_MS, Socket, create, open_settings, shared_facts
+from helpers import SHORT_SEED, Socket, create, open_settings, opened, shared_facts
 
 pytestmark = pytest.mark.system
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
+def client_settings() -> dict[str, Any]:
     """The server as uvicorn runs it with ``--root-path /cards``: each path starts with the prefix."""
-    app = create_app(ServerSettings(rate=1000, burst=1000, db=":memory:", instance="b"))
-    with TestClient(app, root_path="/cards") as test_client:
-        yield test_client
+    return {"instance": "b", "root_path": "/cards"}
 
 
 # -- under a path prefix ---------------------------------------------------------------------------
@@ -276,58 +274,56 @@ def test_tables_are_spread_over_both_processes_and_each_is_reached_by_its_id(pro
 
 def test_two_friends_play_a_game_through_the_proxy(proxy: Proxied, browser: Any) -> None:
     before = sum(_health(backend)["tables"] for backend in proxy.backends)
-    pages, sockets, errors = [], [], []
-    for _ in range(2):
-        context = browser.new_context(ignore_https_errors=True)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("websocket", lambda ws: sockets.append(ws.url))
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        pages.append(page)
-    host, guest = pages
-    host.goto(proxy.url)
-    open_settings(host, seed=str(SHORT_SEED), name="Ann", pace="instant")  # no trick waits to be seen
-    host.click("#play-friend")
-    host.wait_for_function("document.querySelector('#share-link').value.includes('/cards/t/')")
-    link = host.locator("#share-link").input_value()
-    table_id = link.rsplit("/", 1)[1]
-    assert link == f"{proxy.url}t/{table_id}"
-    assert host.evaluate("location.href") == link
-    guest.goto(link)
-    guest.wait_for_selector("#table:not([hidden])")
-    guest.fill("#sit-name", "Bea")  # asked before sitting down
-    guest.click("#sit-name-save")
-    guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")  # seated
-    # The skip link moves the focus to the game without leaving the table (under a <base>,
-    # a plain "#main" would lead to the home page).
-    guest.focus("#skip")
-    guest.keyboard.press("Enter")
-    guest.wait_for_function("document.activeElement.id === 'main'")
-    assert guest.evaluate("location.href") == link
-    host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
-    deadline = time.monotonic() + 90
-    while not all(each.locator("#end").evaluate("el => el.open") for each in pages):
-        assert time.monotonic() < deadline, "the friends' game did not end"
-        for each in pages:
-            # A click from the page itself: a button that was disabled meanwhile ignores it.
-            each.evaluate("document.querySelector('#end').open || document.querySelector('#turn').click()")
-        host.wait_for_timeout(40)
-    # The same facts, but the result is said from each seat.
-    assert shared_facts(host) == shared_facts(guest)
-    assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
-    assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
-    assert host.inner_text("#end-facts").startswith("Cards turned\n40")
-    # Both pages opened the same table's socket, over TLS, under the prefix.
-    assert set(sockets) == {f"wss://127.0.0.1:{proxy.port}/cards/ws/{table_id}"}
-    assert len(sockets) == 2
-    # The table lives in exactly one of the two processes.
-    assert sum(_health(backend)["tables"] for backend in proxy.backends) == before + 1
-    # The replay link works under the prefix too, from whichever process answers.
-    replay = host.locator("#end-link").input_value()
-    assert replay.startswith(f"{proxy.url}r/")
-    guest.goto(replay)
-    guest.wait_for_selector("#replay:not([hidden])")
-    guest.wait_for_function("document.querySelector('#scrub').max > 0")
-    for each in pages:
-        each.context.close()
-    assert errors == []
+    sockets: list[str] = []
+    with (
+        opened(browser, ignore_https_errors=True) as host,
+        opened(browser, ignore_https_errors=True) as guest,
+    ):
+        pages = [host, guest]
+        for page in pages:
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+        host.goto(proxy.url)
+        open_settings(host, seed=str(SHORT_SEED), name="Ann", pace="instant")  # no trick waits to be seen
+        host.click("#play-friend")
+        host.wait_for_function("document.querySelector('#share-link').value.includes('/cards/t/')")
+        link = host.locator("#share-link").input_value()
+        table_id = link.rsplit("/", 1)[1]
+        assert link == f"{proxy.url}t/{table_id}"
+        assert host.evaluate("location.href") == link
+        guest.goto(link)
+        guest.wait_for_selector("#table:not([hidden])")
+        guest.fill("#sit-name", "Bea")  # asked before sitting down
+        guest.click("#sit-name-save")
+        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")  # seated
+        # The skip link moves the focus to the game without leaving the table (under a <base>,
+        # a plain "#main" would lead to the home page).
+        guest.focus("#skip")
+        guest.keyboard.press("Enter")
+        guest.wait_for_function("document.activeElement.id === 'main'")
+        assert guest.evaluate("location.href") == link
+        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        deadline = time.monotonic() + 90
+        while not all(each.locator("#end").evaluate("el => el.open") for each in pages):
+            assert time.monotonic() < deadline, "the friends' game did not end"
+            for each in pages:
+                # A click from the page itself: a button that was disabled meanwhile ignores it.
+                each.evaluate(
+                    "document.querySelector('#end').open || document.querySelector('#turn').click()"
+                )
+            host.wait_for_timeout(40)
+        # The same facts, but the result is said from each seat.
+        assert shared_facts(host) == shared_facts(guest)
+        assert host.inner_text("#end-title") == "You lost: Bea took all 52 cards."
+        assert guest.inner_text("#end-title") == "You won: you took all 52 cards."
+        assert host.inner_text("#end-facts").startswith("Cards turned\n40")
+        # Both pages opened the same table's socket, over TLS, under the prefix.
+        assert set(sockets) == {f"wss://127.0.0.1:{proxy.port}/cards/ws/{table_id}"}
+        assert len(sockets) == 2
+        # The table lives in exactly one of the two processes.
+        assert sum(_health(backend)["tables"] for backend in proxy.backends) == before + 1
+        # The replay link works under the prefix too, from whichever process answers.
+        replay = host.locator("#end-link").input_value()
+        assert replay.startswith(f"{proxy.url}r/")
+        guest.goto(replay)
+        guest.wait_for_selector("#replay:not([hidden])")
+        guest.wait_for_function("document.querySelector('#scrub').max > 0")

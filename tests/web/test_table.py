@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,12 +22,6 @@ from beggar.web.settings import ServerSettings
 from beggar.web.table import ABSENT_GRACE, Mode, Seat, Table
 from beggar.web.view import notice, shared_view
 from helpers import SHORT_SEED, Socket, create
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
-        yield test_client
 
 
 def _friends(client: TestClient, ws_a: Any, ws_b: Any, **fields: Any) -> tuple[Socket, Socket, str]:

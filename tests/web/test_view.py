@@ -21,7 +21,6 @@ from beggar.lessons import LESSONS, lesson
 from beggar.notation import parse_deal, random_deal
 from beggar.records import ALL_GAMES, NEVER_ENDING
 from beggar.rules import STANDARD, rules_named
-from beggar.web.app import create_app
 from beggar.web.handler import Connection
 from beggar.web.never_ending import checked
 from beggar.web.replay import replay, replay_famous
@@ -122,12 +121,6 @@ def test_the_friends_table_tells_each_friend_what_they_did() -> None:
 def test_watching_and_lessons_name_every_seat(mode: Mode) -> None:
     table = _played(mode, "Q-/-J", ("A", "B"))
     assert _texts(table, 0) == _texts(table, None) and "you" not in " ".join(_texts(table, 0)).lower()
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
-        yield test_client
 
 
 @pytest.mark.parametrize("number", [each.number for each in LESSONS])

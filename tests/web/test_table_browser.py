@@ -1,0 +1,547 @@
+"""A game at the table in Debian's Chromium, against the computer or watched: its address through
+a reload and Back, pausing (by hand and for a hidden tab), the questions before a new game or
+leaving, a won trick told in one moment, and the row of controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpers import (
+    PHONE,
+    PHONE_SCREEN,
+    SHORT_SEED,
+    at_table,
+    axe,
+    board_places,
+    cards_turned,
+    in_view_over_nothing,
+    next_card,
+    open_settings,
+    opened,
+    play_the_computer,
+    seat_a_friend,
+)
+
+
+def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            next_card(page, cards_turned(page), read="#pile-count")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        cards = cards_turned(page)
+        address = page.url
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and page.get_attribute(".seat.you", "data-seat") == "0"
+        assert page.inner_text(".seat.you .name") == "You"
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_visible()  # the way back, from the home page too
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+
+
+def test_a_watched_game_has_its_own_address_a_reload_and_back_come_back_to(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="normal")
+        page.click("#watch-game")
+        at_table(page)
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        cards, address, title = cards_turned(page), page.url, page.inner_text("#table-title")
+        assert title.startswith("Watching")
+        page.reload()
+        at_table(page)
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address and page.inner_text("#table-title") == title
+        page.go_back()
+        page.wait_for_selector("#current-game:not([hidden])")
+        assert page.inner_text("#current-link") == f"Back to your game: {title}"
+        page.go_forward()
+        at_table(page)
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) >= {cards}")
+        assert page.url == address
+        # Left by Back, it waited paused (the state that says so shows the table is joined again);
+        # Resume lets it play to its end, and watched to its end it is among the recent games.
+        page.wait_for_function(
+            "document.querySelector('#end').open || !document.querySelector('#paused-banner').hidden"
+        )
+        if page.locator("#resume-big").is_visible():
+            page.locator("#pace").select_option("instant")
+            page.wait_for_function("document.querySelector('#pace').value === 'instant'")
+            page.click("#resume-big")
+        page.wait_for_selector("#end[open]", timeout=60_000)  # at the normal pace if Resume came first
+        page.click("#end-close")
+        page.click("#leave")
+        page.wait_for_selector("#recent:not([hidden])")
+        assert title in page.inner_text("#recent-list")
+
+
+def test_the_words_fit_the_table(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, players="4", pace="slow")
+        page.click("#play-computer")
+        at_table(page)
+        assert page.inner_text("#auto") == "Watch all players"
+        assert "piles" not in page.inner_text("#rules-line")
+        page.goto(server)
+        assert "piles" not in page.inner_text("#home")
+        open_settings(page, players="2")
+        page.click("#play-friend")
+        page.wait_for_function("location.pathname.startsWith('/t/')")
+        page.wait_for_selector("#auto:not([hidden])")
+        assert page.inner_text("#auto") == "Play my cards for me"
+        table_id = page.url.rsplit("/", 1)[-1]
+        assert table_id not in page.title()
+
+
+def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.keyboard.press("Space")
+        # The log names every seat; only what is asked of this person says "you".
+        page.wait_for_function("/\\b[Yy]ou\\b/.test(document.querySelector('#narration').innerText)")
+
+
+def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: Any) -> None:
+    with opened(browser, **PHONE) as page:
+        page.goto(server)
+        page.tap("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#leave").is_hidden() and page.locator("#pace").is_hidden()
+        page.tap("#more")
+        assert page.get_attribute("#more", "aria-expanded") == "true"
+        assert page.locator("#leave").is_visible() and page.locator("#pace").is_visible()
+    with opened(browser) as page:
+        page.goto(server)
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        assert page.locator("#more").is_hidden() and page.locator("#leave").is_visible()
+
+
+def _switch_tab(page: Any, hidden: bool) -> None:
+    """Pretend the person switched to another tab (`hidden`) or came back to this one."""
+    page.evaluate(
+        """hidden => {
+          Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        hidden,
+    )
+
+
+def test_a_reload_does_not_pause_and_a_pause_for_a_hidden_tab_is_told_once(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_timeout(600)
+        assert page.locator("#paused-banner").is_hidden()
+        assert "Paused" not in page.inner_text("#log")
+        _switch_tab(page, True)
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        # Said once, and the board has not moved.
+        why = "Paused because you switched to another tab."
+        assert page.inner_text("#prompt") == why and why not in page.inner_text("#paused-banner")
+        assert page.inner_text("#narration").count(why) == 1
+        assert page.locator("#seats").bounding_box() == board
+
+
+def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_forward(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="normal")
+        page.keyboard.press("Space")
+        page.click("#auto")  # the game plays itself
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
+        _switch_tab(page, True)
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        why = "Paused because you switched to another tab."
+        _switch_tab(page, False)
+
+        def back_and_forward() -> None:
+            page.go_back()
+            page.wait_for_selector("#home:not([hidden])")
+            page.go_forward()
+
+        for come_back in (page.reload, back_and_forward):
+            come_back()
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            cards = cards_turned(page)
+            page.wait_for_timeout(1500)  # normal pace: a card a second, were it playing
+            assert cards_turned(page) == cards, come_back
+            assert page.locator("#resume-big").is_visible()
+            assert page.inner_text("#prompt") == why  # true still: nobody has resumed it
+            assert "Resumed." not in page.inner_text("#log")
+        page.click("#resume-big")
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+
+
+CONTROLS_ROW = """() => {
+  const row = document.querySelector('#table .controls').getBoundingClientRect();
+  const shown = [...document.querySelectorAll('#table .controls button, #table .controls label')]
+    .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility === 'visible')
+    .map((node) => [node.id || node.firstChild.textContent.trim(), node.getBoundingClientRect()]);
+  const lines = {};
+  for (const [, box] of shown) {
+    const line = (lines[Math.round(box.top + box.height / 2)] ||= [Infinity, -Infinity]);
+    line[0] = Math.min(line[0], box.left);
+    line[1] = Math.max(line[1], box.right);
+  }
+  return {
+    places: Object.fromEntries(shown.map(([name, box]) => [name, [box.left, box.top, box.width]])),
+    offCentre: Object.values(lines).map(([left, right]) => Math.abs(left - row.left - (row.right - right))),
+  };
+}"""
+"""Where each control seen in the row lies, and how far off-centre each line of them is."""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
+def test_the_row_of_controls_stays_put_and_centred_while_paused(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size, color_scheme="dark") as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        before = page.evaluate(CONTROLS_ROW)
+        assert max(before["offCentre"]) < 2, before
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        paused = page.evaluate(CONTROLS_ROW)
+        assert paused["places"] == before["places"]  # nothing in the row moves, nothing leaves it
+        assert max(paused["offCentre"]) < 2, paused
+        assert page.locator("#pause").is_disabled()  # Resume, in Turn's place, is the way back
+        assert axe(page, impacts=None) == []
+        page.click("#resume-big")
+        page.wait_for_selector("#turn:enabled")
+        assert page.evaluate(CONTROLS_ROW) == before
+
+
+def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("document.querySelector('#pile').innerText.startsWith('Pile empty')")
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        page.wait_for_function("document.querySelector('#pile').innerText === 'Pile empty — paused'")
+        assert "turn" not in page.inner_text("#pile")
+        page.click("#resume-big")
+        page.wait_for_selector("#paused-banner", state="hidden")
+        page.wait_for_function("document.querySelector('#pile').innerText !== 'Pile empty — paused'")
+
+
+def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        board = page.locator("#seats").bounding_box()
+        page.click("#again")
+        assert page.locator("#abandon").is_visible()
+        assert "Abandon this game" in page.inner_text("#abandon")
+        assert page.locator("#seats").bounding_box() == board
+        page.click("#abandon-no")
+        assert page.locator("#abandon").is_hidden() and cards_turned(page) >= 2
+        page.click("#again")
+        page.click("#abandon-yes")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+        assert page.locator("#log li.game-break").count() == 1
+        after = page.locator("#log li.game-break ~ li:not(.old)").all_inner_texts()
+        assert after and after[0].startswith("New game")
+        assert page.locator("#log li.old").count() >= 3
+
+
+def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_sweep(
+    server: str, browser: Any
+) -> None:
+    with opened(browser) as page:
+        page.goto(server)
+        deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+        open_settings(page, deal=deal, pace="normal")
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        # What the table shows, read in one moment once the line under the pile says `told` (the
+        # page moves on by itself: a held pile goes, the computer turns its next card).
+        now = """(told) => {
+          if (!document.querySelector('#pile-count').innerText.includes(told)) return null;
+          const stack = (n) => document.querySelector(`.seat[data-seat='${n}'] .stack-count`).innerText;
+          return {
+            told: document.querySelector('#pile-count').innerText,
+            turn: document.querySelector('#turn').disabled ? 'disabled' : 'enabled',
+            stacks: [stack(0), stack(1)],
+            prompt: document.querySelector('#prompt').innerText,
+            cards: parseInt(document.querySelector('#counts').innerText),
+            pile: document.querySelectorAll('#pile .card').length,
+          };
+        }"""
+        assert page.evaluate(now, "")["stacks"] == ["26", "26"]
+        page.evaluate(
+            "window.landed = []; new MutationObserver(() => window.landed.push("
+            "document.querySelectorAll('#pile .card').length)).observe("
+            "document.querySelector('#pile'), {childList: true})"
+        )
+        page.keyboard.press("Space")
+        # The last card paid lands; the line under the pile says who takes the pile, and the
+        # stacks and the prompt say the same moment, while Turn waits for the pile to go.
+        held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
+        assert held["told"] == "Queen paid: you take 3 cards."
+        assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
+        assert "owes" not in held["prompt"]
+        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        page.keyboard.press("Space")
+        shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
+        assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
+        assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+
+
+ONE_MOMENT = """() => {
+  const text = (selector) => (document.querySelector(selector) || {}).innerText || '';
+  const line = text('#pile-count');
+  const inPile = /(\\d+) cards? in the pile/.exec(line);
+  const stacks = [...document.querySelectorAll('#seats .stack-count')].map((n) => parseInt(n.innerText));
+  const owing = /owes? (\\d+)/.exec(text('#prompt'));
+  const marks = document.querySelector('#seats .owed-words');
+  window.moments.push({
+    line, prompt: text('#prompt'), stacks,
+    total: stacks.reduce((a, b) => a + b, 0) + (inPile ? parseInt(inPile[1]) : 0),
+    owed: owing ? owing[1] : null, marks: marks ? parseInt(marks.innerText) + '' : null,
+    filled: document.querySelectorAll('#seats .mark.paid').length,
+    log: [...document.querySelectorAll('#log li')].slice(-1).map((li) => li.innerText)[0] || '',
+  });
+  if (!window.stopSampling) requestAnimationFrame(window.sample);
+}"""
+"""Read what the table says in one frame: the stacks and the pile (they add up to the deck), the
+prompt, the owed marks and the log's last line."""
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA",  # you win the trick
+        "-" * 11 + "JJJQQQQKKKKAAAA/J" + "-" * 25,  # the computer wins it
+    ],
+)
+def test_everything_the_table_says_is_of_one_moment_while_a_won_pile_goes(
+    server: str, browser: Any, deal: str
+) -> None:
+    with opened(browser) as page:
+        play_the_computer(page, server, deal=deal, pace="normal")
+        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
+        # Turn (and pay) until a trick is won.
+        won = "document.querySelector('#pile-count').innerText.includes('paid:')"
+        while not page.evaluate(won):
+            page.wait_for_selector("#turn:enabled")
+            cards = cards_turned(page)
+            page.keyboard.press("Space")
+            page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+            page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
+        # The trick's winner leads the next card: the table moves past the won pile.
+        page.wait_for_selector("#turn:enabled", timeout=10000)
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
+            " && parseInt(document.querySelector('#counts').innerText) >= 4"
+        )
+        page.wait_for_timeout(300)
+        moments = page.evaluate("window.stopSampling = true; window.moments")
+        assert any("paid:" in m["line"] for m in moments)
+        for moment in moments:
+            assert moment["total"] == 52, moment
+            assert moment["owed"] == moment["marks"], moment  # the prompt and the marks agree
+            if "paid:" in moment["line"]:
+                assert moment["owed"] is None and moment["filled"] == 0, moment
+                assert "paid" in moment["log"].lower() or "take" in moment["log"].lower(), moment
+
+
+QUESTION_STAYS = ("#turn", "#pause", "#again", "#counts", "#log")
+"""What a question about a new game or leaving must not move."""
+
+
+def _places(page: Any) -> dict[str, Any]:
+    return {selector: page.locator(selector).bounding_box() for selector in QUESTION_STAYS}
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
+def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server)
+        open_settings(page, seed=SHORT_SEED, pace="fast")
+        page.click("#play-computer")
+        for _ in range(2):
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        places = _places(page)
+        page.click("#again")
+        assert page.locator("#abandon").is_visible() and page.locator("#abandon-no").is_visible()
+        assert _places(page) == places
+        page.click("#abandon-no")
+        if size == PHONE_SCREEN:
+            page.click("#more")
+        places = _places(page)
+        page.click("#leave")
+        assert page.locator("#leave-ask").is_visible() and page.locator("#leave-no").is_visible()
+        assert _places(page) == places
+        page.click("#leave-no")
+        assert page.locator("#leave-ask").is_hidden()
+    with opened(browser, size) as host, opened(browser, size) as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = board_places(host)
+        guest.click("#again")
+        host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
+        assert host.locator("#notice").is_visible()
+        assert board_places(host) == places  # the counts and the log may move down, nothing above
+        assert in_view_over_nothing(host, "#notice") == []
+
+
+UNCOVERED = """([question, kept = ['.seat.you', '#prompt', '#turn']]) => {
+  const box = document.querySelector(question).getBoundingClientRect();
+  const wrong = [];
+  if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) wrong.push(`${question} not in view`);
+  for (const selector of kept) {
+    const o = document.querySelector(selector).getBoundingClientRect();
+    if (o.top < 0 || o.bottom > innerHeight) wrong.push(`${selector} out of view`);
+    if (Math.min(box.bottom, o.bottom) - Math.max(box.top, o.top) > 0.5
+        && Math.min(box.right, o.right) - Math.max(box.left, o.left) > 0.5) wrong.push(`over ${selector}`);
+  }
+  return wrong;
+}"""
+"""What a question hides of what the person decides about: their seat, the prompt and Turn."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_nor_turn(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, PHONE_SCREEN, color_scheme=scheme) as host, opened(browser, PHONE_SCREEN) as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        guest.wait_for_selector("#again:enabled")
+        host.wait_for_selector("#again:enabled")
+        places = board_places(host)
+        guest.click("#again")
+        host.wait_for_selector("#new-game-ask:not([hidden])")
+        assert host.evaluate(UNCOVERED, ["#new-game-ask"]) == []
+        assert board_places(host) == places
+        assert axe(host, impacts=None) == []
+    with opened(browser, PHONE_SCREEN, color_scheme=scheme) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        assert page.evaluate(UNCOVERED, ["#abandon"]) == []
+        assert axe(page, impacts=None) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_tablet_a_new_game_or_leave_question_hides_neither_your_seat_nor_the_prompt(
+    server: str, browser: Any, scheme: str
+) -> None:
+    """As on a desktop, the question lies over Turn at most, on one row, and moves nothing."""
+    with opened(browser, {"width": 768, "height": 1024}, color_scheme=scheme) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.wait_for_selector("#turn:enabled")
+        page.wait_for_function("document.querySelector('#prompt').innerText.trim() !== ''")
+        asked = (("#again", "#abandon", "#abandon-no"), ("#leave", "#leave-ask", "#leave-no"))
+        for control, question, keep in asked:
+            places = _places(page)
+            page.click(control)
+            page.wait_for_selector(f"{question}:not([hidden])")
+            assert page.evaluate(UNCOVERED, [question, [".seat.you", "#prompt"]]) == []
+            assert _places(page) == places
+            yes, no = page.locator(f"{question} .confirm").bounding_box(), page.locator(keep).bounding_box()
+            assert abs(yes["y"] - no["y"]) < 1, "the answers share one row"
+            assert axe(page, impacts=None) == []
+            page.click(keep)
+            page.wait_for_selector(f"{question}[hidden]", state="attached")
+
+
+CONTRAST = """([a, b, edge]) => {
+  const lum = (el, prop) => {
+    const [r, g, bl] = getComputedStyle(el)[prop].match(/[\\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const x = lum(document.querySelector(a), edge ? 'borderTopColor' : 'backgroundColor');
+  const y = lum(document.querySelector(b), 'backgroundColor');
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+"""The contrast ratio between an element's background (or its edge) and another's background."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with opened(browser, color_scheme=scheme) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.click("#auto")  # every card is the computer's now
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
+        page.click("#again")
+        page.wait_for_selector("#abandon:not([hidden])")
+        page.wait_for_timeout(300)  # a card on its way when the question came may still land
+        held = cards_turned(page)
+        # One question, one button of each name, and its answer clear against the question's box.
+        names = page.locator("#table button:visible").all_inner_texts()
+        assert len(names) == len(set(names)), names
+        assert page.evaluate(CONTRAST, ["#abandon-yes", "#abandon", True]) >= 3
+        page.wait_for_timeout(1500)  # five cards' time at this pace
+        assert cards_turned(page) == held
+        page.keyboard.press("Escape")
+        assert page.locator("#abandon").is_hidden()
+        page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {held}")
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
+def test_the_row_of_controls_stays_put_while_the_computer_plays_both(
+    server: str, browser: Any, size: dict[str, int]
+) -> None:
+    with opened(browser, size) as page:
+        play_the_computer(page, server, pace="slow")
+        before = page.evaluate(CONTROLS_ROW)
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='true']")
+        assert page.inner_text("#auto") == "Stop watching"
+        assert (
+            page.get_by_role("button", name="Stop watching", exact=True).count() == 1
+        )  # its name: one label
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]  # nothing in the row moves
+        page.click("#auto")
+        page.wait_for_selector("#auto[aria-pressed='false']")
+        assert page.inner_text("#auto") == "Watch both players"
+        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]
