@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from beggar.kernels import positions
+from beggar.kernels import bitwise, positions
 from beggar.kernels.arrangements import next_arrangement
-from beggar.kernels.cycles import scratch, set_position
+from beggar.research.cycles import complete
 from beggar.research.cycles.canon import Alphabet, form_of
 from beggar.research.cycles.kinds import Composition
 from beggar.rules import STANDARD
 from helpers import arrangements
 
 
-def test_every_index_of_a_small_deck_is_its_rank_in_lexicographic_order() -> None:
+def test_every_rank_of_a_small_deck_is_its_place_in_lexicographic_order() -> None:
     counts = np.array([3, 2, 1, 1], np.int64)
-    values = np.array([0, 1, 2, 3], np.uint8)
     below, strides = positions.rank_tables(counts)
     every = list(arrangements([3, 2, 1, 1]))
     assert int(below[-1, -1]) == len(every) == 420
     kinds = np.empty(7, np.uint8)
     stepped = np.array(every[0], np.uint8)
-    buf, head, cnt, _, _ = scratch()
-    kind_of = np.arange(256, dtype=np.int64)
     for r, sequence in enumerate(every):
         positions.unrank(r, 7, below, strides, kinds)
         assert kinds.tolist() == sequence
@@ -34,20 +32,41 @@ def test_every_index_of_a_small_deck_is_its_rank_in_lexicographic_order() -> Non
             assert changed == first
         else:
             assert changed == -1 and stepped.tolist() == sequence
-        for lead in (1, 3, 6):
-            set_position(values[kinds], 7, lead, buf, head, cnt)
-            for leader in (0, 1):  # written leader first, whichever seat leads
-                if leader == 1:
-                    set_position(
-                        np.concatenate([values[kinds][lead:], values[kinds][:lead]]),
-                        7,
-                        7 - lead,
-                        buf,
-                        head,
-                        cnt,
-                    )
-                index = positions.position_index(buf, head, cnt, leader, kind_of, below, strides, 7)
+
+
+def _ends_a_trick(values: list[int], lead: int) -> bool:
+    """Whether the leader's stack ends with a pay card of value ``v`` and ``v`` number cards."""
+    paid = 0
+    while paid < lead and values[lead - 1 - paid] == 0:
+        paid += 1
+    return 0 < paid < lead and values[lead - 1 - paid] == paid
+
+
+@pytest.mark.parametrize("every_cut", [False, True])
+def test_the_index_numbers_the_positions_a_trick_ends_in_and_decodes_them(every_cut: bool) -> None:
+    deck = Composition.parse("3,2,1,1", STANDARD)
+    counts = np.array(deck.counts, np.int64)
+    values = np.array(deck.values, np.uint8)
+    flags, codes, pays = bitwise.tables(values)
+    below, strides = positions.rank_tables(counts)
+    blocks = positions.index_blocks(counts, values, every_cut, below, strides)
+    total = int(blocks[-1, positions.B_OFFSET] + blocks[-1, positions.B_SIZE])
+    seen = set()
+    decoded = np.empty(7, np.uint8)
+    for r, sequence in enumerate(arrangements(list(deck.counts))):
+        kinds = np.array(sequence, np.uint8)
+        for lead in range(1, 7):
+            index = positions.index_of(kinds, lead, counts, values, every_cut, flags, codes, pays)
+            if every_cut:
                 assert index == r * 6 + lead - 1
+            elif not _ends_a_trick(values[kinds].tolist(), lead):
+                assert index == -1
+                continue
+            assert 0 <= index < total and index not in seen
+            seen.add(index)
+            assert positions.decode(index, blocks, below, strides, decoded) == lead
+            assert decoded.tolist() == sequence
+    assert len(seen) == total == (420 * 6 if every_cut else complete.playable_count(deck))
 
 
 def test_walks_from_positions_no_trick_ends_in_find_no_other_cycle() -> None:
@@ -55,20 +74,24 @@ def test_walks_from_positions_no_trick_ends_in_find_no_other_cycle() -> None:
     alphabet = Alphabet.of(STANDARD)
     counts = np.array(deck.counts, np.int64)
     values = np.array(deck.values, np.uint8)
+    flags, codes, pays = bitwise.tables(values)
     below, strides = positions.rank_tables(counts)
-    total = int(below[-1, -1]) * 9
     found = {}
     for every_cut in (True, False):
+        blocks = positions.index_blocks(counts, values, every_cut, below, strides)
+        total = int(blocks[-1, positions.B_OFFSET] + blocks[-1, positions.B_SIZE])
         visited = np.zeros((total + 63) // 64, np.uint64)
-        cycles, played = positions.play_range(0, total // 9, counts, values, alphabet.cfg, every_cut, visited)
+        cycles, played = positions.play_range(
+            0, total, counts, values, every_cut, flags, codes, pays, False, False, visited
+        )
         kinds = np.empty(10, np.uint8)
         forms = set()
         for index in cycles:
-            positions.unrank(int(index) // 9, 10, below, strides, kinds)
-            form = form_of(alphabet, values[kinds], int(index) % 9 + 1)
+            lead = positions.decode(int(index), blocks, below, strides, kinds)
+            form = form_of(alphabet, values[kinds], lead)
             assert form is not None
             forms.add(form[0].deal)
-        found[every_cut] = (forms, played)
+        found[every_cut] = (forms, played, total)
     assert found[True][0] == found[False][0] == {"--J-/Q-K-J-"}
-    assert found[True][1] == total  # every position visited once
-    assert found[False][1] < total // 5
+    assert found[True][1] == found[True][2] == 22_680  # every position visited once
+    assert found[False][1] == found[False][2] == 3_783  # every position a trick ends in, once

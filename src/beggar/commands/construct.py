@@ -312,7 +312,8 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
     if play is not None:
         out.print(
             f"decided to {play['max_period']} cards by playing every position: {play['positions']:,} "
-            f"positions indexed, {play['played']:,} played, {play['cycles']} cycles of every period, "
+            f"positions, {play['played']:,} played (those a trick can end in), "
+            f"{play['cycles']} cycles of every period, "
             f"{play['seconds']:.1f} s",
             highlight=False,
         )

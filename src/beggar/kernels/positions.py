@@ -5,15 +5,27 @@ first), cut after the leader's ``lead`` cards, ``1 <= lead < n`` (a position wit
 has ended). Written leader first, a position and its mirror image (the seats swapped) are one
 position, as the game never looks at seat numbers. Only the card *kinds* matter (a number card,
 or a pay card of some value), so a deck with ``c_k`` cards of kind ``k`` has
-``M = n! / prod(c_k!)`` sequences and ``M * (n - 1)`` positions. A position's **index** is
-``rank * (n - 1) + lead - 1``, where ``rank`` is its sequence's rank among all sequences of the
-deck in lexicographic order of kinds (kind 0, the number cards, first).
+``M = n! / prod(c_k!)`` sequences and ``M * (n - 1)`` positions.
 
-:func:`play_range` plays every position once: from each position not yet visited it walks trick
-by trick (the cycle tools' compiled trick, from :mod:`beggar.kernels.cycles`) and marks each
-position it meets in a bit array. A walk that meets a position of its own has found a cycle; one
-that meets a position of an earlier walk, or whose game ends, has found nothing new. So each
-cycle is found exactly once, from the walk that first reaches it.
+**The index.** Sequences are ranked in lexicographic order of kinds (kind 0, the number cards,
+first; :func:`rank_tables`, :func:`rank`, :func:`unrank`). Where every position can be played
+(``every_cut``: a won pile going under the stack newest card first), a position's index is
+``rank * (n - 1) + lead - 1``. With the pile going under oldest card first, a trick ends with the
+winner leading and their stack ending with the trick's last pay card, of value ``v``, and the
+``v`` number cards paid to it; no other position is met after a trick, nor is on a cycle. Only
+those positions are indexed: for each pay kind ``p`` (a *block*), the deck's other ``m = n - v - 1``
+cards in some order (the *rest*), cut after ``pre`` of them, ``0 <= pre < m``; the leader's stack
+is the rest's first ``pre`` cards, then ``p``, then ``v`` number cards, and the other stack the
+rest's other cards. Its index is ``offset[p] + rank(rest) * m + pre``. This indexes a fraction of
+the positions (a thirteenth of those of a 14-card deck under the standard pay values), so the
+visited bits take that much less memory.
+
+:func:`play_range` plays every indexed position once: from each one not yet visited it walks trick
+by trick (the bit kernel's trick, :func:`beggar.kernels.bitwise.play_trick`, proven equal to the
+reference engine) and marks each position it meets in a bit array. A walk that meets a position of
+its own has found a cycle; one that meets a position of an earlier walk, or whose game ends, has
+found nothing new. So each cycle is found exactly once, from the walk that first reaches it. A
+position's index is computed from the bit kernel's stack words, one step per pay card.
 
 >>> import numpy as np
 >>> below, strides = rank_tables(np.array([2, 1], np.int64))
@@ -28,8 +40,16 @@ from __future__ import annotations
 import numpy as np
 
 from beggar.kernels.arrangements import next_arrangement
-from beggar.kernels.cycles import RING_MASK, play_trick, scratch, set_position
-from beggar.kernels.jit import jit
+from beggar.kernels.bits import get, shl, shr, tz
+from beggar.kernels.bitwise import STASH, play_trick, stack_words
+from beggar.kernels.codes import CAPPED_AT_TRICK, NO_LIMIT
+from beggar.kernels.jit import jit, jit_inline
+
+# Columns of a row of the index's blocks (:func:`index_blocks`).
+B_OFFSET, B_SIZE, B_CUTS, B_LOW, B_CODE, B_KIND, B_PAID = range(7)
+B_WIDTH = 7
+
+_ONE = np.uint64(1)
 
 
 @jit
@@ -81,9 +101,8 @@ def rank(kinds: np.ndarray, below: np.ndarray, strides: np.ndarray) -> int:
 
 
 @jit
-def unrank(r: int, n: int, below: np.ndarray, strides: np.ndarray, kinds: np.ndarray) -> None:
-    """Write into ``kinds`` (``n`` cards) the sequence of rank ``r``: the inverse of :func:`rank`."""
-    code = below.shape[0] - 1
+def unrank_from(r: int, n: int, code: int, below: np.ndarray, strides: np.ndarray, kinds: np.ndarray) -> None:
+    """Write into ``kinds[:n]`` the sequence of rank ``r`` of the multiset coded ``code`` (``n`` cards)."""
     last = strides.size
     for i in range(n):
         k = last - 1
@@ -95,26 +114,228 @@ def unrank(r: int, n: int, below: np.ndarray, strides: np.ndarray, kinds: np.nda
 
 
 @jit
-def position_index(
-    buf: np.ndarray,
-    head: np.ndarray,
-    cnt: np.ndarray,
-    leader: int,
-    kind_of: np.ndarray,
+def unrank(r: int, n: int, below: np.ndarray, strides: np.ndarray, kinds: np.ndarray) -> None:
+    """Write into ``kinds`` (``n`` cards) the sequence of rank ``r``: the inverse of :func:`rank`."""
+    unrank_from(r, n, below.shape[0] - 1, below, strides, kinds)
+
+
+@jit
+def index_blocks(
+    counts: np.ndarray, values: np.ndarray, every_cut: bool, below: np.ndarray, strides: np.ndarray
+) -> np.ndarray:
+    """The blocks of the index (see the module), one row each, columns ``B_*``.
+
+    A row holds the block's first index, its number of positions, its cuts per rest (``m``), the
+    least ``pre``, the code of its rest's multiset, its pay kind and that kind's value (``-1`` and
+    0 for the one block of ``every_cut``). The last row's offset plus size is the count.
+    """
+    kinds = counts.size
+    n = 0
+    for k in range(kinds):
+        n += counts[k]
+    full = below.shape[0] - 1
+    if every_cut:
+        blocks = np.zeros((1, B_WIDTH), np.int64)
+        blocks[0, B_SIZE] = below[full, kinds] * (n - 1)
+        blocks[0, B_CUTS] = n - 1
+        blocks[0, B_LOW] = 1
+        blocks[0, B_CODE] = full
+        blocks[0, B_KIND] = -1
+        return blocks
+    blocks = np.zeros((kinds, B_WIDTH), np.int64)
+    rows = 0
+    offset = 0
+    for k in range(1, kinds):
+        v = np.int64(values[k])
+        if counts[k] == 0 or counts[0] < v or n - 1 - v <= 0:
+            continue
+        code = full - strides[k] - v * strides[0]
+        m = n - 1 - v
+        blocks[rows, B_OFFSET] = offset
+        blocks[rows, B_SIZE] = below[code, kinds] * m
+        blocks[rows, B_CUTS] = m
+        blocks[rows, B_LOW] = 0
+        blocks[rows, B_CODE] = code
+        blocks[rows, B_KIND] = k
+        blocks[rows, B_PAID] = v
+        offset += blocks[rows, B_SIZE]
+        rows += 1
+    return blocks[:rows].copy()
+
+
+@jit
+def decode(index: int, blocks: np.ndarray, below: np.ndarray, strides: np.ndarray, kinds: np.ndarray) -> int:
+    """Write the position of ``index`` into ``kinds`` (every card, leader first); return the
+    leader's cards."""
+    b = blocks.shape[0] - 1
+    while blocks[b, B_OFFSET] > index:
+        b -= 1
+    relative = index - blocks[b, B_OFFSET]
+    cuts = blocks[b, B_CUTS]
+    r = relative // cuts
+    pre = relative % cuts + blocks[b, B_LOW]
+    paid = blocks[b, B_PAID]
+    if blocks[b, B_KIND] < 0:
+        unrank_from(r, kinds.size, blocks[b, B_CODE], below, strides, kinds)
+        return int(pre)
+    m = kinds.size - 1 - paid
+    rest = np.empty(m, np.uint8)
+    unrank_from(r, m, blocks[b, B_CODE], below, strides, rest)
+    kinds[:pre] = rest[:pre]
+    kinds[pre] = blocks[b, B_KIND]
+    kinds[pre + 1 : pre + 1 + paid] = 0
+    kinds[pre + 1 + paid :] = rest[pre:]
+    return int(pre + 1 + paid)
+
+
+@jit_inline
+def _rank_words(
+    mask: np.uint64,
+    w0: np.uint64,
+    w1: np.uint64,
+    w2: np.uint64,
+    w3: np.uint64,
+    count: int,
+    code: int,
+    r: int,
     below: np.ndarray,
     strides: np.ndarray,
-    n: int,
+    kind_of_code: np.ndarray,
+) -> tuple[int, int]:
+    """Rank on through a stack's first ``count`` cards (bit kernel words): ``(rank, code)`` after them.
+
+    A number card is kind 0, before which no kind sorts, so it adds nothing to the rank: only the
+    pay cards are visited, one step each.
+    """
+    pays = mask & (shl(_ONE, count) - _ONE)
+    done = 0
+    zero_stride = strides[0]
+    while pays != 0:
+        i = tz(pays, False)
+        code -= (i - done) * zero_stride  # the number cards before this pay card
+        c = get(w0, i) | (get(w1, i) << 1) | (get(w2, i) << 2) | (get(w3, i) << 3)
+        k = kind_of_code[c]
+        r += below[code, k]
+        code -= strides[k]
+        done = i + 1
+        pays &= pays - _ONE
+    return r, code - (count - done) * zero_stride
+
+
+@jit_inline
+def stash_index(
+    stash: np.ndarray,
+    blocks: np.ndarray,
+    block_of_kind: np.ndarray,
+    below: np.ndarray,
+    strides: np.ndarray,
+    kind_of_code: np.ndarray,
 ) -> int:
-    """The index of the position in the ring buffers, written leader first (see the module)."""
-    code = below.shape[0] - 1
-    r = 0
-    for seat in (leader, 1 - leader):
-        h = head[seat]
-        for i in range(cnt[seat]):
-            k = kind_of[buf[seat, (h + i) & RING_MASK]]
-            r += below[code, k]
-            code -= strides[k]
-    return r * (n - 1) + int(cnt[leader]) - 1
+    """The index of the position in the bit kernel's ``stash`` (its leader's stack first), or -1
+    if it is not indexed (with the oldest-first order: a leader's stack not ending as a trick ends)."""
+    # Sizes as signed integers: numba would mix an unsigned word and an int into a float.
+    nx: int = np.int64(stash[10])  # type: ignore[assignment]
+    ny: int = np.int64(stash[11])  # type: ignore[assignment]
+    if blocks[0, B_KIND] < 0:  # every cut indexed
+        r, code = _rank_words(
+            stash[0],
+            stash[1],
+            stash[2],
+            stash[3],
+            stash[4],
+            nx,
+            blocks[0, B_CODE],
+            0,
+            below,
+            strides,
+            kind_of_code,
+        )
+        r, code = _rank_words(
+            stash[5], stash[6], stash[7], stash[8], stash[9], ny, code, r, below, strides, kind_of_code
+        )
+        return int(r * blocks[0, B_CUTS] + nx - 1)
+    pays = stash[0] & (shl(_ONE, nx) - _ONE)
+    if pays == 0:
+        return -1
+    top = 0
+    while pays != 0:  # the leader's last pay card
+        top = tz(pays, False)
+        pays &= pays - _ONE
+    c = get(stash[1], top) | (get(stash[2], top) << 1) | (get(stash[3], top) << 2) | (get(stash[4], top) << 3)
+    b = block_of_kind[kind_of_code[c]]
+    if b < 0 or blocks[b, B_PAID] != nx - 1 - top:
+        return -1
+    r, code = _rank_words(
+        stash[0],
+        stash[1],
+        stash[2],
+        stash[3],
+        stash[4],
+        top,
+        blocks[b, B_CODE],
+        0,
+        below,
+        strides,
+        kind_of_code,
+    )
+    r, code = _rank_words(
+        stash[5], stash[6], stash[7], stash[8], stash[9], ny, code, r, below, strides, kind_of_code
+    )
+    return int(blocks[b, B_OFFSET] + r * blocks[b, B_CUTS] + top)
+
+
+@jit
+def index_of(
+    kinds: np.ndarray,
+    lead: int,
+    counts: np.ndarray,
+    values: np.ndarray,
+    every_cut: bool,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+) -> int:
+    """The index of a leader-first position of kinds (``lead`` cards lead), or -1 if not indexed."""
+    below, strides = rank_tables(counts)
+    blocks = index_blocks(counts, values, every_cut, below, strides)
+    block_of_kind, kind_of_code = _kind_tables(blocks, values, pays)
+    cards = np.empty(kinds.size, np.uint8)
+    for i in range(kinds.size):
+        cards[i] = values[kinds[i]]
+    stash = np.zeros(STASH, np.uint64)
+    _stash_cards(cards, lead, flags, codes, stash)
+    return stash_index(stash, blocks, block_of_kind, below, strides, kind_of_code)
+
+
+@jit
+def _kind_tables(blocks: np.ndarray, values: np.ndarray, pays: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each kind's block (-1 for none) and each bit kernel plane code's kind."""
+    block_of_kind = np.full(values.size, -1, np.int64)
+    for b in range(blocks.shape[0]):
+        if blocks[b, B_KIND] >= 0:
+            block_of_kind[blocks[b, B_KIND]] = b
+    kind_of_code = np.zeros(16, np.int64)
+    for c in range(pays.size):
+        for k in range(values.size):
+            if values[k] == pays[c]:
+                kind_of_code[c] = k
+    return block_of_kind, kind_of_code
+
+
+@jit
+def _stash_cards(
+    cards: np.ndarray, lead: int, flags: np.ndarray, codes: np.ndarray, stash: np.ndarray
+) -> None:
+    """Put a leader-first position of pay values in the bit kernel's ``stash``, the leader at seat 0."""
+    n = cards.size
+    x = stack_words(cards, 0, lead, flags, codes)
+    y = stack_words(cards, lead, n - lead, flags, codes)
+    for w in range(5):
+        stash[w] = x[w]
+        stash[5 + w] = y[w]
+    stash[10] = lead
+    stash[11] = n - lead
+    stash[12] = 0
 
 
 @jit
@@ -130,77 +351,98 @@ def play_range(
     stop: int,
     counts: np.ndarray,
     values: np.ndarray,
-    cfg: np.ndarray,
     every_cut: bool,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    newest: bool,
+    when_empty: bool,
     visited: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Walk from every position not visited yet whose sequence has a rank from ``start`` to ``stop - 1``.
+    """Walk from every indexed position not visited yet whose index is from ``start`` to ``stop - 1``.
 
-    ``counts[k]`` and ``values[k]`` are the cards and the pay value of kind ``k``; ``visited`` has
-    one bit per position of the deck (index ``i`` is bit ``i % 64`` of word ``i // 64``), kept
-    from one call to the next. Unless ``every_cut``, a walk starts only from a position some
-    trick can end in: with a won pile going under the stack oldest card first, the leader's stack
-    ends with the last pay card of the trick and the number cards paid to it (a pay card of value
-    ``v``, then ``v`` number cards); no other position is on a cycle, so no cycle is missed, and
-    every position a walk reaches is of that kind. Returns the index of one position on each cycle
-    found in this call (where its walk met itself) and the number of positions newly visited.
+    ``counts[k]`` and ``values[k]`` are the cards and the pay value of kind ``k``; ``flags``,
+    ``codes`` and ``pays`` are the bit kernel's tables of the deck's values
+    (:func:`beggar.kernels.bitwise.tables`), ``newest`` and ``when_empty`` its pile order and
+    empty-hand rule. ``every_cut`` indexes every position, else only those a trick can end in
+    (see the module: right only with the oldest-first pile order). ``visited`` has one bit per
+    indexed position (index ``i`` is bit ``i % 64`` of word ``i // 64``), kept from one call to
+    the next. Returns the index of one position on each cycle found in this call (where its walk
+    met itself) and the number of positions newly visited.
     """
     below, strides = rank_tables(counts)
+    blocks = index_blocks(counts, values, every_cut, below, strides)
+    block_of_kind, kind_of_code = _kind_tables(blocks, values, pays)
     n = 0
     for k in range(counts.size):
         n += counts[k]
-    kind_of = np.zeros(256, np.int64)
-    for k in range(values.size):
-        kind_of[values[k]] = k
-    buf, head, cnt, out, pile = scratch()
+    wide = pays.size > 4
+    stash = np.zeros(STASH, np.uint64)
     kinds = np.empty(n, np.uint8)
     cards = np.empty(n, np.uint8)
-    zeros = np.zeros(n, np.int64)
     walk = np.empty(1024, np.int64)
     found = np.empty(16, np.int64)
     cycles = 0
     marked = 0
-    if start >= stop:
-        return found[:0].copy(), 0
-    unrank(start, n, below, strides, kinds)
-    for r in range(start, stop):
-        if r > start:
-            next_arrangement(kinds)  # the sequence of the next rank
-        run = 0
-        for i in range(n):
-            cards[i] = values[kinds[i]]
-            run = run + 1 if cards[i] == 0 else 0
-            zeros[i] = run
-        for lead in range(1, n):
-            if not every_cut:
-                paid = zeros[lead - 1]  # the number cards at the bottom of the leader's stack
-                if paid == 0 or paid >= lead or cards[lead - 1 - paid] != paid:
-                    continue
-            first = r * (n - 1) + lead - 1
-            if visited[first >> 6] & (np.uint64(1) << np.uint64(first & 63)):
-                continue
-            set_position(cards, n, lead, buf, head, cnt)
-            leader = 0
-            index = first
-            length = 0
-            while True:
-                visited[index >> 6] |= np.uint64(1) << np.uint64(index & 63)
-                marked += 1
-                if length == walk.size:
-                    walk = _grow(walk)
-                walk[length] = index
-                length += 1
-                turned, leader = play_trick(buf, head, cnt, out, pile, n, cfg, leader)
-                if turned < 0 or cnt[0] == 0 or cnt[1] == 0:
-                    break  # the game ended, or will at the next card (an empty stack must turn)
-                index = position_index(buf, head, cnt, leader, kind_of, below, strides, n)
-                if visited[index >> 6] & (np.uint64(1) << np.uint64(index & 63)):
-                    for j in range(length - 1, -1, -1):
-                        if walk[j] == index:  # the walk met itself: a new cycle
-                            if cycles == found.size:
-                                found = _grow(found)
-                            found[cycles] = index
-                            cycles += 1
+    for b in range(blocks.shape[0]):
+        first = max(start, blocks[b, B_OFFSET])
+        last = min(stop, blocks[b, B_OFFSET] + blocks[b, B_SIZE])
+        if first >= last:
+            continue
+        cuts = blocks[b, B_CUTS]
+        low = blocks[b, B_LOW]
+        paid = blocks[b, B_PAID]
+        m = n if blocks[b, B_KIND] < 0 else n - 1 - paid
+        rest = kinds[:m]
+        unrank_from((first - blocks[b, B_OFFSET]) // cuts, m, blocks[b, B_CODE], below, strides, rest)
+        cut = (first - blocks[b, B_OFFSET]) % cuts
+        pay_card = _ONE if blocks[b, B_KIND] >= 0 else np.uint64(0)
+        c = codes[values[max(blocks[b, B_KIND], 0)]]
+        index = first
+        while index < last:
+            for i in range(m):
+                cards[i] = values[rest[i]]
+            s = stack_words(cards, 0, m, flags, codes)  # the rest as one stack: cut it below
+            while cut < cuts and index < last:
+                if not visited[index >> 6] & shl(_ONE, index & 63):
+                    pre = cut + low
+                    keep = shl(_ONE, pre) - _ONE
+                    for w in range(5):
+                        stash[w] = s[w] & keep
+                        stash[5 + w] = shr(s[w], pre)
+                    # the trick's last pay card (its plane bits) and the number cards paid to it
+                    stash[0] |= shl(pay_card, pre)
+                    for p in range(4):
+                        stash[1 + p] |= shl(pay_card & np.uint64((c >> p) & 1), pre)
+                    stash[10] = pre + paid + (1 if blocks[b, B_KIND] >= 0 else 0)
+                    stash[11] = m - pre
+                    stash[12] = 0
+                    position = index
+                    length = 0
+                    while True:
+                        visited[position >> 6] |= shl(_ONE, position & 63)
+                        marked += 1
+                        if length == walk.size:
+                            walk = _grow(walk)
+                        walk[length] = position
+                        length += 1
+                        played = play_trick(stash, pays, n, newest, when_empty, wide, NO_LIMIT)
+                        if played[0] != CAPPED_AT_TRICK or stash[10] == 0 or stash[11] == 0:
+                            break  # the game ended, or will at the next card (an empty stack must turn)
+                        position = stash_index(stash, blocks, block_of_kind, below, strides, kind_of_code)
+                        if position < 0:
+                            raise ValueError("a trick ended in a position the index does not hold")
+                        if visited[position >> 6] & shl(_ONE, position & 63):
+                            for j in range(length - 1, -1, -1):
+                                if walk[j] == position:  # the walk met itself: a new cycle
+                                    if cycles == found.size:
+                                        found = _grow(found)
+                                    found[cycles] = position
+                                    cycles += 1
+                                    break
                             break
-                    break
+                index += 1
+                cut += 1
+            cut = 0
+            next_arrangement(rest)  # the rest of the next rank
     return found[:cycles].copy(), marked

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from beggar.cli import run
+from beggar.research.cluster import bounded_workers
 from beggar.research.cycles import complete
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.census import Row, run_census, solve_row
@@ -86,9 +87,23 @@ def test_position_counts_are_exact() -> None:
     italian = rules_named("court-only:deck=stripped")
     assert complete.position_count(Composition.parse("14,2,2,2", italian)) == 3_488_400 * 19
     assert complete.position_count(Composition.parse("8,2,2,1,1", STANDARD)) == 540_540 * 13
-    assert complete.memory_needed(Composition.parse("14,2,2,2", italian)) == 8_284_952
-    assert not complete.fits(Composition.of(rules_named("half-deck")), 2**30)
+    # one visited bit per position a trick can end in, in 64-bit words
+    assert complete.memory_needed(Composition.parse("14,2,2,2", italian)) == (9_879_240 + 63) // 64 * 8
     assert complete.playable_count(Composition.parse("4,3,3,2,2", STANDARD)) == 25_081_560
+    twenty = Composition.parse("12,2,2,2,2", STANDARD)  # 6,031,443,600 positions, 745,298,190 played
+    assert complete.memory_needed(twenty) == 93_162_280 and complete.fits(twenty, complete.DEFAULT_MEMORY)
+    assert not complete.fits(Composition.of(rules_named("half-deck")), 2**30)
+    beyond = Composition.parse("64,1", rules_named("two-decks"))  # 63 bits, but 65 cards: beyond a word
+    assert complete.memory_needed(beyond) == 8 and not complete.fits(beyond, 2**30)
+
+
+def test_two_walkers_find_the_cycles_one_finds() -> None:
+    deck = Composition.parse("6,2,1,1,1", STANDARD)
+    one = complete.play_every_position(deck, workers=1)
+    two = complete.play_every_position(deck, workers=2)
+    assert two.cycles == one.cycles and len(one.cycles) == 5
+    assert one.walkers == 1 and two.walkers == bounded_workers(2)
+    assert two.played == one.played == complete.playable_count(deck)
 
 
 def test_a_cycle_the_engine_does_not_play_so_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -139,4 +154,7 @@ def test_the_solver_decides_beyond_the_budget(capsys: pytest.CaptureFixture[str]
         != 0
     )
     err = capsys.readouterr().err
-    assert "positions: their visited bits need" in err and "more than the budget of 1.0 MiB" in err
+    assert "can end a trick: their visited bits need" in err and "more than the budget of 1.0 MiB" in err
+    wide = ["census", "--rules", "two-decks", "--cards", "64,1", "--max-period", "3", "--method", "play"]
+    assert run([*wide, "--db", str(tmp_path / "e.db")]) != 0
+    assert "the walk plays decks of at most 64 cards" in capsys.readouterr().err

@@ -151,8 +151,11 @@ def run_census(
     from beggar.research.cycles import complete
 
     # -- the method: play every position where the deck is small enough, else the solver --
-    if complete.chosen(composition, method, complete.DEFAULT_MEMORY if memory is None else memory):
-        return complete.run_play(composition, store, max_period, on_progress=on_progress)
+    budget = complete.DEFAULT_MEMORY if memory is None else memory
+    if complete.chosen(composition, method, budget):
+        return complete.run_play(
+            composition, store, max_period, workers=workers, memory=budget, on_progress=on_progress
+        )
 
     todo = pending_rows(store, composition, max_period, time_limit)
     progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
