@@ -1,0 +1,84 @@
+"""What a review of the table in Chromium (a laptop, a tablet and a phone, light and dark) found,
+each held by a test: the pile's caption stays readable while a card flies over it, and the
+landing page loads nothing that only the table uses. Driven in Debian's Chromium, as a person
+would use it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpers import axe, open_settings, opened, play_the_computer
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1280, "height": 800}
+
+_HOLD_FLIGHTS = """() => {
+  // Every card's flight to the pile is held where it starts, so that the test can look at any
+  // moment of it (a flight lasts a fraction of a second).
+  const animate = Element.prototype.animate;
+  window.flights = [];
+  Element.prototype.animate = function (...args) {
+    const flight = animate.apply(this, args);
+    if (this.closest('#pile')) { flight.pause(); window.flights.push([this, flight]); }
+    return flight;
+  };
+}"""
+
+_CAPTION_UNDER_THE_FLIGHT = """() => {
+  // Step through the first flight until the card passes over the caption: what is on top there?
+  const [card, flight] = window.flights[0];
+  const caption = document.querySelector('#pile-count');
+  const c = caption.getBoundingClientRect();
+  const duration = Number(flight.effect.getTiming().duration);
+  for (let step = 0; step <= 60; step += 1) {
+    flight.currentTime = (duration * step) / 60;
+    const r = card.getBoundingClientRect();
+    const left = Math.max(r.left, c.left), right = Math.min(r.right, c.right);
+    const top = Math.max(r.top, c.top), bottom = Math.min(r.bottom, c.bottom);
+    if (right - left > 6 && bottom - top > 4) {
+      const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+      return {over: true, uncovered: caption.contains(hit), hit: hit && (hit.id || hit.className)};
+    }
+  }
+  return {over: false};
+}"""
+
+
+def test_the_pile_s_caption_stays_uncovered_while_a_card_flies_over_it(server: str, browser: Any) -> None:
+    with opened(browser, LAPTOP) as page:
+        play_the_computer(page, server)
+        page.evaluate(_HOLD_FLIGHTS)
+        page.keyboard.press("Space")
+        page.wait_for_function("window.flights.length > 0")
+        page.wait_for_function("document.querySelector('#pile-count').innerText.includes('in the pile')")
+        seen = page.evaluate(_CAPTION_UNDER_THE_FLIGHT)
+        assert seen["over"], "the card's flight from your seat should cross the caption under the pile"
+        assert seen["uncovered"], f"the flying card covers the pile's caption ({seen['hit']} is on top)"
+
+
+_BOX = """sel => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}"""
+
+
+def test_on_a_laptop_open_hands_at_three_and_eight_seats_keep_turn_in_view(server: str, browser: Any) -> None:
+    with opened(browser, LAPTOP) as page:
+        for players in (3, 8):
+            page.goto(server)
+            open_settings(page, players=players)
+            page.check("#opt-open")
+            page.click("#play-computer")
+            page.wait_for_selector("#turn:enabled")
+            page.evaluate("window.scrollTo(0, 0)")
+            # Every hand lies in rows under its seat, and Turn stays in the first screen.
+            hands = page.locator("#seats .open-stack").evaluate_all(
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; })"
+            )
+            assert len(hands) == players
+            assert all(top >= 0 and bottom <= 800 for top, bottom in hands), (players, hands)
+            assert page.evaluate(_BOX, "#turn")[3] <= 800, players
+        assert axe(page) == []
