@@ -5,10 +5,13 @@ would use it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+import websockets.sync.client
 
+from beggar.records import NEVER_ENDING
 from helpers import axe, open_settings, opened, play_the_computer
 
 pytestmark = pytest.mark.browser
@@ -82,3 +85,56 @@ def test_on_a_laptop_open_hands_at_three_and_eight_seats_keep_turn_in_view(serve
             assert all(top >= 0 and bottom <= 800 for top, bottom in hands), (players, hands)
             assert page.evaluate(_BOX, "#turn")[3] <= 800, players
         assert axe(page) == []
+
+
+TABLE_ONLY = ("table.js", "board.js", "cards.js", "log.js", "chart.js", "clock.js", "ring.js")
+"""The modules only a table draws with: a first visit to the home page does without them."""
+
+
+def test_the_landing_page_loads_nothing_only_the_table_uses(server: str, browser: Any) -> None:
+    with opened(browser, LAPTOP) as page:
+        page.goto(server, wait_until="networkidle")
+        page.wait_for_selector("#play-computer:enabled")
+        loaded = page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name)")
+        assert not [name for name in loaded if name.endswith(TABLE_ONLY)], loaded
+        # They come with the first table, which plays as before.
+        page.click("#play-computer")
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+
+
+def _redealt_sitting(server: str) -> tuple[str, str]:
+    """A game against the computer, watched at instant pace, whose first deal loops and is dealt
+    again (family table), played over a socket: the replays of its first and its last deal."""
+    with websockets.sync.client.connect(server.replace("http", "ws", 1) + "/ws") as ws:
+        create = {"rules": "family-table:lead=first-hand", "deal": NEVER_ENDING.deal, "pace": "instant"}
+        ws.send(json.dumps({"type": "create", "mode": "computer", **create}))
+        ws.send(json.dumps({"type": "watch", "on": True}))
+        while True:
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "state" and message["over"] and message["reshuffles"]:
+                return message["over"]["dealt_again"][0]["replay"], message["over"]["replay"]
+
+
+_REMEMBER = """([first, last]) => localStorage.setItem('beggar-recent', JSON.stringify([{
+  replay: last, earlier: [first], seat: 0, title: 'You against Robin', sentence: '', at: Date.now()}]))"""
+
+
+def test_a_redealt_sitting_s_first_deal_is_replayed_from_your_seat_and_leads_to_the_next(
+    server: str, browser: Any
+) -> None:
+    first, last = _redealt_sitting(server)
+    with opened(browser, LAPTOP) as page:
+        page.goto(server)
+        page.evaluate(_REMEMBER, [first, last])  # as the table remembers a game of this browser
+        page.goto(f"{server}/r/{last}")
+        page.wait_for_selector("#replay:not([hidden]) #replay-seats .seat")
+        assert page.inner_text("#replay-title") == "Replay: You against Robin"
+        page.click("text=Replay the first deal")
+        page.wait_for_function("document.querySelector('#replay-where').innerText.includes(' of 474,')")
+        # The deal that looped is this person's game too, told as the table told it.
+        assert page.inner_text("#replay-title") == "Replay: You against Robin"
+        page.click("text=Replay the deal dealt next")
+        page.wait_for_url(f"**/r/{last}")
+        page.wait_for_selector("text=Replay the first deal")
