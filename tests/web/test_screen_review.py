@@ -12,7 +12,7 @@ import pytest
 import websockets.sync.client
 
 from beggar.records import NEVER_ENDING
-from helpers import axe, open_settings, opened, play_the_computer
+from helpers import SHORT_SEED, at_table, axe, open_settings, opened, play_the_computer, seat_a_friend
 
 pytestmark = pytest.mark.browser
 
@@ -138,3 +138,15 @@ def test_a_redealt_sitting_s_first_deal_is_replayed_from_your_seat_and_leads_to_
         page.click("text=Replay the deal dealt next")
         page.wait_for_url(f"**/r/{last}")
         page.wait_for_selector("text=Replay the first deal")
+
+
+def test_a_friend_who_reloads_the_page_is_said_to_have_reloaded_it(server: str, browser: Any) -> None:
+    with opened(browser) as host, opened(browser) as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="slow")
+        at_table(guest)
+        guest.reload()
+        at_table(guest)
+        host.wait_for_function("document.querySelector('#log').innerText.includes('Bea reloaded the page.')")
+        guest.wait_for_function("document.querySelector('#log').innerText.includes('You reloaded the page.')")
+        # Said once, as a reload: not as a return from another page.
+        assert "came back" not in host.inner_text("#log") + guest.inner_text("#log")

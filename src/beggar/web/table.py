@@ -508,12 +508,15 @@ class Table:
         :data:`ABSENT_GRACE` (a reload, a lost line): only their consent is asked for."""
         return [i for i in self.seated_people() if not self.absent(i)]
 
-    def arrive(self, seat: int) -> None:
-        """A browser of the person at ``seat`` connects; one who was away is back."""
+    def arrive(self, seat: int, *, reloaded: bool = False) -> None:
+        """A browser of the person at ``seat`` connects; one who was away is back (``reloaded``:
+        their page went away to load itself again, and says so)."""
         each = self.seats[seat]
         each.connections += 1
         if each.away_since is not None:
-            back = "came back" if each.elsewhere else "is back"
+            back = "is back"  # after a lost connection
+            if each.elsewhere:
+                back = "reloaded the page" if reloaded else "came back"
             quiet, each.restarted = each.restarted, False
             each.away_since, each.left, each.elsewhere = None, False, False
             if each.stand_in:

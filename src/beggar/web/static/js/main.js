@@ -17,6 +17,12 @@ function seatedAt(at = {}) {
   return { table: null, seat: null, token: null, mode: null, addressed: false, ...at };
 }
 
+/** True when this page was loaded by a reload (F5, the reload button). */
+function pageReloaded() {
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
+  return Boolean(navigation) && navigation.type === "reload";
+}
+
 /** The page's frame: it owns the connection, shows one page at a time, and wires the components
  * (each of which owns its root element) to the connection and to each other. */
 class App {
@@ -43,6 +49,8 @@ class App {
      * without it (the landing's budget). @type {import("./replay.js").ReplayView | null} */
     this.replay = null;
     this.recent = new RecentList($("home"));
+    /** Whether this page has joined a table yet (only its first join can follow a reload). */
+    this.joinedOnce = false;
     this.errorTimer = null;
   }
 
@@ -281,6 +289,10 @@ class App {
     this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
+    // The first join of a page the person reloaded says so: the others read "Ann reloaded the
+    // page." rather than that Ann came back from another page (the page said it went, as it went).
+    if (!this.joinedOnce && pageReloaded()) message.reloaded = true;
+    this.joinedOnce = true;
     const name = this.home.name;
     if (name) message.name = name;
     try {
