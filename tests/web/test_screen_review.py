@@ -150,3 +150,37 @@ def test_a_friend_who_reloads_the_page_is_said_to_have_reloaded_it(server: str, 
         guest.wait_for_function("document.querySelector('#log').innerText.includes('You reloaded the page.')")
         # Said once, as a reload: not as a return from another page.
         assert "came back" not in host.inner_text("#log") + guest.inner_text("#log")
+
+
+def test_on_a_desktop_each_way_to_start_reads_on_one_line(server: str, browser: Any) -> None:
+    with opened(browser, LAPTOP) as page:
+        page.goto(server)
+        page.wait_for_selector("#play-computer:enabled")
+        lines = page.locator("#home .choices button").evaluate_all(
+            """nodes => nodes.map((button) => {
+                 const range = document.createRange();
+                 range.selectNodeContents(button.firstChild);  // its words, not the line under them
+                 return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+               })"""
+        )
+        assert lines == [1, 1, 1], lines
+
+
+def test_on_a_tablet_a_pile_between_seats_shows_its_cards_corners(server: str, browser: Any) -> None:
+    with opened(browser, {"width": 768, "height": 1024}) as page:
+        play_the_computer(page, server, players=6, pace="slow")
+        page.keyboard.press("Space")
+        page.wait_for_selector("#pile .card")
+        widths = "pile => [pile.querySelector('.card').offsetWidth, pile.clientWidth]"
+        card, pile = page.locator("#pile").evaluate(widths)
+        # Two cards side by side fit the pile beside the seats (it held one and a half).
+        assert card <= pile / 2, (card, pile)
+
+
+def test_in_dark_mode_a_lesson_s_notes_in_the_log_are_dark_like_the_page(server: str, browser: Any) -> None:
+    with opened(browser, LAPTOP, color_scheme="dark") as page:
+        page.goto(f"{server}/#lessons")
+        page.click("text=Start lesson 1")
+        page.wait_for_selector("#log .note")
+        rgb = page.locator("#log .note").first.evaluate("el => getComputedStyle(el).backgroundColor")
+        assert max(int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]) < 80, rgb
