@@ -4,9 +4,6 @@ first deal's forward to the deal dealt after it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from starlette.testclient import TestClient
 
 from beggar.records import NEVER_ENDING
@@ -15,19 +12,15 @@ from beggar.web.settings import ServerSettings
 from helpers import Socket, create
 
 
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as test_client:
-        yield test_client
-
-
-def test_the_first_deal_s_replay_links_forward_to_the_deal_dealt_after_it(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws:
-        me = Socket(ws)
-        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
-        end = me.until("state", lambda s: s["reshuffles"] >= 1 and s["over"] is not None, limit=100_000)
-    first, last = end["over"]["dealt_again"][0]["replay"], end["over"]["replay"]
-    looped = client.get(f"/api/replay/{first}").json()
-    assert looped["over"]["status"] == "loop"
-    assert looped["dealt_next"] == last
-    assert client.get(f"/api/replay/{last}").json()["dealt_next"] is None
+def test_the_first_deal_s_replay_links_forward_to_the_deal_dealt_after_it() -> None:
+    with TestClient(create_app(ServerSettings(rate=1000, burst=1000, db=":memory:"))) as client:
+        with client.websocket_connect("/ws") as ws:
+            me = Socket(ws)
+            rules = "family-table:lead=first-hand"
+            create(me, mode="watch", rules=rules, deal=NEVER_ENDING.deal, pace="instant")
+            end = me.until("state", lambda s: s["reshuffles"] >= 1 and s["over"] is not None, limit=100_000)
+        first, last = end["over"]["dealt_again"][0]["replay"], end["over"]["replay"]
+        looped = client.get(f"/api/replay/{first}").json()
+        assert looped["over"]["status"] == "loop"
+        assert looped["dealt_next"] == last
+        assert client.get(f"/api/replay/{last}").json()["dealt_next"] is None
