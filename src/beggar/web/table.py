@@ -510,13 +510,14 @@ class Table:
 
     def arrive(self, seat: int, *, reloaded: bool = False) -> None:
         """A browser of the person at ``seat`` connects; one who was away is back (``reloaded``:
-        their page went away to load itself again, and says so)."""
+        their page went away to load itself again, and says so; it is told as a reload even where
+        the page had no time to say it was going, and the others read a lost connection)."""
         each = self.seats[seat]
         each.connections += 1
         if each.away_since is not None:
-            back = "is back"  # after a lost connection
-            if each.elsewhere:
-                back = "reloaded the page" if reloaded else "came back"
+            back = "came back" if each.elsewhere else "is back"  # from another page, a lost line
+            if reloaded:  # whatever the page managed to say as it went
+                back = "reloaded the page"
             quiet, each.restarted = each.restarted, False
             each.away_since, each.left, each.elsewhere = None, False, False
             if each.stand_in:
