@@ -220,6 +220,7 @@ async def replay_data(request: Request) -> Response:
         before = [DealtAgain.from_json(deal) for deal in saved.dealt_again]
         data["dealt_again"] = [deal.to_json() for deal in before]
         data["notes"] = dealt_again_words(before)
+        data["dealt_next"] = archive.dealt_after(game_id)  # this deal looped: the one dealt after it
         # The page calls the game as its table did ("You against Robin"), in the table's own
         # words: it needs the table's mode and the seat it is told from.
         data["mode"] = saved.mode

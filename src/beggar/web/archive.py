@@ -210,6 +210,23 @@ class Archive:
             raise DamagedGame("its row is not the JSON this server writes")
         return SavedGame(row[0], row[1], row[2], names, game, before)
 
+    def dealt_after(self, game_id: str) -> str | None:
+        """The id of the stored deal of the same sitting dealt right after game ``game_id`` (it
+        looped and was dealt again), or None: the first game stored after it that lists it among
+        the deals dealt again before it."""
+        listed = f'%"replay":"{game_id}"%'  # as DealtAgain.to_json() is written by save()
+        with self._lock:
+            row = (
+                self._connect()
+                .execute(
+                    "SELECT id FROM games WHERE finished >= (SELECT finished FROM games WHERE id = ?) "
+                    "AND dealt_again LIKE ? AND id != ? ORDER BY finished LIMIT 1",
+                    (game_id, listed, game_id),
+                )
+                .fetchone()
+            )
+        return None if row is None else str(row[0])
+
     # -- live tables ----------------------------------------------------------------------------
 
     def put_live(self, rows: Sequence[LiveRow], gone: Sequence[str] = ()) -> None:

@@ -196,14 +196,14 @@ class Connection:
         self.last_state = time.monotonic()
         return state_message(table, mine)
 
-    def sit(self, table: Table, seat: int | None) -> None:
+    def sit(self, table: Table, seat: int | None, *, reloaded: bool = False) -> None:
         self.leave()
         self.table, self.seat = table, seat
         self.log_seen, self.first_state = 0, True
         self.history_game, self.history_points = -1, 0
         table.listeners.append(self.on_change)
         if seat is not None:
-            table.arrive(seat)
+            table.arrive(seat, reloaded=reloaded)
         else:
             table.changed()
 
@@ -535,7 +535,9 @@ def _create(
         _close_abandoned_computer_games(lobby, table)
 
 
-def _seat(connection: Connection, table: Table, seat: int | None, token: str | None) -> None:
+def _seat(
+    connection: Connection, table: Table, seat: int | None, token: str | None, *, reloaded: bool = False
+) -> None:
     """Tell ``connection`` where it sits (the token only to the person whose seat it holds), and
     seat it there."""
     connection.send(
@@ -550,7 +552,7 @@ def _seat(connection: Connection, table: Table, seat: int | None, token: str | N
             "link": f"{connection.root}/t/{table.id}",
         }
     )
-    connection.sit(table, seat)
+    connection.sit(table, seat, reloaded=reloaded)
 
 
 def _seats(mode: Mode, rules: Rules, message: Create) -> list[Seat]:
@@ -601,7 +603,7 @@ def _join(lobby: Lobby, connection: Connection, message: Join, max_spectators: i
             watching = len(table.listeners) - sum(each.connections for each in table.seats)
             if watching >= max_spectators:
                 raise TableError("this table has as many spectators as it can take: try again later")
-    _seat(connection, table, seat, token)
+    _seat(connection, table, seat, token, reloaded=message.reloaded)
 
 
 def disconnect(

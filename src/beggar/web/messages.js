@@ -204,6 +204,11 @@
  *   its table's mode
  * @property {number | null} [you] - a game played here: the seat it is told from (null: by names)
  * @property {boolean} [finished] - a game played here: it ended (not stopped when its table closed)
+ * @property {DealtAgain[]} [dealt_again] - a game played here: the deals of its sitting dealt
+ *   again before it, oldest first, each with its own replay
+ * @property {string} [notes] - a game played here: how those deals ended, in words
+ * @property {string | null} [dealt_next] - a game played here that looped and was dealt again:
+ *   the replay of the deal dealt after it (null: none)
  */
 
 /**

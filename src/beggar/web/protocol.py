@@ -73,6 +73,8 @@ class Join:
     refused_name: str | None = None
     """Why the name sent could not be taken (:mod:`beggar.web.names`): the person still sits down,
     by their place, and is told why (a name remembered from before need not keep them out)."""
+    reloaded: bool = False
+    """The page joining is the one that just went away, reloaded: its return is said as a reload."""
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,8 @@ def parse_message(text: str | bytes) -> Message:
             name, refused = fields.name("name"), None
         except ProtocolError as exc:
             name, refused = None, str(exc)
-        message = Join(table=table, token=token, name=name, refused_name=refused)
+        reloaded = fields.boolean("reloaded", default=False)
+        message = Join(table=table, token=token, name=name, refused_name=refused, reloaded=reloaded)
     elif kind == "turn":
         message = Turn()
     elif kind == "pace":

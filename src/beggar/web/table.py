@@ -438,12 +438,16 @@ class Table:
         :data:`ABSENT_GRACE` (a reload, a lost line): only their consent is asked for."""
         return [i for i in self.seated_people() if not self.absent(i)]
 
-    def arrive(self, seat: int) -> None:
-        """A browser of the person at ``seat`` connects; one who was away is back."""
+    def arrive(self, seat: int, *, reloaded: bool = False) -> None:
+        """A browser of the person at ``seat`` connects; one who was away is back (``reloaded``:
+        their page went away to load itself again, and says so; it is told as a reload even where
+        the page had no time to say it was going, and the others read a lost connection)."""
         each = self.seats[seat]
         each.connections += 1
         if each.away_since is not None:
-            back = "came back" if each.elsewhere else "is back"
+            back = "came back" if each.elsewhere else "is back"  # from another page, a lost line
+            if reloaded:  # whatever the page managed to say as it went
+                back = "reloaded the page"
             quiet, each.restarted = each.restarted, False
             each.away_since, each.left, each.elsewhere = None, False, False
             if each.stand_in:

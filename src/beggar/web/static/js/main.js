@@ -4,7 +4,6 @@
 // App owns the connection and wires the components together. Modules hold no mutable state.
 import { $, siteUrl } from "./dom.js";
 import { Connection } from "./connection.js";
-import { TableView } from "./table.js";
 import { tableTitle } from "./words.js";
 import { RecentList, rememberGame, setCurrentGame } from "./recent.js";
 import { Sound } from "./sound.js";
@@ -18,6 +17,12 @@ function seatedAt(at = {}) {
   return { table: null, seat: null, token: null, mode: null, addressed: false, ...at };
 }
 
+/** True when this page was loaded by a reload (F5, the reload button). */
+function pageReloaded() {
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
+  return Boolean(navigation) && navigation.type === "reload";
+}
+
 /** The page's frame: it owns the connection, shows one page at a time, and wires the components
  * (each of which owns its root element) to the connection and to each other. */
 class App {
@@ -27,12 +32,14 @@ class App {
     this.sound = new Sound();
     this.connection = new Connection((message) => this.receive(message), (code) => this.lost(code));
     this.home = new HomeForm($("home"), { create: (mode) => this.create(mode) });
-    this.table = new TableView($("table"), {
-      send: (message) => this.send(message),
-      sound: this.sound,
-      leave: () => this.leave(true),
-      named: (name) => { this.home.name = name; },
-    });
+    /** The live table, loaded as the first table is opened: the landing does without it and the
+     * board, cards, log and chart it draws with (the landing's budget).
+     * @type {import("./table.js").TableView | null} */
+    this.table = null;
+    /** @type {Promise<import("./table.js").TableView> | null} */
+    this.tableLoading = null;
+    /** The paces the server offers, for the table's own pace control. */
+    this.paces = [];
     /** The end dialog, loaded as the first table is joined: a first visit to the home page does
      * without it (the landing's budget). @type {import("./end.js").EndDialog | null} */
     this.end = null;
@@ -42,7 +49,29 @@ class App {
      * without it (the landing's budget). @type {import("./replay.js").ReplayView | null} */
     this.replay = null;
     this.recent = new RecentList($("home"));
+    /** Whether this page has joined a table yet (only its first join can follow a reload). */
+    this.joinedOnce = false;
     this.errorTimer = null;
+  }
+
+  /** The live table, loaded once (see the constructor). */
+  tableView() {
+    if (!this.tableLoading) {
+      this.tableLoading = import("./table.js").then(({ TableView }) => {
+        this.table = new TableView($("table"), {
+          send: (message) => this.send(message),
+          sound: this.sound,
+          leave: () => this.leave(true),
+          named: (name) => { this.home.name = name; },
+        });
+        this.table.setPaces(this.paces);
+        return this.table;
+      }, (error) => {
+        this.tableLoading = null; // tried again at the next table
+        throw error;
+      });
+    }
+    return this.tableLoading;
   }
 
   /** The end dialog, loaded once (see the constructor). */
@@ -52,11 +81,11 @@ class App {
         this.end = new EndDialog($("end"), {
           again: () => {
             this.send({ type: "new-game" });
-            this.table.focus();
+            if (this.table) this.table.focus();
           },
           no: () => this.send({ type: "keep-playing" }),
           next: (lesson) => (lesson ? this.create("lesson", { lesson }) : this.create("computer")),
-          close: () => this.table.focusAfterEnd(),
+          close: () => { if (this.table) this.table.focusAfterEnd(); },
         });
         return this.end;
       });
@@ -135,6 +164,11 @@ class App {
   }
 
   receive(message) {
+    if (!this.table) {
+      // A table's messages come once it is open, and it is loaded before: never drop one.
+      this.tableView().then(() => this.receive(message));
+      return;
+    }
     if (message.type === "joined") {
       this.me.table = message.table;
       this.me.seat = message.seat;
@@ -167,8 +201,12 @@ class App {
       }
       if (message.over && message.over.replay && message.you !== null && message.over.replay !== this.remembered) {
         this.remembered = message.over.replay;
+        // The deals of its sitting dealt again before it (a loop) are kept with it: their replays
+        // are told from this seat too.
+        const earlier = (message.over.dealt_again || []).map((deal) => deal.replay).filter(Boolean);
         rememberGame({
           replay: message.over.replay, title: tableTitle(message), sentence: message.ending, at: Date.now(), seat: message.you,
+          earlier,
         });
       }
       this.table.render(message);
@@ -207,7 +245,7 @@ class App {
 
   /** The line dropped: go back to the table (it survives a server restart), or say it has ended. */
   lost(code) {
-    if (this.me.table && (this.me.mode === "friends" || this.me.token)) {
+    if (this.me.table && this.table && (this.me.mode === "friends" || this.me.token)) {
       this.table.say(code === 1012
         ? "The server is restarting: back in a moment…"
         : "Connection lost: reconnecting…");
@@ -230,7 +268,7 @@ class App {
     if (mode === "friends") base.humans = this.home.humans;
     let tableId;
     try {
-      const response = await fetch(siteUrl("api/table-id"), { cache: "no-store" });
+      const [response] = await Promise.all([fetch(siteUrl("api/table-id"), { cache: "no-store" }), this.tableView()]);
       tableId = (await response.json()).table;
     } catch {
       this.showError("Could not reach the server. Try again in a moment.");
@@ -251,8 +289,19 @@ class App {
     this.me = me;
     const message = { type: "join", table: tableId };
     if (token) message.token = token;
+    // The first join of a page the person reloaded says so: the others read "Ann reloaded the
+    // page." rather than that Ann came back from another page (the page said it went, as it went).
+    if (!this.joinedOnce && pageReloaded()) message.reloaded = true;
+    this.joinedOnce = true;
     const name = this.home.name;
     if (name) message.name = name;
+    try {
+      await this.tableView();
+    } catch {
+      this.showError("Could not reach the server. Reload the page to try again.");
+      return;
+    }
+    if (this.me !== me) return; // the person went elsewhere meanwhile
     this.table.reset();
     if (this.end) this.end.reset();
     if (!token && !name) {
@@ -296,13 +345,13 @@ class App {
   leave(goHome = true, onPurpose = true) {
     // Not on purpose is Back or a link: the page says it goes elsewhere, which is no lost line.
     this.connection.send({ type: onPurpose ? "leave" : "away" });
-    const s = this.table.state;
+    const s = this.table && this.table.state;
     // A game left by Back waits for its person (a friend table, a while): the home page links to it.
     const waits = !onPurpose && s && s.addressed && this.table.player && !s.over;
     setCurrentGame(waits ? { table: s.table, title: tableTitle(s) } : null);
     this.connection.close();
     this.me = seatedAt();
-    this.table.reset();
+    if (this.table) this.table.reset();
     if (this.end) this.end.close();
     if (goHome) {
       history.pushState(null, "", siteUrl("#home").href);
@@ -321,14 +370,14 @@ class App {
       $("main").focus();
     });
     document.addEventListener("keydown", (event) => {
-      if (!(this.end && this.end.open)) this.table.key(event);
+      if (this.table && !(this.end && this.end.open)) this.table.key(event);
     });
     // A page being unloaded (a reload, a link to another address) is not a switch to another tab:
     // it does not pause the game. A kept game it leaves is linked from the home page.
     let unloading = false;
     const unload = () => {
       unloading = true;
-      const s = this.table.state;
+      const s = this.table && this.table.state;
       if (this.me.table && s && s.addressed && this.table.player && !s.over) {
         setCurrentGame({ table: s.table, title: tableTitle(s) });
       }
@@ -347,7 +396,7 @@ class App {
     // A switch to another tab pauses a game that turns cards by itself; like any pause it holds
     // until the person presses Resume, after a reload or Back and Forward too.
     document.addEventListener("visibilitychange", () => {
-      const s = this.table.state;
+      const s = this.table && this.table.state;
       if (unloading || !document.hidden) return;
       if (s && s.solo && this.table.player && !s.paused && !s.over) {
         this.send({ type: "pause", hidden: true });
@@ -364,7 +413,8 @@ class App {
       this.options = await response.json();
       const options = this.options;
       this.home.fill(options);
-      this.table.setPaces(paceChoices(options));
+      this.paces = paceChoices(options);
+      if (this.table) this.table.setPaces(this.paces);
       fillLessons($("lessons"), options.lessons, (number) => this.create("lesson", { lesson: number }));
       fillFamous($("famous"), options, {
         famous: (index) => this.create("famous", { famous: index, pace: "fast" }),

@@ -6,8 +6,9 @@ import { el, siteUrl, within } from "./dom.js";
 const KEY = "beggar-recent";
 const MOST = 20;
 
-/** The games remembered, newest first: `{replay, title, sentence, at, seat}` (`seat`: this
- * person's seat in that game). */
+/** The games remembered, newest first: `{replay, title, sentence, at, seat, earlier}` (`seat`:
+ * this person's seat in that game; `earlier`: the replays of the deals of its sitting dealt again
+ * before it, if any). */
 export function recentGames() {
   try {
     const list = JSON.parse(localStorage.getItem(KEY) || "[]");

@@ -59,9 +59,12 @@ export class ReplayView {
     this.data = null;
     // A game this browser played (it kept the seat) is told from that seat, as the table told it:
     // the server says "you" in its sentences, and "You" where its person gave no name.
-    const mine = recentGames().find((game) => game.replay === id);
+    // The deals of a sitting dealt again before a game of this browser's are this browser's too,
+    // played from the same seat.
+    const mine = recentGames().find((game) => game.replay === id || (game.earlier || []).includes(id));
+    const seat = mine && mine.seat;
     const url = siteUrl(`api/replay/${encodeURIComponent(id)}`);
-    if (mine && Number.isInteger(mine.seat)) url.searchParams.set("you", String(mine.seat));
+    if (Number.isInteger(seat)) url.searchParams.set("you", String(seat));
     const response = await fetch(url);
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || "This replay does not exist.");
@@ -100,6 +103,12 @@ export class ReplayView {
       link.href = siteUrl(`r/${deal.replay}`).href;
       $("replay-rules").append(" ", link);
     });
+    // A deal that looped and was dealt again leads on to the deal dealt after it.
+    if (data.dealt_next) {
+      const link = el("a", "light-link", "Replay the deal dealt next");
+      link.href = siteUrl(`r/${data.dealt_next}`).href;
+      $("replay-rules").append(" ", link);
+    }
     const scrub = $("scrub");
     scrub.max = String(last);
     scrub.value = "0";
