@@ -2,12 +2,14 @@
 
 Builds ``bench/cexhaust.c`` with ``gcc -O3 -march=native``: from a deal, it steps through the
 following deals in index order by next permutation and plays each one card by card. The exhaust
-kernel (:func:`beggar.research.exhaust.play_unit`) plays the very same deals twice: as it runs
-(blocks of deals that cannot differ counted at once) and with ``skip=False`` (one game a deal).
-Each player's own CPU time is measured (the C loop's thread clock, this thread's for the
-kernel), the players in turn on each slice so that they share the machine's noise, and the
-script checks that every player gives the same total of cards and of first-hand wins. From the
-repository root::
+kernel (:func:`beggar.research.exhaust.play_unit`) plays the very same deals as it runs (four
+games at a time in lockstep, blocks of deals that cannot differ counted at once), and three ways
+for comparison: in lockstep with every deal played (``skip=False``), one game at a time each taken
+up where the previous deal's left off (``lockstep=False``), and one game at a time, every deal
+from its start (both False). Each player's own CPU time is measured (the C loop's thread clock,
+this thread's for the kernel), the players in turn on each slice so that they share the
+machine's noise, and the script checks that every player gives the same total of cards and of
+first-hand wins. From the repository root::
 
     PYTHONPATH=src .venv/bin/python bench/exhaust_compare.py --rules half-deck --deals 5000000 --runs 5
 
@@ -54,11 +56,20 @@ def c_loop(binary: Path, digits: str, count: int) -> tuple[float, int, int]:
     return float(cpu), int(cards), int(wins)
 
 
-def kernel(deck: ExhaustDeck, start: int, count: int, skip: bool) -> tuple[float, int, int]:
+PLAYERS = {
+    "exhaust": (True, True),
+    "lockstep, every deal": (False, True),
+    "one at a time, shared": (True, False),
+    "one at a time, every deal": (False, False),
+}
+"""The exhaust kernel's ways, as ``(skip, lockstep)`` of :func:`play_unit`; the first is the command's."""
+
+
+def kernel(deck: ExhaustDeck, start: int, count: int, skip: bool, lockstep: bool) -> tuple[float, int, int]:
     """``(CPU seconds, cards, first-hand wins)`` of the exhaust kernel on the same deals."""
     (unit,) = deck.units(start, start + count, deck.total)
     began = time.thread_time()
-    result = play_unit(unit, skip=skip)
+    result = play_unit(unit, skip=skip, lockstep=lockstep)
     seconds = time.thread_time() - began
     if result.never_ending:
         sys.exit("exhaust_compare.py: a never-ending deal in the slice; choose another --seed")
@@ -75,25 +86,31 @@ def main() -> None:
     args = parser.parse_args()
     deck = ExhaustDeck.of(rules_named(args.rules), args.cards)
     draw = random.Random(args.seed)
-    play_unit(deck.units(0, 1000, deck.total)[0])  # compile or load the kernel before timing
+    for skip, lockstep in PLAYERS.values():  # compile or load the kernels before timing
+        play_unit(deck.units(0, 1000, deck.total)[0], skip=skip, lockstep=lockstep)
     with tempfile.TemporaryDirectory() as folder:
         binary = build(Path(folder))
-        ratios: dict[str, list[float]] = {"exhaust": [], "one game a deal": []}
+        rates: dict[str, list[float]] = {"C loop": [], **{name: [] for name in PLAYERS}}
+        ratios: dict[str, list[float]] = {name: [] for name in PLAYERS}
         print(f"{deck.key}: {args.runs} slices of {args.deals:,} consecutive deals; deals per CPU second")
         for run in range(args.runs):
             start = draw.randrange(deck.total - args.deals)
             digits = "".join(str(v) for v in deck.arrangements.unrank(start))
             c_seconds, c_cards, c_wins = c_loop(binary, digits, args.deals)
-            k_seconds, k_cards, k_wins = kernel(deck, start, args.deals, True)
-            p_seconds, p_cards, p_wins = kernel(deck, start, args.deals, False)
-            if not c_cards == k_cards == p_cards or not c_wins == k_wins == p_wins:
-                sys.exit(f"exhaust_compare.py: the players disagree at index {start}")
-            rates = [args.deals / s for s in (c_seconds, k_seconds, p_seconds)]
-            ratios["exhaust"].append(rates[1] / rates[0])
-            ratios["one game a deal"].append(rates[2] / rates[0])
+            rates["C loop"].append(args.deals / c_seconds)
+            line = [f"run {run + 1} (index {start:,}): C {rates['C loop'][-1]:,.0f}"]
+            for name, (skip, lockstep) in PLAYERS.items():
+                seconds, cards, wins = kernel(deck, start, args.deals, skip, lockstep)
+                if (cards, wins) != (c_cards, c_wins):
+                    sys.exit(f"exhaust_compare.py: {name} and the C loop disagree at index {start}")
+                rates[name].append(args.deals / seconds)
+                ratios[name].append(rates[name][-1] / rates["C loop"][-1])
+                line.append(f"{name} {rates[name][-1]:,.0f} ({ratios[name][-1]:.2f}x)")
+            print("  ".join(line))
+        for name, values in rates.items():
             print(
-                f"run {run + 1} (index {start:,}): C {rates[0]:,.0f}  exhaust {rates[1]:,.0f} "
-                f"({rates[1] / rates[0]:.2f}x)  one game a deal {rates[2]:,.0f} ({rates[2] / rates[0]:.2f}x)"
+                f"{name}: median {statistics.median(values):,.0f} deals per CPU second "
+                f"(range {min(values):,.0f} to {max(values):,.0f})"
             )
         for name, values in ratios.items():
             print(

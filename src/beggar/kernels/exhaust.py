@@ -14,6 +14,11 @@ arrangement of those cards; when the deal is the first such arrangement (its car
 in increasing order), the whole block of deals sharing its first ``P`` cards is counted at once,
 and the enumeration jumps past it. A deal is counted once either way.
 
+Under the standard settings (oldest card first, rule 8, at most four pay values) and up to 52
+cards, :func:`play_range_lanes` plays four deals at a time in the random games' vectorised
+lockstep (:func:`beggar.kernels.lockstep.step`), which counts seat 1's unturned dealt cards for
+the blocks; every other rule set is played one game at a time (:func:`play_range_any`).
+
 Per unit, the kernel fills exact histograms of finished games' lengths in cards and tricks, the
 wins of each seat, the offsets of never-ending deals, and the candidates for the longest games
 (:func:`keep_longest`), and returns when its count is done or its loop buffer is full.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from beggar.kernels import lockstep as lanes
 from beggar.kernels.arrangements import next_arrangement
 from beggar.kernels.bits import shl, shr
 from beggar.kernels.bitwise import STASH, play_trick, stack_words
@@ -48,6 +54,7 @@ C_OFFSET, C_CARDS, C_TRICKS, C_WINNER, C_TIMES = 0, 1, 2, 3, 4
 C_WIDTH = 5
 
 _SATURATED = 1 << 62
+_ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
 
@@ -67,9 +74,11 @@ def binomials(size: int) -> np.ndarray:
 def _block(deck: np.ndarray, start: int, binom: np.ndarray, kinds: np.ndarray) -> int:
     """Arrangements of ``deck[start:]`` if it is the first of them (increasing order), else 1.
 
-    Saturates at ``2**62``; ``kinds`` is scratch of one counter per pay value.
+    Saturates at ``2**62``; ``kinds`` is scratch of one counter per pay value of the deck.
     """
     n = deck.size
+    if start >= n - 1:
+        return 1
     for i in range(start + 1, n):
         if deck[i] < deck[i - 1]:
             return 1
@@ -109,8 +118,8 @@ def keep_longest(rows: np.ndarray, count: int, column: int, histogram: np.ndarra
 
     ``threshold`` is the largest length that at least :data:`LONGEST` games (counted in
     ``histogram``) reach; every candidate longer than it stays (fewer than :data:`LONGEST`), and
-    the first :data:`LONGEST` of exactly that length (the rows are in index order). Returns the
-    rows kept and the threshold.
+    the :data:`LONGEST` of exactly that length with the smallest offsets (the rows may be in any
+    order). Returns the rows kept and the threshold.
     """
     threshold = 0
     reached = 0
@@ -119,13 +128,27 @@ def keep_longest(rows: np.ndarray, count: int, column: int, histogram: np.ndarra
         if reached >= LONGEST:
             threshold = length
             break
-    kept = 0
+    # Of the rows of exactly that length, those of the LONGEST smallest offsets (rows may come
+    # in any order: games played in lockstep end out of order). Each row starts a range of
+    # indices of its own, so they hold the LONGEST first games of that length.
     ties = 0
     for r in range(count):
-        value = rows[r, column]
-        if value > threshold or (value == threshold and ties < LONGEST):
-            if value == threshold:
+        if rows[r, column] == threshold:
+            ties += 1
+    last = _SATURATED
+    if ties > LONGEST:
+        offsets = np.empty(ties, np.int64)
+        ties = 0
+        for r in range(count):
+            if rows[r, column] == threshold:
+                offsets[ties] = rows[r, C_OFFSET]
                 ties += 1
+        offsets.sort()
+        last = offsets[LONGEST - 1]
+    kept = 0
+    for r in range(count):
+        value = rows[r, column]
+        if value > threshold or (value == threshold and rows[r, C_OFFSET] <= last):
             for c in range(C_WIDTH):
                 rows[kept, c] = rows[r, c]
             kept += 1
@@ -163,9 +186,10 @@ def _offer(
     state[slot] = n + 1
 
 
-# Slots of the state vector: deals done, loops found, candidate rows and thresholds.
-S_DONE, S_LOOPS, S_BY_CARDS, S_BY_TRICKS = 0, 1, 2, 4
-S_SIZE = 6
+# Slots of the state vector: deals done, loops found, candidate rows and thresholds, games played
+# (fewer than the deals done where blocks of equal games were counted at once).
+S_DONE, S_LOOPS, S_BY_CARDS, S_BY_TRICKS, S_PLAYED = 0, 1, 2, 4, 6
+S_SIZE = 7
 
 
 MARKS = 1024
@@ -203,7 +227,7 @@ def _range(
     lengths[0] = lead
     lengths[1] = n1
     binom = binomials(n)
-    kinds = np.zeros(256, np.int64)
+    kinds = np.zeros(int(deck.max()) + 1, np.int64)  # one counter a pay value of the deck
     marks_w = np.zeros((MARKS, STASH), np.uint64)
     marks_i = np.zeros((MARKS, 3), np.int64)  # cards, tricks, second hand's turns at a trick start
     stash = np.zeros(STASH, np.uint64)
@@ -308,6 +332,7 @@ def _range(
             _offer(by_cards, state, S_BY_CARDS, C_CARDS, cards_hist, done, cards, tricks, winner, times)
             _offer(by_tricks, state, S_BY_TRICKS, C_TRICKS, tricks_hist, done, cards, tricks, winner, times)
         done += times
+        state[S_PLAYED] += 1
         # A block counted at once ends at its last arrangement; then the next deal.
         pivot = _last_then_next(deck, lead + read) if times > 1 else next_arrangement(deck)
         if pivot < 0:
@@ -391,6 +416,219 @@ def play_range_any(
     )  # fmt: skip
 
 
+# == four games at a time ==============================================================================
+
+
+@jit_inline
+def _words_from(
+    deck: np.ndarray,
+    pivot: int,
+    lead: int,
+    fa: np.ndarray,
+    fb: np.ndarray,
+    flags: np.ndarray,
+    codes: np.ndarray,
+) -> None:
+    """Bring the hands' words ``fa`` and ``fb`` up to date with ``deck``, changed from ``pivot`` on."""
+    n = deck.size
+    if pivot < lead:
+        a = stack_words(deck, 0, lead, flags, codes)
+        b = stack_words(deck, lead, n - lead, flags, codes)
+        for w in range(5):
+            fa[w] = a[w]
+            fb[w] = b[w]
+        return
+    low = pivot - lead
+    part = stack_words(deck, pivot, n - pivot, flags, codes)
+    keep = shl(_ONE, low) - _ONE
+    for w in range(5):
+        fb[w] = (fb[w] & keep) | shl(part[w], low)
+
+
+@jit_inline
+def _put(
+    s: np.ndarray, lane: int, held: np.ndarray, deck: np.ndarray, fa: np.ndarray, fb: np.ndarray, lead: int
+) -> None:
+    """Deal ``deck`` (its words ``fa`` and ``fb``) into ``lane``, the first hand to lead."""
+    n = deck.size
+    for i in range(n):
+        held[lane, i] = deck[i]
+    lanes.put_lane(s, lane, fa[0], fa[1], fa[2], lead, fb[0], fb[1], fb[2], n - lead, 0)
+    lanes.set_unturned1(s, lane, n - lead)
+
+
+@jit_inline
+def _tally(
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+    offset: int,
+    times: int,
+    cards: int,
+    tricks: int,
+    winner: int,
+) -> None:
+    """Count ``times`` equal finished games, the deals of offsets ``offset`` on."""
+    cards_hist[cards] += times
+    tricks_hist[tricks] += times
+    wins[winner] += times
+    _offer(by_cards, state, S_BY_CARDS, C_CARDS, cards_hist, offset, cards, tricks, winner, times)
+    _offer(by_tricks, state, S_BY_TRICKS, C_TRICKS, tricks_hist, offset, cards, tricks, winner, times)
+
+
+@jit
+def play_range_lanes(
+    deck: np.ndarray,
+    lead: int,
+    count: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    skip: bool,
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    loops: np.ndarray,
+    loop_rows: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+) -> int:
+    """:func:`play_range`, :data:`beggar.kernels.lockstep.LANES` games at a time in lockstep.
+
+    The same arguments, counts and records, for the standard settings (oldest card first, rule 8,
+    at most four pay values) and decks of at most :data:`beggar.kernels.lockstep.MAX_CARDS` cards.
+    Each lane plays a deal by :func:`beggar.kernels.lockstep.step`, the random games' vectorised
+    step, counting down seat 1's unturned dealt cards; a lane whose game ends takes the next deal
+    in index order. Games end out of order, so the candidates for the longest games come in any
+    order (:func:`keep_longest` keeps the smallest offsets of a tie), and never-ending deals too.
+
+    ``skip`` counts blocks of equal games at once, as :func:`play_range` does: a game that ended
+    before seat 1 turned its dealt cards from position ``P`` on, on a deal whose cards from ``P``
+    on are in increasing order, counts the deals of the block sharing its first ``P`` cards (those
+    of the unit) that have not been handed out yet, and the next deal to hand out jumps past the
+    block. The block's deals already in other lanes play the same game and count themselves, as
+    does a deal of a block whose first deal lies before the unit. So every deal is counted once,
+    whichever lane's game ends first; the candidates for the longest games are rows of
+    consecutive deals as before.
+    """
+    L = lanes.LANES
+    n = deck.size
+    n1 = n - lead
+    usize = np.uint64(n)
+    _, _, cap_cards = caps(cfg)
+    cap = lanes.tally_cap(cap_cards)
+    payments = lanes.pay_bytes(pays)
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), n)
+    lengths = np.empty(2, np.int64)
+    lengths[0] = lead
+    lengths[1] = n1
+    binom = binomials(n)
+    kinds = np.zeros(int(deck.max()) + 1, np.int64)  # one counter a pay value of the deck
+    fields = lanes.TRACKED_FIELDS
+    room = lanes.lane_room(fields)
+    s = room[lanes.APART : lanes.APART + fields * L]
+    held = np.zeros((L, n), np.uint8)  # each lane's deal
+    offset = np.full(L, -1, np.int64)  # each lane's deal's offset, -1 for an idle lane
+    fa = np.zeros(5, np.uint64)  # the next deal's hands as words
+    fb = np.zeros(5, np.uint64)
+    _words_from(deck, 0, lead, fa, fb, flags, codes)
+    first = state[S_DONE]
+    f = first  # the offset of the next deal to hand out, ``deck``
+    counted = 0
+    for lane in range(L):
+        _put(s, lane, held, deck, fa, fb, lead)
+        if f < count and state[S_LOOPS] + L <= loops.size:
+            offset[lane] = f
+            f += 1
+            if f < count:
+                _words_from(deck, next_arrangement(deck), lead, fa, fb, flags, codes)
+    playing = 0
+    for lane in range(L):
+        if offset[lane] >= 0:
+            playing += 1
+    while playing > 0:
+        if lanes.step(s, payments, cap, usize, True) == _ZERO:
+            continue
+        for lane in range(L):
+            if not lanes.ended(s, lane, cap, usize):
+                continue
+            o = offset[lane]
+            if o >= 0:
+                row = held[lane]
+                reason, cards, tricks, winner = lanes.lane_result(s, lane, cap, usize)
+                # The deals this game counts: its own, and those of its block not handed out yet.
+                rest = rest_at = 0
+                if reason == CAPPED:
+                    # A long game: the general kernel replays it from its deal, remembering positions.
+                    result = settle(
+                        (CAPPED, 0, 0, -1, 0, 0), row, lengths, runtime(False), 0, cfg,
+                        buf, head, cnt, out, pile, mask,
+                    )  # fmt: skip
+                    reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
+                    if reason == REASON_REPEAT:
+                        k = state[S_LOOPS]
+                        loops[k] = o
+                        loop_rows[k, 0] = result[4]
+                        loop_rows[k, 1] = result[5]
+                        loop_rows[k, 2] = cards - result[4]
+                        loop_rows[k, 3] = tricks - result[5]
+                        state[S_LOOPS] = k + 1
+                elif skip:
+                    tail = n - lanes.unturned1(s, lane)
+                    if tail < n:
+                        end = o + min(_block(row, tail, binom, kinds), count - o)
+                        if f < end:
+                            # The block's deals from f on are not handed out: count them here and
+                            # go past its last deal (the first's tail reversed). Those in other
+                            # lanes play the same game and count themselves.
+                            rest_at = f
+                            rest = end - f
+                            for i in range(tail, n):
+                                deck[i] = row[n - 1 + tail - i]
+                            pivot = next_arrangement(deck)
+                            f = end
+                            if pivot >= 0 and f < count:
+                                _words_from(deck, pivot, lead, fa, fb, flags, codes)
+                if reason != REASON_REPEAT:
+                    if cards >= cards_hist.size or tricks >= tricks_hist.size:
+                        state[S_DONE] = first + counted
+                        return TOO_LONG
+                    _tally(
+                        cards_hist, tricks_hist, wins, by_cards, by_tricks, state, o, 1, cards, tricks, winner
+                    )
+                    if rest:
+                        _tally(
+                            cards_hist, tricks_hist, wins, by_cards, by_tricks, state, rest_at, rest,
+                            cards, tricks, winner,
+                        )  # fmt: skip
+                counted += 1 + rest
+                state[S_PLAYED] += 1
+                offset[lane] = -1
+                playing -= 1
+            # The lane takes the next deal, or (none left) plays its last one again, unrecorded.
+            if f < count and state[S_LOOPS] + L <= loops.size:
+                _put(s, lane, held, deck, fa, fb, lead)
+                offset[lane] = f
+                playing += 1
+                f += 1
+                if f < count:
+                    _words_from(deck, next_arrangement(deck), lead, fa, fb, flags, codes)
+            else:
+                lanes.put_lane(
+                    s, lane, fa[0], fa[1], fa[2], lead, fb[0], fb[1], fb[2], n1, 0
+                )  # fmt: skip
+                lanes.set_unturned1(s, lane, n1)
+    state[S_DONE] = first + counted
+    if state[S_DONE] < count:
+        return LOOPS_FULL
+    return DONE
+
+
 __all__ = [
     "CANDIDATES",
     "C_CARDS",
@@ -409,10 +647,12 @@ __all__ = [
     "S_BY_TRICKS",
     "S_DONE",
     "S_LOOPS",
+    "S_PLAYED",
     "S_SIZE",
     "TOO_LONG",
     "binomials",
     "keep_longest",
     "play_range",
     "play_range_any",
+    "play_range_lanes",
 ]

@@ -63,12 +63,16 @@ lowest set bit is below bit 52, and a stack's end marker, at its card count, is 
 # X's seat and the tricks played in one word (_CARDS_AT, _SEAT_BIT). The pile's length is not
 # kept: it is the deck's size less both counts (no card leaves the game). Every word the state
 # saves is one store fewer a pass, and stores are what a pass waits for most (one 256-bit store
-# a cycle on this machine). How a game ended is read back from its fields (see _ended).
+# a cycle on this machine). How a game ended is read back from its fields (see ended).
 _XM, _X0, _X1, _YM, _Y0, _Y1, _PM, _P0, _P1 = range(9)
 _NX, _NY, _OWED, _TALLY = range(9, 13)
 _FIELDS = 13
+_D1 = 13
+"""With ``track``, a fourteenth field: how many of seat 1's dealt cards it has not turned yet
+(:mod:`beggar.kernels.exhaust` learns from it which of them a game never read)."""
+TRACKED_FIELDS = 14
 
-_APART = 64
+APART = 64
 """Words of room on each side of a call's lane state: a cache line is 8 words, and 64 keep it clear
 of whatever the allocator puts next to it, also with adjacent-line prefetch."""
 
@@ -103,11 +107,13 @@ def _le(a: np.uint64, b: np.uint64) -> bool:
 
 
 @jit_inline
-def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np.uint64:
+def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track: bool) -> np.uint64:
     """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
 
     ``pays`` holds the payment of value code ``c`` in its byte ``c``; ``cap`` is the tally at
     which a game is handed to the exact replay (cards from bit 32); ``size`` is the deck's size.
+    ``track`` (a constant where it is inlined) also counts down seat 1's unturned dealt cards
+    (:data:`TRACKED_FIELDS`): exact for the winner of a game that ended, the only one it is read for.
     Every quantity is an unsigned word and every choice a mask (``0`` or all ones), so that the
     loop over the lanes has no branch. Every shift is by less than 64 while a lane's game is
     being played (the largest is by the deck's size, at most :data:`MAX_CARDS`), so no shift
@@ -168,6 +174,12 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np
         p1 &= keep
         ny += plen & m_paid
         owed = (pays >> ((c0 << _U(3)) | (c1 << _U(4)))) & _U(255) & keep
+        if track:
+            # Seat 1 turned kx cards if it is X, else ky (the turner with no card left counts one
+            # too many, but that is never seat 1 while it still holds dealt cards).
+            k1 = _pick(_mask((tally & _SEAT_BIT) != _ZERO), kx, ky)
+            d1 = s[_D1 * L + i]
+            s[_D1 * L + i] = d1 - _pick(_mask(_le(k1, d1)), k1, d1)
         tally = ((tally + (k << _CARDS_AT)) - m_paid) ^ (m_x & _SEAT_BIT)
         # X is whoever turns next: the payer, or the taker of the pile.
         nx, ny = _pick(m_x, ny, nx), _pick(m_x, nx, ny)
@@ -189,7 +201,7 @@ def _step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64) -> np
 
 
 @jit_inline
-def _ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
+def ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
     """Whether the game in ``lane`` ended at the last step, read from its fields.
 
     A step that paid in full leaves an empty pile, both players holding the whole deck (any other
@@ -201,6 +213,98 @@ def _ended(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> bool:
     nx = s[_NX * L + lane]
     holder = ny if nx + ny == size else nx
     return bool(holder == _ZERO or ny == _ALL or s[_TALLY * L + lane] >= cap)
+
+
+@jit_inline
+def lane_result(s: np.ndarray, lane: int, cap: np.uint64, size: np.uint64) -> tuple[int, int, int, int]:
+    """``(reason, cards, tricks, winner)`` of the game that has :func:`ended` in ``lane``.
+
+    ``reason`` is :data:`~beggar.kernels.codes.CAPPED` (winner ``-1``) for a game that reached
+    ``cap``: the caller replays it exactly from its deal.
+    """
+    L = LANES
+    tally = s[_TALLY * L + lane]
+    cards = int(np.int64(tally >> _CARDS_AT))
+    tricks = int(np.int64(tally & _TRICKS))
+    px = int(np.int64((tally & _SEAT_BIT) != _ZERO))
+    if tally >= cap:
+        return CAPPED, cards, tricks, -1
+    if s[_NY * L + lane] == _ALL:
+        # The player who had to turn had no card (rule 8): the other takes the pile and wins.
+        # The step counted one card too many, the one that was not there.
+        return REASON_CANNOT_TURN, cards - 1, tricks + 1, px
+    if s[_NX * L + lane] + s[_NY * L + lane] == size:  # the pile is empty
+        return REASON_ALL_CARDS, cards, tricks, px
+    # The payer has no card: the pay card's owner takes the pile and wins.
+    return REASON_CANNOT_TURN, cards, tricks + 1, px ^ 1
+
+
+@jit_inline
+def put_lane(
+    s: np.ndarray,
+    lane: int,
+    am: np.uint64,
+    a0: np.uint64,
+    a1: np.uint64,
+    n0: int,
+    bm: np.uint64,
+    b0: np.uint64,
+    b1: np.uint64,
+    n1: int,
+    first: int,
+) -> None:
+    """Deal into ``lane`` hand 0 (``am``, ``a0``, ``a1``: mask and value planes, ``n0`` cards) and
+    hand 1, ``first`` to lead (its stack is X)."""
+    L = LANES
+    if first == 0:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = am, a0, a1, _U(n0)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = bm, b0, b1, _U(n1)
+    else:
+        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
+        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
+    for field in (_PM, _P0, _P1, _OWED):
+        s[field * L + lane] = _ZERO
+    s[_TALLY * L + lane] = _U(first) * _SEAT_BIT
+
+
+@jit_inline
+def unturned1(s: np.ndarray, lane: int) -> int:
+    """Seat 1's dealt cards not turned yet in ``lane`` (a state with :data:`TRACKED_FIELDS`)."""
+    return int(np.int64(s[_D1 * LANES + lane]))
+
+
+@jit_inline
+def set_unturned1(s: np.ndarray, lane: int, cards: int) -> None:
+    """Start counting seat 1's unturned dealt cards in ``lane`` from ``cards``."""
+    s[_D1 * LANES + lane] = _U(cards)
+
+
+@jit_inline
+def pay_bytes(pays: np.ndarray) -> np.uint64:
+    """The payment of each value code, a byte each, as :func:`step` reads it (a scale of fewer
+    than four values repeats its last)."""
+    packed = _ZERO
+    for code in range(4 if pays.size > 0 else 0):
+        packed |= _U(pays[min(code, pays.size - 1)]) << _U(8 * code)
+    return packed
+
+
+@jit_inline
+def tally_cap(cap: int) -> np.uint64:
+    """The tally at which a game of at most ``cap`` cards is handed to the exact replay."""
+    return _U(min(cap, _MAX_TALLY_CARDS)) << _CARDS_AT
+
+
+@jit_inline
+def lane_room(fields: int) -> np.ndarray:
+    """Room for the lanes' state of ``fields`` fields, on cache lines of its own.
+
+    The lanes' state is stored on every pass. Whatever the allocator puts beside it (another
+    worker thread's data) must not share its cache lines, or each store bounces a line between
+    the cores: two threads measured 1.5 times one, with a quarter more CPU time, where two
+    processes gave 2.0. So it gets lines of its own: take ``[APART : APART + fields * LANES]``.
+    """
+    return np.zeros(fields * LANES + 2 * APART, np.uint64)
 
 
 _EVEN_BYTES = _U(0x00FF00FF00FF00FF)
@@ -236,7 +340,6 @@ def _deal_lane(
     a time), and one multiplication gathers a bit of four cards, so a stack's words are built
     four cards at a time instead of card by card.
     """
-    L = LANES
     size = packed.size
     deck = padded[:size]
     for k in range(size):  # not deck[:] = packed, whose error message costs compile time
@@ -258,16 +361,7 @@ def _deal_lane(
         b0 |= _gather4(odd, 1) << at
         b1 |= _gather4(odd, 2) << at
     n1 = size // 2
-    n0 = size - n1
-    if first == 0:
-        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = am, a0, a1, _U(n0)
-        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = bm, b0, b1, _U(n1)
-    else:
-        s[_XM * L + lane], s[_X0 * L + lane], s[_X1 * L + lane], s[_NX * L + lane] = bm, b0, b1, _U(n1)
-        s[_YM * L + lane], s[_Y0 * L + lane], s[_Y1 * L + lane], s[_NY * L + lane] = am, a0, a1, _U(n0)
-    for field in (_PM, _P0, _P1, _OWED):
-        s[field * L + lane] = _ZERO
-    s[_TALLY * L + lane] = _U(first) * _SEAT_BIT
+    put_lane(s, lane, am, a0, a1, size - n1, bm, b0, b1, n1, first)
     return first
 
 
@@ -291,21 +385,14 @@ def random_standard(
     lengths = np.zeros(2, np.int64)
     cap = caps(cfg)[2]
     fixed = cfg[CFG_FIRST]
-    # The payment of each value code, a byte each (a scale of fewer than four values repeats its last).
-    pay_bytes = _ZERO
-    for code in range(4 if pays.size > 0 else 0):
-        pay_bytes |= _U(pays[min(code, pays.size - 1)]) << _U(8 * code)
+    payments = pay_bytes(pays)
     packed = np.zeros(size, np.uint8)
     for k in range(size):
         packed[k] = flags[values[k]] | (codes[values[k]] << 1)
     padded = np.zeros(64, np.uint8)
     words = padded.view(np.uint64)
-    # The lanes' state is stored on every pass. Whatever the allocator puts beside it (another
-    # worker thread's data) must not share its cache lines, or each store bounces a line between
-    # the cores: two threads measured 1.5 times one, with a quarter more CPU time, where two
-    # processes gave 2.0. So it gets lines of its own.
-    room = np.zeros(_FIELDS * L + 2 * _APART, np.uint64)
-    s = room[_APART : _APART + _FIELDS * L]
+    room = lane_room(_FIELDS)
+    s = room[APART : APART + _FIELDS * L]
     games = np.empty(L, np.int64)
     firsts = np.empty(L, np.int64)
     # A lane with no game left to play replays the last game, and its result is not written.
@@ -315,38 +402,22 @@ def random_standard(
         firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
     dealt = min(L, count)
     playing = dealt
-    tally_cap = _U(min(cap, _MAX_TALLY_CARDS)) << _CARDS_AT
+    cap_tally = tally_cap(cap)
     usize = _U(size)
     on_deck = count >= 0  # True: the deck is dealt a card at a time, a run-time flag (see bitkernel.settle)
     while playing > 0:
-        if _step(s, pay_bytes, tally_cap, usize) == _ZERO:
+        if step(s, payments, cap_tally, usize, False) == _ZERO:
             continue
         for lane in range(L):
-            if not _ended(s, lane, tally_cap, usize):
+            if not ended(s, lane, cap_tally, usize):
                 continue
             game = games[lane]
             if game >= 0:
                 first = firsts[lane]
-                tally = s[_TALLY * L + lane]
-                cards = int(np.int64(tally >> _CARDS_AT))
-                tricks = int(np.int64(tally & _TRICKS))
-                px = int(np.int64((tally & _SEAT_BIT) != _ZERO))
-                if tally >= tally_cap:
+                reason, cards, tricks, winner = lane_result(s, lane, cap_tally, usize)
+                if reason == CAPPED:
                     # The exact replay plays this lane's deal again from the start.
                     deal_random(values, deck, seed, start + game, fixed)
-                    reason, winner = CAPPED, -1
-                elif s[_NY * L + lane] == _ALL:
-                    # The player who had to turn had no card (rule 8): the other takes the pile
-                    # and wins. The step counted one card too many, the one that was not there.
-                    reason, winner = REASON_CANNOT_TURN, px
-                    cards -= 1
-                    tricks += 1
-                elif s[_NX * L + lane] + s[_NY * L + lane] == usize:  # the pile is empty
-                    reason, winner = REASON_ALL_CARDS, px
-                else:
-                    # The payer has no card: the pay card's owner takes the pile and wins.
-                    reason, winner = REASON_CANNOT_TURN, px ^ 1
-                    tricks += 1
                 held0 = size if winner == 0 else 0
                 if reason >= 0:
                     # bitkernel.settle's answer for a game that ended, without the call (a tenth
@@ -370,4 +441,19 @@ def random_standard(
             firsts[lane] = _deal_lane(s, lane, packed, padded, words, seed, start + game, fixed)
 
 
-__all__ = ["LANES", "MAX_CARDS", "random_standard"]
+__all__ = [
+    "APART",
+    "LANES",
+    "MAX_CARDS",
+    "TRACKED_FIELDS",
+    "ended",
+    "lane_result",
+    "lane_room",
+    "pay_bytes",
+    "put_lane",
+    "random_standard",
+    "set_unturned1",
+    "step",
+    "tally_cap",
+    "unturned1",
+]

@@ -195,11 +195,21 @@ class UnitResult:
     longest: dict[str, list[LongGame]]
     """The unit's longest games by cards and by tricks (not yet checked by the engine)."""
     seconds: float
+    games: int = 0
+    """Games played to count the deals: fewer where blocks of equal games were counted at once."""
 
 
-def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
-    """Play every deal of ``unit`` (a pure function of it: runs in a worker)."""
+def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitResult:
+    """Play every deal of ``unit`` (a pure function of it: runs in a worker).
+
+    ``skip`` counts blocks of deals whose games cannot differ at once (and, one game at a time,
+    takes a game up again where the previous deal's left off); ``lockstep`` plays four games at a
+    time where the settings allow (:func:`beggar.kernels.exhaust.play_range_lanes`). Neither
+    changes a result; ``skip=False, lockstep=False`` plays every deal from its start, one game at a
+    time, for the tests and the benchmark.
+    """
     from beggar.kernels import exhaust as kernel
+    from beggar.kernels import lockstep as lanes
     from beggar.kernels.bitwise import tables
     from beggar.kernels.codes import CFG_NEWEST_FIRST, CFG_WHEN_EMPTY
     from beggar.kernels.general import KernelRules
@@ -220,7 +230,10 @@ def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
     state = np.zeros(kernel.S_SIZE, np.int64)
     never: list[NeverEndingDeal] = []
     standard = not compiled.cfg[CFG_NEWEST_FIRST] and not compiled.cfg[CFG_WHEN_EMPTY] and pays.size <= 4
-    play = kernel.play_range if standard else kernel.play_range_any
+    if standard and lockstep and deck.composition.size <= lanes.MAX_CARDS:
+        play = kernel.play_range_lanes
+    else:
+        play = kernel.play_range if standard else kernel.play_range_any
     while True:
         status = play(
             current, deck.lead, count, flags, codes, pays, compiled.cfg, skip,
@@ -235,6 +248,7 @@ def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
             break
     if int(state[kernel.S_DONE]) != count:
         raise ExhaustError(f"the unit {unit.start:,} to {unit.stop:,} played {state[kernel.S_DONE]:,} deals")
+    never.sort(key=lambda deal: deal.index)  # games in lockstep end out of order
     longest = {
         "cards": _longest(deck, unit.start, by_cards, int(state[kernel.S_BY_CARDS]), kernel.C_CARDS),
         "tricks": _longest(deck, unit.start, by_tricks, int(state[kernel.S_BY_TRICKS]), kernel.C_TRICKS),
@@ -248,6 +262,7 @@ def play_unit(unit: Unit, *, skip: bool = True) -> UnitResult:
         never_ending=never,
         longest=longest,
         seconds=time.perf_counter() - began,
+        games=int(state[kernel.S_PLAYED]),
     )
 
 
