@@ -137,12 +137,16 @@ def run_census(
     on_progress: Callable[[CensusProgress], None] | None = None,
     method: str = "auto",
     memory: int | None = None,
+    by_period: bool = True,
 ) -> CensusProgress:
     """Decide and store every instance up to ``max_period`` that the store does not hold yet.
 
     ``method`` chooses how (:mod:`beggar.research.cycles.complete`): ``play`` every position of
     the deck, ``solver`` (the SAT model, row by row), or ``auto``: play where the positions'
     visited bits fit ``memory`` bytes (default :data:`~beggar.research.cycles.complete.DEFAULT_MEMORY`).
+    The solver decides a period at a time, from every cycle met at its least stack
+    (:mod:`beggar.research.cycles.periods`); ``by_period=False`` asks it the least leader's question
+    row by row instead.
 
     The solver's rows run through the one runner of :mod:`beggar.research.cluster`: a row is the unit, and
     :meth:`~beggar.research.store.Store.save_census_row` records its answers and cycles in one
@@ -174,8 +178,16 @@ def run_census(
         progress.cpu_seconds += result.seconds
         progress.seconds = time.perf_counter() - start
 
+    # -- the solver: a period is the unit (beggar.research.cycles.periods), unless rows are asked --
+    from beggar.research.cycles import periods
+
+    units: list[Any] = todo
+    work: Callable[[Any], RowResult] = partial(solve_row, spec, composition.counts, time_limit=time_limit)
+    if by_period:
+        units = periods.units(todo)
+        work = partial(periods.solve_period, spec, composition.counts, time_limit=time_limit)
     run_units(
-        UnitList(todo, partial(solve_row, spec, composition.counts, time_limit=time_limit), record),
+        UnitList(units, work, record),
         Schedule(executor=executor, workers=workers),
         on_round=None if on_progress is None else lambda: on_progress(progress),
     )

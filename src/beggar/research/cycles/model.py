@@ -171,11 +171,19 @@ def build_row(
     *,
     least_leader: bool = True,
     conservation: bool = False,
+    least_stack: bool = False,
+    cardinality: str = "counter",
+    shared_bound: bool = False,
 ) -> RowModel:
     """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`).
 
     ``conservation`` adds redundant clauses: in one period each seat wins as many cards of each
-    kind as it turns.
+    kind as it turns. ``least_leader`` asks that no trick end has a leader's stack below ``n1``;
+    ``least_stack`` that the other seat's ``N - n1`` cards be the least stack of every trick end
+    and that every leader hold more (:mod:`beggar.research.cycles.periods` says why each cycle
+    has such a trick end), with ``shared_bound`` writing the part of it that holds for every hand
+    size once, unguarded. ``cardinality`` chooses how the deck's composition is encoded
+    (:meth:`_Period.deck`).
     """
     N = composition.size
     if not (period >= 2 and 1 <= k1 < period and hands and all(1 <= n1 < N for n1 in hands)):
@@ -194,9 +202,11 @@ def build_row(
     row.link_tapes()
     if conservation:
         row.conserve()
+    if least_stack and shared_bound:
+        row.leader_holds_most()
     for n1, selector in selectors.items():
-        row.hand_size(n1, -selector, least_leader)
-    row.deck()
+        row.hand_size(n1, -selector, least_leader, least_stack, shared_bound)
+    row.deck(cardinality)
     return RowModel(composition, period, k1, cnf, selectors, row.cells)
 
 
@@ -326,7 +336,19 @@ class _Period:
                     cnf.add(-turned.at(L, v), won.at(L, v))
                     cnf.add(turned.at(L, v), -won.at(L, v))
 
-    def hand_size(self, n1: int, guard: int, least_leader: bool) -> None:
+    def leader_holds_most(self) -> None:
+        """The least stack's bound that holds for every hand size: at no trick end does the leader's
+        seat hold more than at the start (``held0 <= turns``), and where the other seat leads, less."""
+        cnf, turns, held0 = self.cnf, self.turns, self.held0
+        for t in range(self.L):
+            ends, second = self.ends[t], self.second[t]
+            for v in range(self.k1 + 1):
+                cnf.add(-ends, -held0.at(t + 1, v + 1), turns.at(t + 1, v + 1))
+                cnf.add(-ends, second, -held0.at(t + 1, v), turns.at(t + 1, v + 1))
+
+    def hand_size(
+        self, n1: int, guard: int, least_leader: bool, least_stack: bool = False, shared_bound: bool = False
+    ) -> None:
         """The clauses of one hand size ``n1``, each holding ``guard`` (its selector, negated): where
         won cards come up again, the position read off the tapes, and who holds cards when."""
         cnf, N, k1, k2, tapes, comes_up = self.cnf, self.N, self.k1, self.k2, self.tapes, self.comes_up
@@ -351,11 +373,34 @@ class _Period:
             if least_leader:
                 _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, -second, seat=0)
                 _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, second, seat=1)
+            if least_stack:
+                for seat, leads in ((0, -second),) if shared_bound else ((0, -second), (1, second)):
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n2, guard, -ends, seat=seat)
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n2 + 1, guard, -ends, leads, seat=seat)
 
-    def deck(self) -> None:
-        """The position holds the deck: as many cards of each pay kind as the composition."""
+    def deck(self, cardinality: str = "counter") -> None:
+        """The position holds the deck: as many cards of each pay kind as the composition.
+
+        ``cardinality`` is ``counter`` (the order encoding's counter over the cells) or the name of
+        one of python-sat's encodings of "exactly" (``totalizer``, ``kmtotalizer``,
+        ``seqcounter``, ``sortnetwrk``, ``cardnetwrk``, ``mtotalizer``).
+        """
         for kind in self.kinds:
             if kind == 0:
+                continue
+            if cardinality != "counter":
+                from pysat.card import CardEnc, EncType
+
+                cells = [cell[kind] for cell in self.cells]
+                encoded = CardEnc.equals(
+                    cells,
+                    self.composition.counts[kind],
+                    top_id=self.cnf.top,
+                    encoding=getattr(EncType, cardinality),
+                )
+                self.cnf.top = max(self.cnf.top, encoded.nv)
+                for clause in encoded.clauses:
+                    self.cnf.add(*clause)
                 continue
             count = _Counter(self.cnf, self.composition.counts[kind])
             for cell in self.cells:

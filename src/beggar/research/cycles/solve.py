@@ -81,11 +81,51 @@ class Answer:
         return {**self.instance.to_dict(), "status": self.status, "seconds": round(self.seconds, 4)}
 
 
-def _solver(clauses: list[list[int]]) -> Any:
-    """A CaDiCaL 1.9.5 solver holding ``clauses``."""
-    from pysat.solvers import Cadical195  # the solver is loaded only when a model is solved
+@dataclass(frozen=True)
+class Encoding:
+    """How a row is modelled and solved: options of :func:`~beggar.research.cycles.model.build_row`
+    and of the solver (each measured by ``bench/census_sat.py``)."""
 
-    return Cadical195(bootstrap_with=clauses)
+    least_leader: bool = False
+    """Only trick ends where no trick end has a smaller leader's stack (the row census's question)."""
+    least_stack: bool = False
+    """Only trick ends where the other seat's stack is the least stack of every trick end (see
+    :func:`~beggar.research.cycles.model.build_row`)."""
+    focused: bool = False
+    """CaDiCaL in its focused mode only (no stable phases), which suits proofs of ``unsat``."""
+    free_hands: bool = False
+    """One question for the whole row (the hand size left to the solver) instead of one question
+    per hand size under assumptions; its positions come in any order of ``n1`` (so not with a
+    time limit, whose child process answers hand size by hand size)."""
+    solver: str = "cadical195"
+    """The python-sat solver (``focused`` is CaDiCaL's only)."""
+    cardinality: str = "counter"
+    """How the deck's composition is encoded (see :meth:`beggar.research.cycles.model.build_row`)."""
+    shared_bound: bool = False
+    """With ``least_stack``: the bound on the leader's seat that holds for every hand size as
+    clauses of their own, shared by every instance of the row."""
+
+
+@dataclass
+class SolverClock:
+    """CPU seconds spent inside the solver's calls (``time.process_time``), added up over rows."""
+
+    seconds: float = 0.0
+
+
+def _solver(clauses: list[list[int]], encoding: Encoding | None = None) -> Any:
+    """A solver holding ``clauses``: CaDiCaL 1.9.5 unless ``encoding`` names another of python-sat's."""
+    from pysat.solvers import Cadical195, Solver  # the solver is loaded only when a model is solved
+
+    encoding = encoding or Encoding()
+    if encoding.solver != "cadical195":
+        return Solver(name=encoding.solver, bootstrap_with=clauses)
+    if not encoding.focused:
+        return Cadical195(bootstrap_with=clauses)
+    solver = Cadical195()
+    solver.configure({"stabilize": 0})
+    solver.append_formula(clauses)
+    return solver
 
 
 def solve(
@@ -130,7 +170,7 @@ def solutions(
                 return
         return
     start = time.perf_counter()
-    stream = _enumerate(composition, instance, least_leader)
+    stream = _enumerate(composition, instance, Encoding(least_leader=least_leader))
     for found, kinds in enumerate(stream, start=1):
         if not kinds:
             yield Answer(instance, UNSAT, time.perf_counter() - start)
@@ -142,24 +182,54 @@ def solutions(
             return
 
 
-def _enumerate(composition: Composition, instance: Instance, least_leader: bool) -> Generator[list[int]]:
+def _enumerate(composition: Composition, instance: Instance, encoding: Encoding) -> Generator[list[int]]:
     """The positions of one instance as kinds, then an empty list (no more): a row of one hand size."""
-    for _, kinds in _enumerate_row(composition, instance.period, instance.k1, [instance.n1], least_leader):
+    for _, kinds in _enumerate_row(composition, instance.period, instance.k1, [instance.n1], encoding):
         yield kinds
 
 
 def _enumerate_row(
-    composition: Composition, period: int, k1: int, hands: Sequence[int], least_leader: bool
+    composition: Composition,
+    period: int,
+    k1: int,
+    hands: Sequence[int],
+    encoding: Encoding,
+    clock: SolverClock | None = None,
 ) -> Generator[tuple[int, list[int]]]:
-    """The positions of each instance of a row in turn, as ``(n1, kinds)``; ``(n1, [])`` closes each."""
-    model = build_row(composition, period, k1, hands, least_leader=least_leader)
-    solver = _solver(model.cnf.clauses)
+    """The positions of each instance of a row in turn, as ``(n1, kinds)``; ``(n1, [])`` closes each.
+
+    ``clock`` adds up the CPU time of the solver's calls."""
+    model = build_row(
+        composition,
+        period,
+        k1,
+        hands,
+        least_leader=encoding.least_leader,
+        least_stack=encoding.least_stack,
+        cardinality=encoding.cardinality,
+        shared_bound=encoding.shared_bound,
+    )
+    solver = _solver(model.cnf.clauses, encoding)
     try:
+        if encoding.free_hands:  # one question for the whole row: some hand size of ``hands``
+            while _timed(solver, [], clock):
+                n1, kinds = model.decode(solver.get_model())
+                yield n1, kinds
+                _, cycle = replay(composition, kinds, Instance(period, k1, n1))
+                for position in cycle.positions:
+                    if lead_size(position) in model.selectors:
+                        solver.add_clause(
+                            model.blocking(lead_size(position), leader_first(composition, position))
+                        )
+                solver.add_clause(model.blocking(n1, kinds))
+            for n1 in hands:
+                yield n1, []
+            return
         for n1 in hands:
             instance = Instance(period, k1, n1)
             selector = model.selectors[n1]
             assumptions = [] if selector == model.cnf.true else [selector]
-            while solver.solve(assumptions=assumptions):
+            while _timed(solver, assumptions, clock):
                 _, kinds = model.decode(solver.get_model())
                 yield n1, kinds
                 _, cycle = replay(composition, kinds, instance)
@@ -172,6 +242,17 @@ def _enumerate_row(
         solver.delete()
 
 
+def _timed(solver: Any, assumptions: list[int], clock: SolverClock | None) -> bool:
+    """The solver's answer under ``assumptions``, its CPU time added to ``clock``."""
+    if clock is None:
+        return bool(solver.solve(assumptions=assumptions))
+    start = time.process_time()
+    try:
+        return bool(solver.solve(assumptions=assumptions))
+    finally:
+        clock.seconds += time.process_time() - start
+
+
 def row_solutions(
     composition: Composition,
     period: int,
@@ -181,6 +262,8 @@ def row_solutions(
     time_limit: float | None = None,
     least_leader: bool = False,
     incremental: bool = True,
+    encoding: Encoding | None = None,
+    clock: SolverClock | None = None,
 ) -> Iterator[Answer]:
     """:func:`solutions` for every hand size ``n1`` of ``hands`` in turn, with a time limit for each.
 
@@ -188,15 +271,19 @@ def row_solutions(
     another under assumptions (the first instance's time includes building it); otherwise each
     instance gets a model and a solver of its own. With a time limit the solver runs in one child
     process for the whole row; an instance that runs out of time is answered ``unknown``, its
-    process stopped, and a new one takes the rest.
+    process stopped, and a new one takes the rest. ``encoding`` (incremental only) replaces
+    ``least_leader`` with every option of :class:`Encoding`; ``clock`` (without a time limit)
+    adds up the solver's own CPU time.
     """
+    if encoding is None:
+        encoding = Encoding(least_leader=least_leader)
     if time_limit is None:
         if not incremental:
             for n1 in hands:
                 yield from solutions(composition, Instance(period, k1, n1), least_leader=least_leader)
             return
         start = time.perf_counter()
-        for n1, kinds in _enumerate_row(composition, period, k1, hands, least_leader):
+        for n1, kinds in _enumerate_row(composition, period, k1, hands, encoding, clock):
             instance = Instance(period, k1, n1)
             if not kinds:
                 yield Answer(instance, UNSAT, time.perf_counter() - start)
@@ -207,7 +294,7 @@ def row_solutions(
         return
     left = list(hands)
     while left:
-        for answer in _row_in_child(composition, period, k1, left, least_leader, time_limit, incremental):
+        for answer in _row_in_child(composition, period, k1, left, encoding, time_limit, incremental):
             yield answer
             if answer.status != SAT:
                 left.remove(answer.instance.n1)
@@ -218,14 +305,14 @@ def _row_in_child(
     period: int,
     k1: int,
     hands: list[int],
-    least_leader: bool,
+    encoding: Encoding,
     seconds: float,
     incremental: bool,
 ) -> Iterator[Answer]:
     """Answers for ``hands`` from one child process, until the row ends or an instance runs out of time."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    job = (composition, period, k1, tuple(hands), least_leader, incremental)
+    job = (composition, period, k1, tuple(hands), encoding, incremental)
     child = context.Process(target=_child, args=(send, os.getpid(), *job), daemon=True)
     child.start()
     send.close()
@@ -266,7 +353,7 @@ def _child(
     period: int,
     k1: int,
     hands: tuple[int, ...],
-    least_leader: bool,
+    encoding: Encoding,
     incremental: bool,
 ) -> None:
     """The child process of :func:`_row_in_child`: every position of the row, sent as found.
@@ -276,11 +363,11 @@ def _child(
     die_with_parent(parent)
     try:
         if incremental:
-            for message in _enumerate_row(composition, period, k1, hands, least_leader):
+            for message in _enumerate_row(composition, period, k1, hands, encoding):
                 send.send(message)
             return
         for n1 in hands:
-            for kinds in _enumerate(composition, Instance(period, k1, n1), least_leader):
+            for kinds in _enumerate(composition, Instance(period, k1, n1), encoding):
                 send.send((n1, kinds))
     except ConstructError as exc:
         send.send(str(exc))
