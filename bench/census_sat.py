@@ -100,11 +100,11 @@ def decide_rows(composition: Composition, period: int, k1s: list[int], variant: 
 
 def _least_leader_sat(composition: Composition, found: PeriodCycles, period: int) -> set[tuple[int, int]]:
     """The census's ``sat`` instances ``(k1, n1)`` of ``period``, decided from the cycles found."""
-    from beggar.research.cycles.complete import Played, _checked, decide
+    from beggar.research.cycles.complete import Played, decide, engine_cycle
 
     alphabet = Alphabet.of(composition.rules)
     played = [
-        _checked(composition, alphabet, deal, cycle.period_tricks, cycle.period_cards)
+        engine_cycle(composition, alphabet, deal, cycle.period_tricks, cycle.period_cards)
         for deal, cycle in sorted(found.cycles.items())
     ]
     instances, _ = decide(composition, Played(0, 0, played, 0.0), period)

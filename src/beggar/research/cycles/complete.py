@@ -250,7 +250,7 @@ def play_every_position(
                 raise ConstructError(f"the cycle {deal} was found twice: the position index is wrong")
             mine.add(deal)
             if deal not in result:  # another walker may have reached it too
-                result[deal] = _checked(
+                result[deal] = engine_cycle(
                     composition, alphabet, deal, form[0].period_tricks, form[0].period_cards
                 )
     return Played(
@@ -262,7 +262,7 @@ def play_every_position(
     )
 
 
-def _checked(
+def engine_cycle(
     composition: Composition, alphabet: Alphabet, deal: str, period_tricks: int, period_cards: int
 ) -> PlayedCycle:
     """The cycle through ``deal`` as the reference engine plays it; an error unless it is the one found."""

@@ -136,7 +136,7 @@ def solve_period(spec: str, counts: tuple[int, ...], unit: PeriodUnit, time_limi
     With a time limit, an instance of the least stack that runs out of time leaves every instance
     of the period ``unknown`` (the cycles found are stored), to be tried again under a longer one.
     """
-    from beggar.research.cycles.complete import Played, _checked, decide
+    from beggar.research.cycles.complete import Played, decide, engine_cycle
 
     start = time.perf_counter()
     rules = rules_named(spec)
@@ -144,7 +144,7 @@ def solve_period(spec: str, counts: tuple[int, ...], unit: PeriodUnit, time_limi
     alphabet = Alphabet.of(rules)
     found = period_cycles(composition, unit.period, time_limit=time_limit)
     played = [
-        _checked(composition, alphabet, deal, cycle.period_tricks, cycle.period_cards)
+        engine_cycle(composition, alphabet, deal, cycle.period_tricks, cycle.period_cards)
         for deal, cycle in sorted(found.cycles.items())
     ]
     decided, records = decide(composition, Played(0, 0, played, 0.0), unit.period)
