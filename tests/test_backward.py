@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,18 +74,98 @@ def test_backward_play_is_for_two_players() -> None:
         predecessors(position, rules)
 
 
-@pytest.mark.slow
+def _leader_first(position: Position) -> str:
+    """A position with the leader's stack written first: the same position from either seat."""
+    hands = position.stacks.compact().split("/")
+    return f"{hands[position.leader]}/{hands[1 - position.leader]}"
+
+
+def test_backward_play_finds_exactly_the_deals_that_reach_a_cycle() -> None:
+    """Against brute force: every deal of the half deck whose only pay cards are two jacks (325
+    deals, the first hand leading) played forward by the engine, and each deal's lead-in."""
+    rules = rules_named("half-deck:pay=J1")
+    reaching: dict[frozenset[str], dict[str, int]] = {}
+    cycles = {}
+    for jacks in itertools.combinations(range(26), 2):
+        cards = "".join("J" if place in jacks else "-" for place in range(26))
+        deal = f"{cards[:13]}/{cards[13:]}"
+        cycle = find_cycle(deal, rules)
+        if cycle is not None:
+            on_cycle = frozenset(_leader_first(position) for position in cycle.positions)
+            reaching.setdefault(on_cycle, {})[deal] = cycle.pre_period_tricks
+            cycles[on_cycle] = cycle
+    assert len(reaching) == 1  # one cycle, which 20 deals reach, from either seat
+    ((on_cycle, expected),) = reaching.items()
+    assert len(expected) == 20 and set(expected.values()) == {1, 2}
+    found = deals_reaching(cycles[on_cycle].positions, rules, max_tricks=50)
+    assert found.exhausted and found.complete  # nothing further back: the walk ended by itself
+    assert found.deals == expected
+
+
+# The 30 starting deals that reach the 2024 cycle (Casella and co-authors), each with the tricks
+# its game plays before a position of the cycle, as backward play finds them in
+# test_the_2024_cycle_is_reached_by_30_starting_deals.
+DEALS_REACHING_2024: dict[str, int] = {
+    "-----------------KA------J/Q-K---Q-KQQJ----A-KAAJ--J-": 6,
+    "-----------------KQ------J/Q-K---Q-KAQJ----A-KAAJ--J-": 6,
+    "---------------KA----J----/-K---Q-KQQJ--A-KAAJ--J--Q-": 5,
+    "---------------KQ----J----/-K---Q-KAQJ--A-KAAJ--J--Q-": 5,
+    "--------------KA---J------/K---Q-KQQJ-A-KAAJ--J--Q---": 5,
+    "--------------KQ---J------/K---Q-KAQJ-A-KAAJ--J--Q---": 5,
+    "-----------Q----KQ-K-J----/---K---A-KQQJ-A----AAJ--J-": 4,
+    "-----------Q----KQ-K-J----/---K---Q-KQAJ-A----AAJ--J-": 4,
+    "----------Q----KQ--J-----K/--K---A-KQQJA----AAJ--J---": 4,
+    "----------Q----KQ--J-----K/--K---Q-KQAJA----AAJ--J---": 4,
+    "----------Q----KQ-J-----KA/--K---A-KQQJ-----AAJ--J---": 4,
+    "----------Q----KQ-J-----KA/--K---Q-KQAJ-----AAJ--J---": 4,
+    "----K---A-KQQJ-A----AAJ--J/-----------Q----KQ-K-J----": 4,
+    "----K---Q-KQAJ-A----AAJ--J/-----------Q----KQ-K-J----": 4,
+    "---K---A-KQQJ-----AAJ--J--/----------Q----KQ-J-----KA": 4,
+    "---K---A-KQQJA----AAJ--J--/----------Q----KQ--J-----K": 4,
+    "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA": 4,
+    "---K---Q-KQAJA----AAJ--J--/----------Q----KQ--J-----K": 4,
+    "--K---Q-KAQJ--A-KAAJ--J--Q/---------------KQ----J----": 5,
+    "--K---Q-KQQJ--A-KAAJ--J--Q/---------------KA----J----": 5,
+    "-K---Q-KAQJ-A-KAAJ--J--Q--/--------------KQ---J------": 5,
+    "-K---Q-KQQJ-A-KAAJ--J--Q--/--------------KA---J------": 5,
+    "-Q-K---Q-KAQJ----A-KAAJ--J/-----------------KQ------J": 6,
+    "-Q-K---Q-KQQJ----A-KAAJ--J/-----------------KA------J": 6,
+    "K---Q-KAQJ--KAAJ--J--Q----/-------------KQ-J--------A": 5,
+    "K---Q-KAQJA-KAAJ--J--Q----/-------------KQ--J--------": 5,
+    "K---Q-KQQJ--KAAJ--J--Q----/-------------KA-J--------A": 5,
+    "K---Q-KQQJA-KAAJ--J--Q----/-------------KA--J--------": 5,
+    "Q-K---Q-KAQJ---A-KAAJ--J--/----------------KQ-----J--": 6,
+    "Q-K---Q-KQQJ---A-KAAJ--J--/----------------KA-----J--": 6,
+}
+
+
+def test_the_30_deals_that_reach_the_2024_cycle_run_into_it() -> None:
+    cycle = find_cycle(NEVER_ENDING.deal)
+    assert cycle is not None
+    assert len(DEALS_REACHING_2024) == 30
+    assert DEALS_REACHING_2024[NEVER_ENDING.deal] == cycle.pre_period_tricks
+    on_cycle = {_leader_first(position) for position in cycle.positions}
+    for deal, tricks in DEALS_REACHING_2024.items():
+        hands = deal.split("/")
+        assert len(hands[0]) == len(hands[1]) == 26
+        assert play(deal).status is Status.LOOP
+        reached = find_cycle(deal)
+        assert reached is not None and reached.pre_period_tricks == tricks
+        assert {_leader_first(position) for position in reached.positions} == on_cycle
+
+
+@pytest.mark.exhaustive
 def test_the_2024_cycle_is_reached_by_30_starting_deals() -> None:
-    """Casella and co-authors: a cycle of 62 tricks reached by 30 distinct starting hands."""
+    """Casella and co-authors: a cycle of 62 tricks reached by 30 distinct starting hands.
+
+    A minute of backward play: the default run checks the method against brute force on a small
+    deck and these 30 deals forward (the two tests above)."""
     cycle = find_cycle(NEVER_ENDING.deal)
     assert cycle is not None
     found = deals_reaching(cycle.positions, max_tricks=12)
     assert found.complete
     assert found.positions_by_depth[-1] == 0  # nothing further back: the count is exhaustive
-    assert len(found.deals) == 30
-    assert found.deals[NEVER_ENDING.deal] == cycle.pre_period_tricks
-    for deal, tricks in found.deals.items():
+    assert found.deals == DEALS_REACHING_2024
+    for deal in found.deals:
         record = play(deal)
         assert record.status is Status.LOOP
-        reached = find_cycle(deal)
-        assert reached is not None and reached.period_tricks == 62 and reached.pre_period_tricks <= tricks

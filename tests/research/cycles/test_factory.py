@@ -169,7 +169,7 @@ def test_a_factory_killed_with_sigkill_resumes_and_loses_nothing(tmp_path: Path)
     )
     try:
         deadline = time.monotonic() + 240
-        while _units_done(db) < 4:
+        while _units_done(db) < 1:  # killed as soon as a unit is stored
             assert process.poll() is None, "the factory stopped by itself"
             assert time.monotonic() < deadline, "the factory made no progress"
             time.sleep(0.2)
