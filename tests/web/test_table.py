@@ -604,7 +604,8 @@ def test_play_again_after_a_friend_left_does_not_deal_them_in() -> None:
     # Ben is not dealt in to wait on: the computer plays his seat, and nobody is offered anything.
     assert table.seats[1].stand_in and table.seats[1].automatic
     assert table.log[-1]["text"] == "Ben left the table: the computer plays for them until they return."
-    assert notice(table, 0) == "Ben is away: the computer plays for them until they return."
+    # The notice says what is true now: Ben left (he is not merely away), and may still come back.
+    assert notice(table, 0) == "Ben left the table: the computer plays for them until they return."
     while table.game.to_play != 1:
         table.step()
     assert table.waiting_for_machine()  # Ben's turn does not wait for Ben

@@ -530,7 +530,8 @@ def notice(table: Table, seat: int | None) -> str:
             continue
         gone = f"{each.name} left the table" if each.left else f"{each.name} has been away for a while"
         if each.stand_in:
-            parts.append(f"{each.name} is away: the computer plays for them until they return.")
+            # Why they are not here, as the log said it: a friend who left is not "away".
+            parts.append(f"{each.name} {each.away_words()}: the computer plays for them until they return.")
         elif over:
             # Nothing to go on with: the one question left is a new game, and it does not wait
             # for them (Table.new_game), which is what Play again is said to do.
