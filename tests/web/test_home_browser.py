@@ -26,7 +26,8 @@ def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str,
         assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
         assert page.locator("#opt-error").is_visible()
         box = page.locator("#opt-error").bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_SCREEN["height"]
+        # In view: a fraction of a pixel past the edge is layout rounding, not a hidden message.
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_SCREEN["height"] + 0.5
         page.clock.run_for(15_000)
         assert page.locator("#opt-error").is_visible()  # it stays until the deal is changed
         page.fill("#opt-deal", "")

@@ -337,11 +337,18 @@ def test_every_key_sent_is_described_in_messages_js_and_every_property_is_sent()
     assert not never, f"described in messages.js but never sent: {never}"
 
 
-def test_a_replay_and_its_named_frames_are_described_in_messages_js() -> None:
+def test_a_replay_and_its_named_frames_are_described_in_messages_js(client: TestClient) -> None:
     """A replay (beggar/web/replay.py) sends what messages.js's Replay and ReplayFrame describe, by
-    name: a saved game (mode, seat), and a never-ending famous game (title, cycle)."""
+    name: a saved game (mode, seat), a never-ending famous game (title, cycle), and the two deals of
+    a sitting whose first deal looped and was dealt again (as the server answers them)."""
     types = documented()
     seen: set[tuple[str, str]] = set()
+    with client.websocket_connect("/ws") as ws:
+        me = Socket(ws)
+        create(me, mode="watch", rules="family-table:lead=first-hand", deal=NEVER_ENDING.deal, pace="instant")
+        end = me.until("state", lambda s: s["reshuffles"] >= 1 and s["over"] is not None, limit=100_000)
+    for replay_id in (end["over"]["dealt_again"][0]["replay"], end["over"]["replay"]):
+        _check(client.get(f"/api/replay/{replay_id}").json(), "Replay", types, seen, "a redealt sitting")
     game = Game(random_deal(STANDARD, SHORT_SEED), STANDARD)
     saved = {**replay(game, ["Ann", "Bea"], you=0), "mode": "computer", "you": 0, "finished": True}
     stopped = replay(
