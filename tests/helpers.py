@@ -409,6 +409,19 @@ def arrangements(counts: list[int]) -> Iterator[list[int]]:
             counts[kind] += 1
 
 
+def leader_cards(deal: str, rules: Rules, period_cards: int) -> int:
+    """Of the first ``period_cards`` cards the engine turns from ``deal`` (the first hand leading,
+    no limits), how many the leader turns: a cycle's ``k1`` when ``deal`` is on it."""
+    game = Game(deal, rules.unlimited(), first=0, complete=False)
+    turned = k1 = 0
+    while turned < period_cards:
+        for event in game.step():
+            if isinstance(event, CardTurned):
+                turned += 1
+                k1 += event.player == 0
+    return k1
+
+
 def brute_force(composition: Composition, max_period: int) -> tuple[set[tuple[int, int, int]], set[str]]:
     """Every (period, k1, n1) some position on a cycle has (with repeats of shorter cycles), and the
     leader-first positions on cycles, from the engine playing every position of the deck."""
@@ -421,13 +434,7 @@ def brute_force(composition: Composition, max_period: int) -> tuple[set[tuple[in
             if cycle is None or cycle.pre_period_tricks:
                 continue
             on_cycles.add(deal)
-            game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
-            turned = k1 = 0
-            while turned < cycle.period_cards:
-                for event in game.step():
-                    if isinstance(event, CardTurned):
-                        turned += 1
-                        k1 += event.player == 0
+            k1 = leader_cards(deal, composition.rules, cycle.period_cards)
             repeat = 1
             while repeat * cycle.period_cards <= max_period:
                 found.add((repeat * cycle.period_cards, repeat * k1, n1))

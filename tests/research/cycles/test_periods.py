@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from beggar.cycle import find_cycle
-from beggar.engine import CardTurned, Game
 from beggar.research.cycles import periods
 from beggar.research.cycles.census import Row, rows, run_census, solve_row
 from beggar.research.cycles.kinds import Composition
@@ -13,7 +12,7 @@ from beggar.research.cycles.periods import PeriodUnit, solve_period, stack_hands
 from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Encoding, row_solutions
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
-from helpers import brute_force
+from helpers import brute_force, leader_cards
 
 
 def _least_stack_instances(composition: Composition, max_period: int) -> set[tuple[int, int, int]]:
@@ -28,13 +27,7 @@ def _least_stack_instances(composition: Composition, max_period: int) -> set[tup
         leader, other = (len(hand) for hand in deal.split("/"))
         if other != least:
             continue
-        game = Game(deal, composition.rules.unlimited(), first=0, complete=False)
-        turned = k1 = 0
-        while turned < cycle.period_cards:
-            for event in game.step():
-                if isinstance(event, CardTurned):
-                    turned += 1
-                    k1 += event.player == 0
+        k1 = leader_cards(deal, composition.rules, cycle.period_cards)
         for repeat in range(1, max_period // cycle.period_cards + 1):
             found.add((repeat * cycle.period_cards, repeat * k1, leader))
     return found
