@@ -70,35 +70,43 @@ def _probe(root: Path, cache: Path) -> tuple[str, str]:
 
 
 @pytest.mark.system
-def test_a_changed_helper_in_one_file_reaches_a_cached_function_of_another(tmp_path: Path) -> None:
-    root = _copy(tmp_path / "copy")
+def test_copies_share_one_compilation_and_a_changed_helper_in_one_file_reaches_a_cached_caller(
+    tmp_path: Path,
+) -> None:
+    """Three fresh interpreters over one cache: the first compiles the probe; the second, on a
+    copy of the same sources in another folder, loads it (it saves nothing, and gives the same
+    answer); the third, after the helper's file changed (the caller's did not, so numba's own
+    stamp would load the caller's cached code and the old helper in it), gives the changed
+    helper's answer, compiled into a cache folder of its own."""
     cache = tmp_path / "cache"
+    root, elsewhere = _copy(tmp_path / "clone"), _copy(tmp_path / "elsewhere" / "worktree")
     first_hash, first = _probe(root, cache)
     assert first == "17"  # (5 * 3 + 1) + 1
-    assert list((cache / f"beggar-{first_hash}").rglob("*.nbi")), "the first run fills the cache"
-    assert _probe(root, cache) == (first_hash, first)  # loaded from the cache: the same answer
+    assert first_hash == jit._source_hash(root / "beggar")  # what the next test edits and hashes
+    folders = {path.parent.relative_to(cache / f"beggar-{first_hash}") for path in cache.rglob("*.nbi")}
+    assert folders == {Path("kernels")}, "filed by the kernels' folder name, not where the copy lies"
+
+    again = _run(elsewhere, cache, NUMBA_DEBUG_CACHE="1")
+    assert "[cache] data loaded" in again and "[cache] data saved" not in again
+    assert again.splitlines()[-1] == f"{first_hash} {first}"
 
     helper = root / "beggar" / "kernels" / "probe_helper.py"
     helper.write_text(HELPER.replace("_STEP = 3", "_STEP = 4"))
     changed_hash, changed = _probe(root, cache)
-
     assert changed == "22", "the cached probe_caller.run runs the changed helper, not the old one"
     assert changed_hash != first_hash
-    shutil.rmtree(cache)
-    assert _probe(root, cache) == (changed_hash, changed)  # the same as a compile from nothing
 
 
 def test_the_hash_covers_every_compiled_source(tmp_path: Path) -> None:
     """The real kernels' helpers (rng.py) and the game modules they read change the hash too."""
-    root = _copy(tmp_path / "copy")
-    cache = tmp_path / "cache"
-    code = "from beggar.kernels import jit; print(jit.SOURCE_HASH)"
-    hashes = [_run(root, cache, code)]
+    package = _copy(tmp_path / "copy") / "beggar"
+    hashes = [jit._source_hash(package)]
     for name in ("kernels/rng.py", "rules.py"):
-        path = root / "beggar" / name
+        path = package / name
         path.write_text(path.read_text() + "\n# changed\n")
-        hashes.append(_run(root, cache, code))
+        hashes.append(jit._source_hash(package))
     assert len(set(hashes)) == 3
+    assert jit._source_hash() == jit.SOURCE_HASH  # the package's own, as it was imported
 
 
 def test_the_first_compile_says_so_once(
@@ -112,15 +120,3 @@ def test_the_first_compile_says_so_once(
     with jit.compiling("probe", 20, notify=True):
         pass
     assert capsys.readouterr().err == ""
-
-
-@pytest.mark.system
-def test_two_copies_of_the_same_sources_share_one_compilation(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    copies = [_copy(tmp_path / "clone"), _copy(tmp_path / "elsewhere" / "worktree")]
-    source_hash, result = _probe(copies[0], cache)
-    again = _run(copies[1], cache, NUMBA_DEBUG_CACHE="1")
-    assert "[cache] data loaded" in again and "[cache] data saved" not in again
-    assert again.splitlines()[-1] == f"{source_hash} {result}"
-    folders = {path.parent.relative_to(cache / f"beggar-{source_hash}") for path in cache.rglob("*.nbi")}
-    assert folders == {Path("kernels")}
