@@ -9,8 +9,9 @@ import pytest
 
 from beggar.cli import run
 from beggar.cycle import find_cycle
+from beggar.research.cycles import neighbours
 from beggar.research.cycles.canon import CanonError, canonical_form
-from beggar.research.cycles.neighbours import CHANGES, neighbourhood
+from beggar.research.cycles.neighbours import CHANGES, Neighbourhood, neighbourhood
 from beggar.rules import STANDARD, Rules, rules_named
 
 ITALIAN = rules_named("court-only:deck=stripped")
@@ -19,13 +20,29 @@ CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 
 
 @pytest.mark.slow
-def test_the_published_italian_cycle_is_isolated() -> None:
-    """No change of one card at any of its positions leads into another cycle, or back into it.
+def test_the_published_italian_cycle_is_isolated(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No change of one card at any of its positions leads into another cycle, or back into it;
+    ``beggar cycle --neighbours`` says so.
 
     The cycle is symmetric: its 36 trick-end positions are 18 leader-first positions, each met
     from either seat. The counts were checked against a separate C program written for the purpose.
     """
     hood = neighbourhood(ITALIAN_CYCLE, ITALIAN)
+    asked: list[tuple[object, ...]] = []
+
+    def computed(position: str, rules: Rules, *, first: int = 0) -> Neighbourhood:
+        asked.append((position, rules, first))  # the command asks for this very neighbourhood,
+        return hood  # which this test has just computed (seconds of play)
+
+    monkeypatch.setattr(neighbours, "neighbourhood", computed)
+    status = run(["cycle", "--partial", "--neighbours", "--rules", "court-only:deck=stripped", ITALIAN_CYCLE])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert [(str(position), rules) for position, rules, _ in asked] == [(ITALIAN_CYCLE, ITALIAN)]
+    assert "isolated: no change of one card runs into another cycle" in out
+    assert "6,912" in out and "18 positions" in out
     assert hood.isolated and hood.complete and hood.others == ()
     tried = {t.change: t.tried for t in hood.tallies}
     # 18 positions; 384 pairs of different values a position; 40 cards each moved to 40 other
@@ -148,13 +165,9 @@ def test_a_game_that_ends_or_rules_the_factory_cannot_write_are_refused() -> Non
         neighbourhood("--J-/K-J-", STANDARD.replace(players=3))
 
 
-@pytest.mark.slow
 def test_the_cycle_command_prints_the_neighbourhood(capsys: pytest.CaptureFixture[str]) -> None:
-    status = run(["cycle", "--partial", "--neighbours", "--rules", "court-only:deck=stripped", ITALIAN_CYCLE])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    assert "isolated: no change of one card runs into another cycle" in out
-    assert "6,912" in out and "18 positions" in out
+    """The command prints a cycle's neighbourhood as JSON (an isolated one as text: the Italian
+    cycle's test), and says when a deal does not loop."""
     status = run(["cycle", "--partial", "--neighbours", "--json", "--J-/K-J-"])
     data = json.loads(capsys.readouterr().out)["neighbours"]
     assert status == 0
