@@ -16,12 +16,21 @@ import pytest
 
 from beggar.cli import run
 from beggar.engine import play
-from beggar.research import cluster
+from beggar.research import cluster, search
 from beggar.research.search import SearchArgs, Space, run_search, run_unit
 from beggar.research.store import Store
 from beggar.rules import rules_named
 
 BEGGAR = [sys.executable, "-m", "beggar"]
+
+
+@pytest.fixture(autouse=True)
+def small_random_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A random unit here is 100,000 deals played in chunks of 512: the same path as a unit of
+    the real size (several chunks, a short last one, loops found across chunks) at a tenth of the
+    work. A worker forked by a local search inherits the sizes."""
+    monkeypatch.setattr(search, "RANDOM_UNIT", 100_000)
+    monkeypatch.setattr(search, "RANDOM_CHUNK", 1 << 9)
 
 
 def test_a_unit_is_a_pure_function_of_its_arguments() -> None:
@@ -148,6 +157,11 @@ def _units_done(db: Path) -> int:
         return 0
 
 
+def _most_units(db: Path) -> int:
+    with sqlite3.connect(db, timeout=5) as con:
+        return int(con.execute("SELECT MAX(unit) FROM walkers").fetchone()[0])
+
+
 def _finds(db: Path) -> set[tuple[str, int]]:
     with sqlite3.connect(db, timeout=5) as con:
         return {(deal, cards) for deal, cards in con.execute("SELECT deal, cards FROM finds")}
@@ -177,8 +191,14 @@ def test_a_search_killed_with_sigkill_resumes_and_loses_no_find(tmp_path: Path) 
     before_units = _units_done(db)
     before = _finds(db)
     assert before
+    # Resumed for one unit more than the furthest walker had done: a few units' work rather than
+    # minutes of it, and each walker's count says where it was resumed.
     again = subprocess.run(
-        [*command[:-1], "0.05", "--json"], capture_output=True, text=True, timeout=300, check=False
+        [*command, "--units", str(_most_units(db) + 1), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert again.returncode == 0, again.stderr
     summary = json.loads(again.stdout)

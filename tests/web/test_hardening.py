@@ -260,9 +260,18 @@ def test_an_origin_forwarded_by_a_proxy_may_open_a_socket(client: TestClient) ->
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[tuple[str, int]]:
-    with beggar_serve("--header-timeout", "1", "--db", ":memory:") as url:
-        yield "127.0.0.1", int(url.rsplit(":", 1)[1])
+def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """One ``beggar serve`` process for every test of this file that needs a real one: its address
+    and its log. Heads are cut off after a second, so that the tests of it wait little."""
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with beggar_serve("--header-timeout", "1", "--db", ":memory:", log=log) as url:
+        yield url, log
+
+
+@pytest.fixture(scope="module")
+def served(real_server: tuple[str, Path]) -> tuple[str, int]:
+    """The real server's host and port."""
+    return "127.0.0.1", int(real_server[0].rsplit(":", 1)[1])
 
 
 def _closed_within(raw: socket.socket, seconds: float, trickle: bytes = b"") -> float:
@@ -325,22 +334,23 @@ def test_a_websocket_outlives_the_deadline_for_request_heads(served: tuple[str, 
 
 
 @pytest.mark.system
-def test_a_text_frame_that_is_not_utf8_closes_its_socket_and_logs_no_traceback(tmp_path: Path) -> None:
-    log = tmp_path / "serve.log"
-    with beggar_serve("--db", ":memory:", log=log) as url:
-        address = url.replace("http://", "ws://") + "/ws"
-        for _ in range(3):
-            with websockets.sync.client.connect(address) as ws:
-                ws.send(b'{"type": "ping", "x": "\xff\xfe"}', text=True)
-                with pytest.raises(websockets.ConnectionClosed) as closed:
-                    ws.recv(timeout=5)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+def test_a_text_frame_that_is_not_utf8_closes_its_socket_and_logs_no_traceback(
+    real_server: tuple[str, Path],
+) -> None:
+    url, log = real_server
+    address = url.replace("http://", "ws://") + "/ws"
+    for _ in range(3):
         with websockets.sync.client.connect(address) as ws:
-            ws.send(b"\x00\x01")  # a binary frame: a plain error reply, and the socket stays open
-            assert json.loads(ws.recv(timeout=5))["type"] == "error"
-            ws.send(json.dumps({"type": "ping"}))
-            assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}
-    written = log.read_text()
+            ws.send(b'{"type": "ping", "x": "\xff\xfe"}', text=True)
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    with websockets.sync.client.connect(address) as ws:
+        ws.send(b"\x00\x01")  # a binary frame: a plain error reply, and the socket stays open
+        assert json.loads(ws.recv(timeout=5))["type"] == "error"
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}
+    written = log.read_text()  # what the server logged of the three bad frames, before its answer
     assert "Traceback" not in written and "UTF-8" not in written, written
 
 
