@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from beggar.notation import random_deal
 from beggar.web.settings import ServerSettings
 from helpers import CHROMIUM, launch_chromium, opened, serving
 
@@ -44,6 +45,10 @@ def server() -> Iterator[str]:
         replays_per_minute=10_000,
         replay_burst=10_000,
     )
+    # A seeded deal's first shuffle loads the compiled shuffle (numba's import and cache: seconds
+    # of a processor, many more under load, with the interpreter held): done here, before any
+    # browser test waits on a table, rather than inside the first one's timeout.
+    random_deal(seed=1)
     with serving(settings) as url:
         yield url
 

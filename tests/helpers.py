@@ -131,7 +131,9 @@ QUIET_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 """Chromium features the tests turn off. Every new context opens a window whose address bar
 preloads its two suggestion pop-ups, each a page of its own: about a third of all the work Chromium
 does in these tests, for an address bar no test uses."""
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = 60_000
+"""How long a page waits for what a test waits on. Generous: a passing test never waits it out, and
+on a machine busy on every core a table's first state has taken longer than 20 seconds."""
 PHONE_SCREEN = {"width": 390, "height": 844}
 """A phone's screen in CSS pixels: a viewport for :func:`opened`, or a size to compare with."""
 PHONE: dict[str, Any] = {"viewport": PHONE_SCREEN, "is_mobile": True, "has_touch": True}

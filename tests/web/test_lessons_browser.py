@@ -75,12 +75,12 @@ def test_next_card_stays_put_through_a_lesson(server: str, browser: Any, size: d
         page.wait_for_selector("#turn:enabled")
         assert page.inner_text("#rules-line") == ""  # not the full game's deck
         places = set()
+        cards = 0
         while not page.locator("#end").evaluate("el => el.open"):
             box = page.locator("#turn").bounding_box()
             assert box is not None
             places.add(box["y"])
-            page.keyboard.press("Space")
-            page.wait_for_timeout(150)
+            cards, _ = next_card(page, cards)  # where it lies after each card
         assert len(places) == 1, places
 
 
