@@ -25,17 +25,52 @@ from helpers import (
 )
 
 
-def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them(
+def test_a_friend_who_goes_is_told_of_and_the_offers_about_them_move_nothing(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One friend table watched through a friend's going away. Its host, without a name, is asked
+    for one with Turn still in view, and their first card folds the question away. The friend
+    arriving by the link is asked for a name before sitting down. When the friend closes the tab
+    while it is their turn, the host is told who went (in the seats, the notice with its grace, the
+    log), the prompt says so to the host and to a spectator alike, and the offers come in the page's
+    flow under the controls: whole, in view, over nothing, clear of the window's foot, and the board
+    does not move. The host may still take a name ("Rename"), and may let the computer play for
+    the friend, which ends the offers. No accessibility violation while the friend is asked for a
+    name (on a phone), nor around the offers (in dark mode)."""
     monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 1.0)
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
+    found: dict[str, list[str]] = {}
+    with (
+        opened(browser, color_scheme="dark") as host,
+        opened(browser, PHONE_SCREEN, is_mobile=True) as guest,
+        opened(browser) as spectator,
+    ):
+        link = friend_table(host, server, seed=SHORT_SEED, pace="fast")
+        assert host.locator("#name-ask").is_visible()  # "Player 1" is asked for a name before the game
+        turn = host.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
         guest.goto(link)
-        guest.wait_for_selector("#table:not([hidden])")
+        guest.wait_for_selector("#name-ask:not([hidden])")
+        found["asked for a name"] = axe(guest, impacts=None)
+        guest.fill("#sit-name", "Bea")  # the friend sits down once named
+        guest.click("#sit-name-save")
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting to join')")
+        # The host leads: their first card folds the name question away; they turn until it is
+        # Bea's turn.
+        host.wait_for_selector("#turn:enabled")
+        host.keyboard.press("Space")
+        host.wait_for_selector("#name-ask", state="hidden")
+        assert host.locator("#rename").is_visible()
+        for _ in range(30):
+            host.wait_for_selector(".seat.to-play")
+            if not host.locator(".seat.to-play.you").count():
+                break
+            host.wait_for_selector("#turn:enabled")
+            cards = cards_turned(host)
+            host.keyboard.press("Space")
+            host.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+        spectator.goto(link)
+        at_table(spectator)
+        places = board_places(host)
         guest.close()  # the page says it goes: not a lost connection
         host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (away)')")
         assert (
@@ -43,40 +78,34 @@ def test_a_friend_who_closes_the_tab_is_named_and_the_computer_may_play_for_them
             in host.inner_text("#notice")
         )
         assert "Bea went to another page." in host.inner_text("#log")
-        host.wait_for_selector("text=Let the computer play for Bea")
+        for page in (host, spectator):  # a player and a spectator are told alike
+            page.wait_for_function(
+                "document.querySelector('#prompt').innerText.endsWith(' — Bea went to another page.')"
+            )
+        host.wait_for_selector("#offers:not([hidden])")
+        host.wait_for_timeout(200)
+        assert board_places(host) == places
+        # Whole, over nothing, and clear of the window's foot (what follows them moves down instead).
+        for news in ("#offers", "#notice"):
+            assert in_view_over_nothing(host, news) == [], news
+            bottom = host.evaluate(f"document.querySelector('{news}').getBoundingClientRect().bottom")
+            assert bottom <= 780, news
+        for button in host.locator("#offers button").all():
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
         assert host.locator("text=New game without Bea").is_visible()
+        found["offers"] = axe(host, impacts=None)
+        host.click("#rename")
+        assert host.locator("#name-ask").is_visible()
+        assert host.evaluate("document.activeElement.id") == "sit-name"
+        host.fill("#sit-name", "Ann")
+        host.click("#sit-name-save")
+        host.wait_for_selector("#name-ask", state="hidden")
+        host.wait_for_function("document.querySelector('.seat.you').innerText.includes('Ann')")
+        assert host.locator("#rename").is_hidden()
         host.click("text=Let the computer play for Bea")
         host.wait_for_function("document.querySelector('#seats').innerText.includes('(computer playing)')")
         assert host.locator("#offers").is_hidden()
-
-
-def test_a_friend_opening_the_link_is_asked_for_a_name(server: str, browser: Any) -> None:
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, name="Ann", players="2")
-        guest.goto(link)
-        guest.wait_for_selector("#name-ask:not([hidden])")
-        guest.fill("#sit-name", "Bea")
-        guest.click("#sit-name-save")
-        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
-        guest.wait_for_selector("#name-ask", state="hidden")
-
-
-def test_no_accessibility_violation_around_an_absent_friend(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
-    found: dict[str, list[str]] = {}
-    with opened(browser, color_scheme="dark") as host, opened(browser, PHONE_SCREEN, is_mobile=True) as guest:
-        link = friend_table(host, server, name="Ann", players="2")
-        guest.goto(link)
-        guest.wait_for_selector("#name-ask:not([hidden])")
-        found["asked for a name"] = axe(guest, impacts=None)
-        guest.fill("#sit-name", "Bea")  # the friend sits down once named
-        guest.click("#sit-name-save")
-        host.wait_for_function("document.querySelector('#seats').innerText.includes('Bea')")
-        guest.close()
-        host.wait_for_selector("#offers:not([hidden])")
-        found["offers"] = axe(host, impacts=None)
     assert {name: problems for name, problems in found.items() if problems} == {}
 
 
@@ -102,63 +131,9 @@ def test_a_friend_who_presses_back_keeps_the_seat_and_the_way_back(server: str, 
         assert "lost the connection" not in host.inner_text("#log") + guest.inner_text("#log")
 
 
-def test_the_offers_about_an_absent_friend_do_not_move_the_board(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
-    with opened(browser) as host, opened(browser) as guest:
-        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        host.wait_for_selector("#turn:enabled")
-        host.keyboard.press("Space")
-        guest.wait_for_selector("#turn:enabled")
-        guest.keyboard.press("Space")
-        host.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
-        host.wait_for_selector("#turn:enabled")
-        places = board_places(host)
-        guest.close()
-        host.wait_for_selector("#offers:not([hidden])")
-        host.wait_for_timeout(200)
-        assert board_places(host) == places
-        # The offers and the notice lie in the page's flow under the controls: whole, in view,
-        # over nothing (what follows them moves down instead).
-        for news in ("#offers", "#notice"):
-            assert in_view_over_nothing(host, news) == [], news
-
-
-def test_the_prompt_says_the_player_to_play_is_away_and_the_offers_have_room_below_the_board(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
-    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
-        link = seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        # Ann leads: she turns until it is Bea's turn.
-        for _ in range(30):
-            host.wait_for_selector(".seat.to-play")
-            if not host.locator(".seat.to-play.you").count():
-                break
-            host.wait_for_selector("#turn:enabled")
-            cards = cards_turned(host)
-            host.keyboard.press("Space")
-            host.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
-        spectator.goto(link)
-        at_table(spectator)
-        places = board_places(host)
-        guest.close()
-        for page in (host, spectator):  # a player and a spectator are told alike
-            page.wait_for_function(
-                "document.querySelector('#prompt').innerText.endsWith(' — Bea went to another page.')"
-            )
-        host.wait_for_selector("#offers:not([hidden])")
-        host.wait_for_timeout(200)
-        assert board_places(host) == places
-        # Whole, over nothing, and clear of the window's foot.
-        for news in ("#offers", "#notice"):
-            assert in_view_over_nothing(host, news) == [], news
-            bottom = host.evaluate(f"document.querySelector('{news}').getBoundingClientRect().bottom")
-            assert bottom <= 780, news
-
-
 def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, browser: Any) -> None:
+    """A friend opening the link in a browser that knows no name is asked for one, and sits down
+    (the host sees them) only once they have given it; after a reload they are not asked again."""
     with opened(browser) as host, opened(browser) as guest:
         link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
         guest.goto(link)
@@ -177,46 +152,6 @@ def test_a_friend_without_a_name_is_asked_it_before_sitting_down(server: str, br
         assert guest.locator("#name-ask").is_hidden()
 
 
-def test_a_friend_whose_name_the_browser_knows_sits_down_at_once(server: str, browser: Any) -> None:
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, name="Ann", players="2")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        guest.wait_for_function("document.querySelector('#seats').innerText.includes('Bea (you)')")
-        assert guest.locator("#name-ask").is_hidden()
-
-
-def test_the_offers_about_an_absent_friend_are_in_view_and_the_name_question_folds_away(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(beggar.web.table, "ABSENT_GRACE", 0.5)
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, pace="fast")
-        assert host.locator("#name-ask").is_visible()  # "Player 1" is asked for a name before the game
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_selector("#turn:enabled")
-        host.keyboard.press("Space")
-        host.wait_for_selector("#name-ask", state="hidden")
-        assert host.locator("#rename").is_visible()
-        guest.close()
-        host.wait_for_selector("#offers:not([hidden])")
-        host.wait_for_timeout(200)
-        for button in host.locator("#offers button").all():
-            box = button.bounding_box()
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
-        host.click("#rename")
-        assert host.locator("#name-ask").is_visible()
-        assert host.evaluate("document.activeElement.id") == "sit-name"
-        host.fill("#sit-name", "Ann")
-        host.click("#sit-name-save")
-        host.wait_for_selector("#name-ask", state="hidden")
-        host.wait_for_function("document.querySelector('.seat.you').innerText.includes('Ann')")
-        assert host.locator("#rename").is_hidden()
-
-
 def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: str, browser: Any) -> None:
     with opened(browser) as host:
         friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
@@ -225,14 +160,29 @@ def test_a_friend_table_waiting_for_its_friend_says_so_under_the_pile(server: st
         assert host.inner_text(".seat[data-seat='1'] .name") == "A friend (waiting to join)"
         turn = host.locator("#turn").bounding_box()
         assert turn is not None and turn["y"] + turn["height"] <= 800
-    with opened(browser) as host:  # a host without a name is asked for one: Turn stays in view
-        friend_table(host, server, players="2", seed=SHORT_SEED)
-        assert host.locator("#name-ask").is_visible()
-        turn = host.locator("#turn").bounding_box()
-        assert turn is not None and turn["y"] + turn["height"] <= 800 - 16, turn
 
 
-def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: Any) -> None:
+def _slack(page: Any, selector: str) -> float:
+    """How much wider the button is than its shown words."""
+    return page.evaluate(
+        """selector => {
+          const button = document.querySelector(selector), range = document.createRange();
+          const shown = [...button.querySelectorAll('span')].find(span => !span.classList.contains('off'));
+          range.selectNodeContents(shown || button);
+          return button.getBoundingClientRect().width - range.getBoundingClientRect().width;
+        }""",
+        selector,
+    )
+
+
+def test_a_player_without_a_name_is_you_on_their_own_page_and_the_new_game_button_stays_snug(
+    server: str, browser: Any
+) -> None:
+    """A person without a name is "You" on their own page, against the computer or at a friend
+    table, and never "Player 1"; to the others they are called by their place at the table. A friend
+    whose name the browser knows sits down at once, unasked. At that friend table, the new game
+    button is as snug around its words as its neighbours before and after asking, and asking moves
+    nothing on the board."""
     with opened(browser) as page:
         play_the_computer(page, server, seed=SHORT_SEED, pace="slow")
         page.wait_for_function("document.querySelector('#table-title').innerText !== ''")
@@ -253,42 +203,7 @@ def test_a_player_without_a_name_is_you_on_their_own_page(server: str, browser: 
         # To the others, a person without a name is called by their place at the table.
         assert guest.inner_text("#table-title") == "Friend table: Player 1 and Bea"
         assert "Bea (you)" in guest.inner_text(".seat.you")
-
-
-def test_someone_opening_the_link_of_a_full_table_watches_at_once(server: str, browser: Any) -> None:
-    with opened(browser) as host, opened(browser) as guest, opened(browser) as spectator:
-        link = seat_a_friend(host, guest, server, name="Ann", players="2", seed=SHORT_SEED)
-        spectator.goto(link)  # a browser that knows no name
-        spectator.wait_for_selector("#watching:not([hidden])")
-        at_table(spectator)
-        title = "document.querySelector('#table-title').innerText"
-        spectator.wait_for_function(f"{title} === 'Friend table: Ann and Bea'")
-        assert spectator.locator("#name-ask").is_hidden()
-        assert "name" not in spectator.inner_text("#prompt")
-        assert "Ann sits down." in spectator.inner_text("#log")
-
-
-def _slack(page: Any, selector: str) -> float:
-    """How much wider the button is than its shown words."""
-    return page.evaluate(
-        """selector => {
-          const button = document.querySelector(selector), range = document.createRange();
-          const shown = [...button.querySelectorAll('span')].find(span => !span.classList.contains('off'));
-          range.selectNodeContents(shown || button);
-          return button.getBoundingClientRect().width - range.getBoundingClientRect().width;
-        }""",
-        selector,
-    )
-
-
-def test_the_new_game_button_is_as_snug_as_its_neighbours_before_and_after_asking(
-    server: str, browser: Any
-) -> None:
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
+        assert guest.locator("#name-ask").is_hidden()  # known by name: seated at once, unasked
         host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
         host.wait_for_selector("#again:enabled")
         places = board_places(host)
@@ -304,68 +219,63 @@ def test_the_new_game_button_is_as_snug_as_its_neighbours_before_and_after_askin
         assert board_places(host) == places
 
 
-def test_someone_watching_a_friend_table_stops_watching_instead_of_leaving(server: str, browser: Any) -> None:
-    tablet = {"width": 768, "height": 1024}
-    with opened(browser) as host, opened(browser) as guest, opened(browser, tablet) as spectator:
-        link = friend_table(host, server, name="Ann", players="2", seed=SHORT_SEED)
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_function("!document.querySelector('#seats').innerText.includes('waiting for a friend')")
-        spectator.goto(link)
-        spectator.wait_for_selector("#watching:not([hidden])")
-        at_table(spectator)
-        spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
-        assert "Leave table" not in spectator.inner_text("#table")
-        assert host.inner_text("#leave") == "Leave table"
-        spectator.click("#leave")
-        spectator.wait_for_selector("#home:not([hidden])")
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_on_a_phone_someone_watching_a_friend_table_finds_stop_watching_in_the_controls(
-    server: str, browser: Any, scheme: str
+def test_someone_opening_the_link_of_a_full_table_watches_and_stops_watching_instead_of_leaving(
+    server: str, browser: Any
 ) -> None:
-    with (
-        opened(browser) as host,
-        opened(browser) as guest,
-        opened(browser, **PHONE, color_scheme=scheme) as spectator,
-    ):
+    """Someone opening the link of a full table, in a browser that knows no name, watches at once,
+    unasked. Their Leave says "Stop watching" (a player's says "Leave table"): on a phone it lies in
+    the row of controls (no Turn, no Pause: no "More" to open first), in view, the page no wider
+    than the screen and passing the accessibility audit in light and dark mode; on a tablet too.
+    Stopping watching leads home."""
+    with opened(browser) as host, opened(browser) as guest:
         link = seat_a_friend(host, guest, server, name="Ann", players="2", seed=SHORT_SEED)
-        spectator.goto(link)
-        spectator.wait_for_selector("#watching:not([hidden])")
-        at_table(spectator)
-        spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
-        # No Turn and no Pause: the row has room for it, without a "More" to open first.
-        assert spectator.locator("#leave").is_visible() and spectator.locator("#more").is_hidden()
-        row = spectator.locator("#table .controls").bounding_box()
-        leave = spectator.locator("#leave").bounding_box()
-        assert row is not None and leave is not None
-        assert row["y"] <= leave["y"] and leave["y"] + leave["height"] <= min(
-            row["y"] + row["height"], PHONE_SCREEN["height"]
-        )
-        assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
-        assert axe(spectator, impacts=None) == []
-        spectator.tap("#leave")
-        spectator.wait_for_selector("#home:not([hidden])")
+        with opened(browser, **PHONE) as spectator:
+            spectator.goto(link)  # a browser that knows no name
+            spectator.wait_for_selector("#watching:not([hidden])")
+            at_table(spectator)
+            title = "document.querySelector('#table-title').innerText"
+            spectator.wait_for_function(f"{title} === 'Friend table: Ann and Bea'")
+            assert spectator.locator("#name-ask").is_hidden()
+            assert "name" not in spectator.inner_text("#prompt")
+            assert "Ann sits down." in spectator.inner_text("#log")
+            spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
+            assert "Leave table" not in spectator.inner_text("#table")
+            assert host.inner_text("#leave") == "Leave table"
+            # No Turn and no Pause: the row has room for it, without a "More" to open first.
+            assert spectator.locator("#leave").is_visible() and spectator.locator("#more").is_hidden()
+            row = spectator.locator("#table .controls").bounding_box()
+            leave = spectator.locator("#leave").bounding_box()
+            assert row is not None and leave is not None
+            assert row["y"] <= leave["y"] and leave["y"] + leave["height"] <= min(
+                row["y"] + row["height"], PHONE_SCREEN["height"]
+            )
+            assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
+            for scheme in ("light", "dark"):
+                spectator.emulate_media(color_scheme=scheme)
+                assert axe(spectator, impacts=None) == [], scheme
+            spectator.tap("#leave")
+            spectator.wait_for_selector("#home:not([hidden])")
+        with opened(browser, {"width": 768, "height": 1024}) as spectator:
+            spectator.goto(link)
+            spectator.wait_for_selector("#watching:not([hidden])")
+            at_table(spectator)
+            spectator.wait_for_function("document.querySelector('#leave').innerText === 'Stop watching'")
+            assert "Leave table" not in spectator.inner_text("#table")
+            spectator.click("#leave")
+            spectator.wait_for_selector("#home:not([hidden])")
 
 
-def test_no_seat_is_marked_to_play_while_the_table_waits(server: str, browser: Any) -> None:
-    with opened(browser, **PHONE) as host, opened(browser) as guest:
-        link = friend_table(host, server, name="Ann", players="4", humans="2", seed=SHORT_SEED)
+def test_a_seated_friend_may_pass_the_link_on_and_no_seat_is_marked_to_play_until_everyone_is_here(
+    server: str, browser: Any
+) -> None:
+    """A table for three people and a computer: while anyone is awaited no seat is marked to play,
+    and every seated person (on a phone too) sees the link, to pass it on to whoever is still to
+    come; once everyone is here, the lead is marked."""
+    with opened(browser, **PHONE) as host, opened(browser, PHONE_SCREEN) as guest, opened(browser) as third:
+        link = friend_table(host, server, name="Ann", players="4", humans="3", seed=SHORT_SEED)
         at_table(host)
         host.wait_for_function("document.querySelector('#prompt').innerText.includes('Waiting for')")
         assert host.locator(".seat.to-play").count() == 0
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
-
-
-def test_a_seated_friend_may_pass_the_link_on_to_the_friend_still_to_come(server: str, browser: Any) -> None:
-    with opened(browser) as host, opened(browser, PHONE_SCREEN) as guest:
-        link = friend_table(host, server, name="Ann", players="4", humans="3", seed=SHORT_SEED)
-        at_table(host)
         alone = "Send this link to your friends; the game starts when everyone is here."
         assert host.inner_text("#share-text") == alone
         guest.goto(server)
@@ -378,6 +288,11 @@ def test_a_seated_friend_may_pass_the_link_on_to_the_friend_still_to_come(server
             page.wait_for_function(f"document.querySelector('#share-text').innerText === {words!r}")
             assert page.locator("#share").is_visible()
             assert page.input_value("#share-link") == link
+        assert host.locator(".seat.to-play").count() == 0
+        third.goto(server)
+        open_settings(third, name="Cy")
+        third.goto(link)
+        host.wait_for_selector(".seat.to-play")  # the lead, once everyone is here
 
 
 def test_a_friend_arriving_by_the_link_is_told_whose_table_it_is(server: str, browser: Any) -> None:

@@ -35,13 +35,34 @@ def test_a_bad_deal_is_shown_by_its_field_in_view_until_it_is_fixed(server: str,
         assert page.get_attribute("#opt-deal", "aria-invalid") is None
 
 
-def test_a_deal_number_and_a_deal_together_are_refused_by_the_number(server: str, browser: Any) -> None:
+def test_a_bad_deal_or_deal_number_is_answered_by_its_field(server: str, browser: Any) -> None:
+    """On one page, each mistake put right before the next: a deal that is not one is explained by
+    its field as soon as the field is left (the focus goes on); a deal number that is not a whole
+    number is answered by the field's name; a deal number and a deal together are refused by the
+    number, and the game starts once the number is taken away."""
     with opened(browser) as page:
         page.goto(server)
-        open_settings(page, seed=7, deal=random_deal(seed=SHORT_SEED).format())
+        page.wait_for_selector("#play-computer:enabled")
+        open_settings(page, deal="K-KK--ZZ/--Q")
+        page.keyboard.press("Tab")
+        page.wait_for_selector("#opt-error:not([hidden])")
+        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
+        assert page.evaluate("document.activeElement.id") != "opt-deal"  # the focus goes on
+        assert page.locator("#table").is_hidden()
+        page.fill("#opt-deal", "")
+        assert page.locator("#opt-error").is_hidden()
+
+        open_settings(page, seed="twelve")
         page.click("#play-computer")
         page.wait_for_selector("#opt-error:not([hidden])")
-        assert "not both" in page.inner_text("#opt-error")
+        assert page.inner_text("#opt-error") == "Deal number must be a whole number."
+        assert page.locator("#opt-seed").get_attribute("aria-invalid") == "true"
+        label = page.locator("#opt-seed").evaluate("el => el.closest('label').textContent.trim()")
+        assert label.startswith("Deal number")
+
+        open_settings(page, seed=7, deal=random_deal(seed=SHORT_SEED).format())
+        page.click("#play-computer")
+        page.wait_for_function("document.querySelector('#opt-error').innerText.includes('not both')")
         assert page.get_attribute("#opt-seed", "aria-invalid") == "true"
         assert page.locator("#opt-error").is_visible() and page.locator("#home").is_visible()
         page.fill("#opt-seed", "")
@@ -61,22 +82,6 @@ def test_the_table_settings_are_remembered_after_a_reload(server: str, browser: 
         chosen = {field: page.locator(f"#opt-{field}").input_value() for field in fields}
         assert chosen == {"rules": "double-penalty", "players": "4", "pace": "fast", "spec": "max-cards=500"}
         assert page.locator("#opt-open").is_checked()
-
-
-def test_a_finished_game_is_listed_on_the_home_page_and_reopens_its_replay(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
-        assert page.locator("#recent").is_hidden()
-        page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
-        page.click("#auto")
-        page.wait_for_selector("#end-replay:not([hidden])")
-        page.goto(server)
-        page.wait_for_selector("#recent:not([hidden])")
-        assert page.locator("#recent-list li").count() == 1
-        page.click("#recent-list a")
-        page.wait_for_function("Number(document.querySelector('#scrub').max) == 40")
 
 
 @pytest.mark.parametrize("size", [{"width": 768, "height": 1024}])
@@ -124,12 +129,26 @@ def test_no_accessibility_violation_in_dark_mode_or_with_the_new_controls(server
     assert {name: problems for name, problems in found.items() if problems} == {}
 
 
-def test_the_home_page_leads_back_to_a_game_left_by_back(server: str, browser: Any) -> None:
+def test_the_home_page_and_its_header_lead_back_to_a_game_left_by_back(server: str, browser: Any) -> None:
+    """A game left by Back: Forward comes back to it; the home page's way back and the header's
+    Play (then the way back) lead to it, and it goes on; leaving it asks first, and once left the
+    way back is gone."""
     with opened(browser) as page:
         play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        page.go_forward()
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.go_back()
+        page.click("#current-link")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.click("header nav >> text=Play")
+        page.wait_for_selector("#home:not([hidden])")
+        page.wait_for_selector("#current-game:not([hidden])")
         page.click("#current-link")
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
@@ -182,11 +201,11 @@ PRESETS_FIT = """() => {
 """What of the rules page's table of presets lies beyond the window's width."""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_table_of_presets_fits_a_phone_without_scrolling_sideways(
-    server: str, browser: Any, scheme: str
-) -> None:
-    with opened(browser, **PHONE, color_scheme=scheme) as page:
+def test_the_table_of_presets_fits_a_phone_without_scrolling_sideways(server: str, browser: Any) -> None:
+    """On a phone the rules page's table of presets lies within the screen, its figures say what
+    they are, its settings open in place, and it passes the accessibility audit in light and dark
+    mode; a desktop keeps its columns."""
+    with opened(browser, **PHONE) as page:
         page.goto(f"{server}/#rules")
         page.wait_for_selector("#preset-table tbody tr")
         assert page.evaluate(PRESETS_FIT) == []
@@ -196,8 +215,10 @@ def test_the_table_of_presets_fits_a_phone_without_scrolling_sideways(
         first.locator("summary").click()
         assert first.locator("li").first.is_visible()
         assert page.evaluate(PRESETS_FIT) == []
-        assert axe(page, impacts=None) == []
-    with opened(browser, color_scheme=scheme) as page:
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert axe(page, impacts=None) == [], scheme
+    with opened(browser) as page:
         page.goto(f"{server}/#rules")
         page.wait_for_selector("#preset-table tbody tr")
         assert page.locator("#preset-table thead").is_visible()  # a desktop keeps its columns
@@ -236,11 +257,11 @@ def test_the_figures_beside_the_rules_are_those_of_the_players_chosen(server: st
         shows("practice-table", 4)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_house_rules_typed_take_the_measured_figures_away_and_say_why(
-    server: str, browser: Any, scheme: str
-) -> None:
-    with opened(browser, **PHONE, color_scheme=scheme) as page:
+def test_house_rules_typed_take_the_measured_figures_away_and_say_why(server: str, browser: Any) -> None:
+    """On a phone: typing house rules changes nothing above the field; leaving it replaces the
+    measured figures by a sentence that says why, in view and passing the accessibility audit in
+    light and dark mode; a reload brings both back, and emptying the field the figures."""
+    with opened(browser, **PHONE) as page:
         page.goto(server)
         open_settings(page, rules="standard")
         measured = page.locator("#opt-rules-measured")
@@ -254,7 +275,9 @@ def test_house_rules_typed_take_the_measured_figures_away_and_say_why(
         text = measured.text_content() or ""
         assert "No limits" in text and "house rules" in text and "cards" not in text, text
         assert measured.is_visible()
-        assert axe(page, impacts=None) == []
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert axe(page, impacts=None) == [], scheme
         # A reload brings the house rules back from this browser, and the sentence with them.
         page.reload()
         open_settings(page)
@@ -263,24 +286,6 @@ def test_house_rules_typed_take_the_measured_figures_away_and_say_why(
         page.locator("#opt-spec").press("Tab")
         page.wait_for_function(expect_figures)
         assert "a typical game turns 195 cards" in (measured.text_content() or "")
-
-
-def test_the_header_links_keep_a_game_left_by_back_and_forward(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
-        page.keyboard.press("Space")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
-        page.go_back()
-        page.wait_for_selector("#home:not([hidden])")
-        page.go_forward()
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
-        page.click("header nav >> text=Play")
-        page.wait_for_selector("#home:not([hidden])")
-        page.wait_for_selector("#current-game:not([hidden])")
-        page.click("#current-link")
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
 
 
 def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, browser: Any) -> None:
@@ -297,45 +302,36 @@ def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, 
         assert page.inner_text("#play-computer small") == chosen
 
 
-def test_a_bad_deal_is_explained_as_soon_as_its_field_is_left(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, deal="K-KK--ZZ/--Q")
-        page.keyboard.press("Tab")
-        page.wait_for_selector("#opt-error:not([hidden])")
-        assert page.get_attribute("#opt-deal", "aria-invalid") == "true"
-        assert page.evaluate("document.activeElement.id") != "opt-deal"  # the focus goes on
-        assert page.locator("#table").is_hidden()
-        page.fill("#opt-deal", "")
-        assert page.locator("#opt-error").is_hidden()
-
-
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-@pytest.mark.parametrize("section", ["famous", "lessons", "rules"])
 def test_a_section_s_address_shows_it_under_the_site_header(
-    server: str, browser: Any, size: dict[str, int], section: str
+    server: str, browser: Any, size: dict[str, int]
 ) -> None:
+    """Each section (famous games, lessons, rules), by its address loaded afresh, by its address
+    typed on the home page and by the header's link, shows at the top under the site header: one
+    page per size, which leaves for a blank page before each fresh load."""
     with opened(browser, size) as page:
-        page.goto(f"{server}/#{section}")
-        page.wait_for_selector(f"#{section}:not([hidden]) h1")
-        page.wait_for_load_state("load")
-        page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
-        assert page.evaluate("scrollY") == 0
-        header = page.locator("header.bar").bounding_box()
-        assert header is not None and header["y"] >= 0, header
-        heading = page.locator(f"#{section} h1").bounding_box()
-        assert heading is not None and header["y"] + header["height"] <= heading["y"] < size["height"] / 2
-        # From the home page: by its address typed, and by the header's link.
-        for arrive in (
-            lambda: page.goto(f"{server}/#{section}"),
-            lambda: page.click(f"nav a[href='./#{section}']"),
-        ):
-            page.goto(server)
-            page.wait_for_selector("#home:not([hidden])")
-            arrive()
+        for section in ("famous", "lessons", "rules"):
+            page.goto("about:blank")  # the next address is a new document, not a jump within one
+            page.goto(f"{server}/#{section}")
             page.wait_for_selector(f"#{section}:not([hidden]) h1")
-            page.wait_for_timeout(300)
-            assert page.evaluate("scrollY") == 0
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
+            assert page.evaluate("scrollY") == 0, section
+            header = page.locator("header.bar").bounding_box()
+            assert header is not None and header["y"] >= 0, header
+            heading = page.locator(f"#{section} h1").bounding_box()
+            assert heading is not None and header["y"] + header["height"] <= heading["y"] < size["height"] / 2
+            # From the home page: by its address typed, and by the header's link.
+            for by_link in (False, True):
+                page.goto(server)
+                page.wait_for_selector("#home:not([hidden])")
+                if by_link:
+                    page.click(f"nav a[href='./#{section}']")
+                else:
+                    page.goto(f"{server}/#{section}")
+                page.wait_for_selector(f"#{section}:not([hidden]) h1")
+                page.wait_for_timeout(300)
+                assert page.evaluate("scrollY") == 0, section
 
 
 def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:
@@ -361,36 +357,15 @@ def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: st
         assert page.inner_text("#prompt") == "Waiting for a friend and a second friend to join."
 
 
-def test_a_bad_deal_number_is_answered_by_the_field_s_name(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        page.wait_for_selector("#play-computer:enabled")
-        open_settings(page, seed="twelve")
-        page.click("#play-computer")
-        page.wait_for_selector("#opt-error:not([hidden])")
-        assert page.inner_text("#opt-error") == "Deal number must be a whole number."
-        assert page.locator("#opt-seed").get_attribute("aria-invalid") == "true"
-        label = page.locator("#opt-seed").evaluate("el => el.closest('label').textContent.trim()")
-        assert label.startswith("Deal number")
-
-
 HERO_MARGINS = """(() => {
   const boxes = [...document.querySelectorAll('.hero-card')].map((c) => c.getBoundingClientRect());
   return [Math.min(...boxes.map((b) => b.left)), innerWidth - Math.max(...boxes.map((b) => b.right))];
 })()"""
 
 
-AS_RGB = """(colour) => {
-  const probe = document.createElement('i');
-  probe.style.color = colour;
-  document.body.append(probe);
-  const rgb = getComputedStyle(probe).color;
-  probe.remove();
-  return rgb;
-}"""
-
-
 def test_the_small_things_look_of_a_piece(server: str, browser: Any) -> None:
+    """On a phone the hero's fan is centred and the rules table's "Settings" keeps to one line (a
+    recent game's link: tests/web/test_replay_browser.py, with the replay of one's own game)."""
     with opened(browser, **PHONE) as page:
         page.goto(server)
         page.wait_for_selector(".hero-card")
@@ -402,21 +377,6 @@ def test_the_small_things_look_of_a_piece(server: str, browser: Any) -> None:
         summary = page.locator("#preset-table summary").first
         box = summary.bounding_box()
         assert box is not None and box["height"] < 30, box
-        # A recent game's link is in the page's colours, and its replay opens without a keyboard frame.
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="instant")
-        page.click("#watch-game")
-        page.wait_for_selector("#end[open]")
-        page.goto(server)
-        link = page.locator("#recent-list a").first
-        link.wait_for()
-        ink = page.evaluate(
-            "getComputedStyle(document.documentElement).getPropertyValue('--secondary-ink').trim()"
-        )
-        assert link.evaluate("a => getComputedStyle(a).color") == page.evaluate(AS_RGB, ink)
-        link.click()
-        page.wait_for_selector("#replay:not([hidden]) .seat")
-        assert page.evaluate("document.activeElement.id") != "scrub"
 
 
 LANDING_BUDGET = 100_000

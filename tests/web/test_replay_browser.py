@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from helpers import PHONE, PHONE_SCREEN, SHORT_SEED, at_table, open_settings, opened
 
 
@@ -57,33 +55,53 @@ HC_OVERLAPS = """pile => {
 }"""
 
 
-@pytest.mark.parametrize(
-    "size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE_SCREEN]
-)
-def test_high_contrast_corners_do_not_run_into_each_other_in_the_pile(
-    server: str, browser: Any, size: dict[str, int]
+HC_COLOURS = """cards => cards.map((card) => {
+  const colour = (selector) => {
+    const node = card.querySelector(selector);
+    return node && getComputedStyle(node).display !== 'none' ? getComputedStyle(node).color : null;
+  };
+  const face = card.querySelector('.face');
+  return [colour('.hc-index'), colour('.hc-pip'), face && getComputedStyle(face).display];
+})"""
+"""Each card's index colour, its suit sign's colour, and whether its printed face shows."""
+
+
+def test_high_contrast_cards_show_their_suit_in_one_colour_and_their_corners_do_not_collide(
+    server: str, browser: Any
 ) -> None:
-    with opened(browser, size) as page:
+    """In high contrast, at a desktop's, a tablet's and a phone's size (one replay, resized and
+    stepped again from its start): no card's corner runs into the next card in the pile, and every
+    card shows its index and its suit sign in one colour, its printed face hidden."""
+    with opened(browser) as page:
         page.goto(server)
         open_settings(page)
         page.check("#opt-contrast")
         page.goto(f"{server}/r/famous-0")
         page.wait_for_function("document.querySelector('#scrub').max > 0")
-        # Forty presses of "next card" (the replay draws each at once), the pile measured after each.
-        steps = page.evaluate(
-            f"""steps => {{
-              const overlaps = {HC_OVERLAPS};
-              const seen = [];
-              for (let i = 0; i < steps; i++) {{
-                document.querySelector('#replay-next').click();
-                seen.push(overlaps(document.querySelector('#replay-pile')));
-              }}
-              return seen;
-            }}""",
-            40,
-        )
-        assert [(shown, hit) for shown, hit in steps if hit] == []
-        assert len(steps) == 40 and max(shown for shown, _ in steps) >= 4
+        for size in ({"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE_SCREEN):
+            page.set_viewport_size(size)
+            page.click("#replay-start")
+            page.wait_for_function("document.querySelector('#scrub').value === '0'")
+            # Forty presses of "next card" (the replay draws each at once), the pile read after each.
+            steps = page.evaluate(
+                f"""steps => {{
+                  const overlaps = {HC_OVERLAPS}, read = {HC_COLOURS};
+                  const seen = [];
+                  for (let i = 0; i < steps; i++) {{
+                    document.querySelector('#replay-next').click();
+                    const pile = document.querySelector('#replay-pile');
+                    seen.push([overlaps(pile), read([...pile.querySelectorAll('.card')])]);
+                  }}
+                  return seen;
+                }}""",
+                40,
+            )
+            assert [(shown, hit) for (shown, hit), _ in steps if hit] == [], size
+            assert len(steps) == 40 and max(shown for (shown, _), _ in steps) >= 4
+            colours = [colour for _, read in steps for colour in read]
+            assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
+            for index, pip, face in colours:
+                assert index is not None and index == pip and face == "none", (size, index, pip, face)
 
 
 def test_a_replay_writes_its_numbers_as_its_position_line_does(server: str, page: Any) -> None:
@@ -96,31 +114,49 @@ def test_a_replay_writes_its_numbers_as_its_position_line_does(server: str, page
     assert "(trick 1,007)" in text and not re.search(r"\d{4}", text), text
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 768, "height": 1024}])
-def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
-    with opened(browser, size) as page:
+def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(server: str, browser: Any) -> None:
+    """At a desktop's size and a tablet's (one page, resized), the seat that owes says beside its
+    marks, in the live table's words, how many cards are left to pay, and in full to a screen reader."""
+    with opened(browser) as page:
         page.goto(f"{server}/r/famous-3")
         page.wait_for_function("Number(document.querySelector('#scrub').max) > 2")
         page.locator("#scrub").evaluate("el => { el.value = '2'; el.dispatchEvent(new Event('input')); }")
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 2 ')")
-        owed = page.locator("#replay-seats .owed")
-        assert owed.count() == 1
-        # The live table's words (see the test above): beside the marks, and said in full.
-        left = owed.locator(".mark:not(.paid)").count()
-        marks = owed.locator(".mark").count()
-        assert owed.inner_text() == f"{left} to pay" and owed.locator(".owed-words").is_visible()
-        name = owed.evaluate("el => el.closest('.seat').querySelector('.name').innerText")
-        more = "1 more card" if left == 1 else f"{left} more cards"
-        assert owed.get_attribute("aria-label") == f"{name} owes {more}; {marks - left} of {marks} paid"
-        assert owed.get_attribute("title") == owed.get_attribute("aria-label")
+        for size in ({"width": 1280, "height": 800}, {"width": 768, "height": 1024}):
+            page.set_viewport_size(size)
+            owed = page.locator("#replay-seats .owed")
+            assert owed.count() == 1
+            # The live table's words (see the test above): beside the marks, and said in full.
+            left = owed.locator(".mark:not(.paid)").count()
+            marks = owed.locator(".mark").count()
+            assert owed.inner_text() == f"{left} to pay" and owed.locator(".owed-words").is_visible(), size
+            name = owed.evaluate("el => el.closest('.seat').querySelector('.name').innerText")
+            more = "1 more card" if left == 1 else f"{left} more cards"
+            assert owed.get_attribute("aria-label") == f"{name} owes {more}; {marks - left} of {marks} paid"
+            assert owed.get_attribute("title") == owed.get_attribute("aria-label")
 
 
-def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str, browser: Any) -> None:
+AS_RGB = """(colour) => {
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color;
+  probe.remove();
+  return rgb;
+}"""
+
+
+def test_a_finished_game_is_listed_at_home_and_its_replay_calls_you_you_as_the_table_did(
+    server: str, browser: Any
+) -> None:
+    """A game played to its end is listed among the recent games on the home page (none before),
+    under the name the table gave it, its link in the page's colours; the link opens its replay
+    without a keyboard frame, called as the table called it, and its sentences told from this
+    person's seat; anyone else with the link sees the seat by its place."""
     with opened(browser) as page, opened(browser) as other:
         page.goto(server)
         open_settings(page, seed=SHORT_SEED, pace="instant")
+        assert page.locator("#recent").is_hidden()
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("document.querySelector('#table-title').textContent !== ''")
@@ -131,9 +167,17 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         link = str(page.locator("#end-replay").get_attribute("href"))
         page.goto(server)  # the recent games call it so, and their link opens the replay called so too
         page.wait_for_selector("#recent:not([hidden])")
-        assert page.locator("#recent-list a").first.inner_text() == title
-        page.locator("#recent-list a").first.click()
+        assert page.locator("#recent-list li").count() == 1
+        recent = page.locator("#recent-list a").first
+        assert recent.inner_text() == title
+        ink = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--secondary-ink').trim()"
+        )
+        assert recent.evaluate("a => getComputedStyle(a).color") == page.evaluate(AS_RGB, ink)
+        recent.click()
         page.wait_for_function("document.querySelector('#replay-title').innerText.startsWith('Replay: ')")
+        assert page.evaluate("document.activeElement.id") != "scrub"  # no keyboard frame on the scrubber
+        assert page.locator("#scrub").get_attribute("max") == "40"
         assert page.inner_text("#replay-title") == f"Replay: {title}"
         assert page.title() == f"Replay: {title} — Beggar-My-Neighbour"
         assert page.inner_text("#replay-seats .seat[data-seat='0'] .name") == "You"
@@ -146,6 +190,9 @@ def test_the_replay_of_your_own_game_calls_you_you_as_the_table_did(server: str,
         assert other.inner_text("#replay-title") == "Replay: Player 1 and Robin"
         assert "You " not in other.inner_text("#replay-rules")
 
+
+STEPS = ("start", "back", "next", "end")
+"""The replay's step controls, beside Play."""
 
 FELT_CONTRAST = """(selector) => {
   const lum = (color) => {
@@ -165,11 +212,10 @@ FELT_CONTRAST = """(selector) => {
 """The contrast between an element's background and the felt's colour."""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(
-    server: str, browser: Any, scheme: str
-) -> None:
-    with opened(browser, **PHONE, color_scheme=scheme) as page:
+def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(server: str, browser: Any) -> None:
+    """On a phone each seat says its cards in words; in the replay of that game, Play stands out
+    against the felt and is the one control of its colour, in light and dark mode alike."""
+    with opened(browser, **PHONE) as page:
         page.goto(server)
         open_settings(page, seed=SHORT_SEED, pace="instant")
         page.click("#play-computer")
@@ -181,44 +227,12 @@ def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(
         page.wait_for_selector("#end[open]")
         page.goto(str(page.get_attribute("#end-replay", "href")))
         page.wait_for_selector("#replay:not([hidden]) .seat")
-        assert page.evaluate(FELT_CONTRAST, "#replay-play") >= 3
-        # The one control of its colour, the table's main one's (Turn's).
-        background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
-        others = {page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")}
-        assert page.evaluate(background, "#replay-play") not in others
-
-
-HC_COLOURS = """cards => cards.map((card) => {
-  const colour = (selector) => {
-    const node = card.querySelector(selector);
-    return node && getComputedStyle(node).display !== 'none' ? getComputedStyle(node).color : null;
-  };
-  const face = card.querySelector('.face');
-  return [colour('.hc-index'), colour('.hc-pip'), face && getComputedStyle(face).display];
-})"""
-"""Each card's index colour, its suit sign's colour, and whether its printed face shows."""
-
-
-def test_a_high_contrast_card_shows_its_suit_in_one_colour(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        open_settings(page)
-        page.check("#opt-contrast")
-        page.goto(f"{server}/r/famous-0")
-        page.wait_for_function("document.querySelector('#scrub').max > 0")
-        # Forty presses of "next card" (the replay draws each at once), the pile read after each.
-        colours = page.evaluate(
-            f"""steps => {{
-              const read = {HC_COLOURS};
-              const seen = [];
-              for (let i = 0; i < steps; i++) {{
-                document.querySelector('#replay-next').click();
-                seen.push(...read([...document.querySelectorAll('#replay-pile .card')]));
-              }}
-              return seen;
-            }}""",
-            40,
-        )
-        assert len({index for index, _, _ in colours}) >= 2  # suits of more than one colour
-        for index, pip, face in colours:
-            assert index is not None and index == pip and face == "none", (index, pip, face)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert page.evaluate(FELT_CONTRAST, "#replay-play") >= 3, scheme
+            # The one control of its colour, the table's main one's (Turn's).
+            background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
+            others = {
+                page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")
+            }
+            assert page.evaluate(background, "#replay-play") not in others, scheme

@@ -1,6 +1,10 @@
 """A game at the table in Debian's Chromium, against the computer or watched: its address through
 a reload and Back, pausing (by hand and for a hidden tab), the questions before a new game or
-leaving, a won trick told in one moment, and the row of controls."""
+leaving, a won trick told in one moment, and the row of controls.
+
+Where checks differ only by the window's size or the colour scheme, one page is resized
+(``set_viewport_size``) or switched (``emulate_media``) between them rather than a new page opened
+and a new game started for each: a page and its table cost Chromium far more than a check."""
 
 from __future__ import annotations
 
@@ -23,6 +27,9 @@ from helpers import (
     play_the_computer,
     seat_a_friend,
 )
+
+DESKTOP = {"width": 1280, "height": 800}
+TABLET = {"width": 768, "height": 1024}
 
 
 def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
@@ -214,24 +221,37 @@ CONTROLS_ROW = """() => {
 """Where each control seen in the row lies, and how far off-centre each line of them is."""
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-def test_the_row_of_controls_stays_put_and_centred_while_paused(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
-    with opened(browser, size, color_scheme="dark") as page:
-        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
-        before = page.evaluate(CONTROLS_ROW)
-        assert max(before["offCentre"]) < 2, before
-        page.click("#pause")
-        page.wait_for_selector("#paused-banner:not([hidden])")
-        paused = page.evaluate(CONTROLS_ROW)
-        assert paused["places"] == before["places"]  # nothing in the row moves, nothing leaves it
-        assert max(paused["offCentre"]) < 2, paused
-        assert page.locator("#pause").is_disabled()  # Resume, in Turn's place, is the way back
-        assert axe(page, impacts=None) == []
-        page.click("#resume-big")
-        page.wait_for_selector("#turn:enabled")
-        assert page.evaluate(CONTROLS_ROW) == before
+def test_the_row_of_controls_stays_put_and_centred_while_paused_or_watched(server: str, browser: Any) -> None:
+    """At a desktop's size and then a phone's (one page, resized), in dark mode: pausing moves
+    nothing in the row of controls nor takes anything out of it, each line of it stays centred, and
+    the paused table passes the accessibility audit; Resume puts back the row as it was; watching
+    both players ("Stop watching", one name) and stopping move nothing in it either."""
+    with opened(browser, color_scheme="dark") as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="slow")
+        for size in (DESKTOP, PHONE_SCREEN):
+            page.set_viewport_size(size)
+            page.wait_for_selector("#turn:enabled")
+            before = page.evaluate(CONTROLS_ROW)
+            assert max(before["offCentre"]) < 2, (size, before)
+            page.click("#pause")
+            page.wait_for_selector("#paused-banner:not([hidden])")
+            paused = page.evaluate(CONTROLS_ROW)
+            assert paused["places"] == before["places"], size  # nothing in the row moves, nothing leaves it
+            assert max(paused["offCentre"]) < 2, (size, paused)
+            assert page.locator("#pause").is_disabled()  # Resume, in Turn's place, is the way back
+            assert axe(page, impacts=None) == [], size
+            page.click("#resume-big")
+            page.wait_for_selector("#turn:enabled")
+            assert page.evaluate(CONTROLS_ROW) == before, size
+            page.click("#auto")
+            page.wait_for_selector("#auto[aria-pressed='true']")
+            assert page.inner_text("#auto") == "Stop watching"
+            assert page.get_by_role("button", name="Stop watching", exact=True).count() == 1  # one label
+            assert page.evaluate(CONTROLS_ROW)["places"] == before["places"], size
+            page.click("#auto")
+            page.wait_for_selector("#auto[aria-pressed='false']")
+            assert page.inner_text("#auto") == "Watch both players"
+            assert page.evaluate(CONTROLS_ROW)["places"] == before["places"], size
 
 
 def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
@@ -277,48 +297,25 @@ def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
         assert page.locator("#log li.old").count() >= 3
 
 
-def test_a_won_trick_is_told_under_the_pile_and_the_table_moves_on_after_its_sweep(
-    server: str, browser: Any
-) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        deal = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
-        open_settings(page, deal=deal, pace="normal")
-        page.click("#play-computer")
-        page.wait_for_selector("#turn:enabled")
-        # What the table shows, read in one moment once the line under the pile says `told` (the
-        # page moves on by itself: a held pile goes, the computer turns its next card).
-        now = """(told) => {
-          if (!document.querySelector('#pile-count').innerText.includes(told)) return null;
-          const stack = (n) => document.querySelector(`.seat[data-seat='${n}'] .stack-count`).innerText;
-          return {
-            told: document.querySelector('#pile-count').innerText,
-            turn: document.querySelector('#turn').disabled ? 'disabled' : 'enabled',
-            stacks: [stack(0), stack(1)],
-            prompt: document.querySelector('#prompt').innerText,
-            cards: parseInt(document.querySelector('#counts').innerText),
-            pile: document.querySelectorAll('#pile .card').length,
-          };
-        }"""
-        assert page.evaluate(now, "")["stacks"] == ["26", "26"]
-        page.evaluate(
-            "window.landed = []; new MutationObserver(() => window.landed.push("
-            "document.querySelectorAll('#pile .card').length)).observe("
-            "document.querySelector('#pile'), {childList: true})"
-        )
-        page.keyboard.press("Space")
-        # The last card paid lands; the line under the pile says who takes the pile, and the
-        # stacks and the prompt say the same moment, while Turn waits for the pile to go.
-        held = page.wait_for_function(now, arg="paid", polling="raf").json_value()
-        assert held["told"] == "Queen paid: you take 3 cards."
-        assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
-        assert "owes" not in held["prompt"]
-        # Space while the pile goes: the card is turned once it has gone, never onto it.
-        page.keyboard.press("Space")
-        shown = page.wait_for_function(now, arg="in the pile", polling="raf").json_value()
-        assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
-        assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+YOU_WIN = "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA"
+"""A deal whose first trick you win: your queen, paid with two cards."""
+ROBIN_WINS = "-" * 11 + "JJJQQQQKKKKAAAA/J" + "-" * 25
+"""A deal whose first trick the computer wins: its jack, paid with one card."""
 
+NOW = """(told) => {
+  if (!document.querySelector('#pile-count').innerText.includes(told)) return null;
+  const stack = (n) => document.querySelector(`.seat[data-seat='${n}'] .stack-count`).innerText;
+  return {
+    told: document.querySelector('#pile-count').innerText,
+    turn: document.querySelector('#turn').disabled ? 'disabled' : 'enabled',
+    stacks: [stack(0), stack(1)],
+    prompt: document.querySelector('#prompt').innerText,
+    cards: parseInt(document.querySelector('#counts').innerText),
+    pile: document.querySelectorAll('#pile .card').length,
+  };
+}"""
+"""What the table shows, read in one moment once the line under the pile says `told` (the page
+moves on by itself: a held pile goes, the computer turns its next card)."""
 
 ONE_MOMENT = """() => {
   const text = (selector) => (document.querySelector(selector) || {}).innerText || '';
@@ -340,35 +337,55 @@ ONE_MOMENT = """() => {
 prompt, the owed marks and the log's last line."""
 
 
-@pytest.mark.parametrize(
-    "deal",
-    [
-        "Q" + "-" * 25 + "/" + "-" * 11 + "JJJJQQQKKKKAAAA",  # you win the trick
-        "-" * 11 + "JJJQQQQKKKKAAAA/J" + "-" * 25,  # the computer wins it
-    ],
-)
-def test_everything_the_table_says_is_of_one_moment_while_a_won_pile_goes(
+@pytest.mark.parametrize("deal", [YOU_WIN, ROBIN_WINS], ids=["you-win", "robin-wins"])
+def test_a_won_pile_is_told_in_one_moment_and_the_table_moves_on_after_its_sweep(
     server: str, browser: Any, deal: str
 ) -> None:
+    """Every frame, while a won pile is told and goes, says one moment: the stacks and the pile add
+    up to the deck, the prompt and the owed marks agree, and a won pile owes nothing. When you win
+    it, the line under the pile says who takes it while the stacks and the prompt say the same and
+    Turn waits; Space pressed while the pile goes turns the card once it has gone, never onto it."""
     with opened(browser) as page:
         play_the_computer(page, server, deal=deal, pace="normal")
-        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
-        # Turn (and pay) until a trick is won.
-        won = "document.querySelector('#pile-count').innerText.includes('paid:')"
-        while not page.evaluate(won):
-            page.wait_for_selector("#turn:enabled")
-            cards = cards_turned(page)
-            page.keyboard.press("Space")
-            page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
-            page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
-        # The trick's winner leads the next card: the table moves past the won pile.
-        page.wait_for_selector("#turn:enabled", timeout=10000)
-        page.keyboard.press("Space")
-        page.wait_for_function(
-            "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
-            " && parseInt(document.querySelector('#counts').innerText) >= 4"
+        if deal == YOU_WIN:
+            assert page.evaluate(NOW, "")["stacks"] == ["26", "26"]
+        page.evaluate(
+            "window.landed = []; new MutationObserver(() => window.landed.push("
+            "document.querySelectorAll('#pile .card').length)).observe("
+            "document.querySelector('#pile'), {childList: true})"
         )
-        page.wait_for_timeout(300)
+        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
+        if deal == YOU_WIN:
+            page.keyboard.press("Space")
+            # The last card paid lands; the line under the pile says who takes the pile, and the
+            # stacks and the prompt say the same moment, while Turn waits for the pile to go.
+            held = page.wait_for_function(NOW, arg="paid", polling="raf").json_value()
+            assert held["told"] == "Queen paid: you take 3 cards."
+            assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
+            assert "owes" not in held["prompt"]
+            # Space while the pile goes: the card is turned once it has gone, never onto it.
+            page.keyboard.press("Space")
+            shown = page.wait_for_function(NOW, arg="in the pile", polling="raf").json_value()
+            assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
+            assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+        else:
+            # Turn (and pay) until a trick is won.
+            won = "document.querySelector('#pile-count').innerText.includes('paid:')"
+            while not page.evaluate(won):
+                page.wait_for_selector("#turn:enabled")
+                cards = cards_turned(page)
+                page.keyboard.press("Space")
+                page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+                page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
+            # The trick's winner leads the next card: the table moves past the won pile.
+            page.wait_for_selector("#turn:enabled")
+            page.keyboard.press("Space")
+            page.wait_for_function(
+                "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
+                " && parseInt(document.querySelector('#counts').innerText) >= 4"
+            )
+        sampled = page.evaluate("window.moments.length")  # a few frames more, past the last change
+        page.wait_for_function(f"window.moments.length >= {sampled + 10}")
         moments = page.evaluate("window.stopSampling = true; window.moments")
         assert any("paid:" in m["line"] for m in moments)
         for moment in moments:
@@ -387,44 +404,6 @@ def _places(page: Any) -> dict[str, Any]:
     return {selector: page.locator(selector).bounding_box() for selector in QUESTION_STAYS}
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-def test_a_new_game_or_leave_question_moves_nothing_on_the_table(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
-    with opened(browser, size) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        for _ in range(2):
-            page.wait_for_selector("#turn:enabled")
-            page.keyboard.press("Space")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
-        page.wait_for_selector("#turn:enabled")
-        places = _places(page)
-        page.click("#again")
-        assert page.locator("#abandon").is_visible() and page.locator("#abandon-no").is_visible()
-        assert _places(page) == places
-        page.click("#abandon-no")
-        if size == PHONE_SCREEN:
-            page.click("#more")
-        places = _places(page)
-        page.click("#leave")
-        assert page.locator("#leave-ask").is_visible() and page.locator("#leave-no").is_visible()
-        assert _places(page) == places
-        page.click("#leave-no")
-        assert page.locator("#leave-ask").is_hidden()
-    with opened(browser, size) as host, opened(browser, size) as guest:
-        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.wait_for_selector("#again:enabled")
-        host.wait_for_selector("#again:enabled")
-        places = board_places(host)
-        guest.click("#again")
-        host.wait_for_function("document.querySelector('#notice').innerText.includes('asks for a new game')")
-        assert host.locator("#notice").is_visible()
-        assert board_places(host) == places  # the counts and the log may move down, nothing above
-        assert in_view_over_nothing(host, "#notice") == []
-
-
 UNCOVERED = """([question, kept = ['.seat.you', '#prompt', '#turn']]) => {
   const box = document.querySelector(question).getBoundingClientRect();
   const wrong = [];
@@ -440,53 +419,81 @@ UNCOVERED = """([question, kept = ['.seat.you', '#prompt', '#turn']]) => {
 """What a question hides of what the person decides about: their seat, the prompt and Turn."""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_on_a_phone_a_new_game_question_hides_neither_your_seat_nor_the_prompt_nor_turn(
-    server: str, browser: Any, scheme: str
+def _unhidden_and_audited(page: Any, question: str, kept: list[str]) -> None:
+    """In light and in dark mode, ``question`` hides none of ``kept`` and the page passes the
+    accessibility audit; light mode again afterwards."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate(UNCOVERED, [question, kept]) == [], scheme
+        assert axe(page, impacts=None) == [], scheme
+    page.emulate_media(color_scheme="light")
+
+
+def test_a_new_game_or_leave_question_moves_nothing_and_hides_nothing_you_decide_about(
+    server: str, browser: Any
 ) -> None:
-    with opened(browser, PHONE_SCREEN, color_scheme=scheme) as host, opened(browser, PHONE_SCREEN) as guest:
-        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
-        guest.wait_for_selector("#again:enabled")
-        host.wait_for_selector("#again:enabled")
-        places = board_places(host)
-        guest.click("#again")
-        host.wait_for_selector("#new-game-ask:not([hidden])")
-        assert host.evaluate(UNCOVERED, ["#new-game-ask"]) == []
-        assert board_places(host) == places
-        assert axe(host, impacts=None) == []
-    with opened(browser, PHONE_SCREEN, color_scheme=scheme) as page:
+    """One game against the computer, its page at a desktop's size, a tablet's and a phone's in
+    turn: asking about a new game or about leaving moves nothing on the table, and its answers show.
+    On a tablet the question hides neither your seat nor the prompt and its answers share one row;
+    on a phone the new game question hides neither your seat, the prompt nor Turn; in light and dark
+    mode alike, each passing the accessibility audit."""
+    with opened(browser) as page:
         play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
-        page.click("#again")
-        page.wait_for_selector("#abandon:not([hidden])")
-        assert page.evaluate(UNCOVERED, ["#abandon"]) == []
-        assert axe(page, impacts=None) == []
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_on_a_tablet_a_new_game_or_leave_question_hides_neither_your_seat_nor_the_prompt(
-    server: str, browser: Any, scheme: str
-) -> None:
-    """As on a desktop, the question lies over Turn at most, on one row, and moves nothing."""
-    with opened(browser, {"width": 768, "height": 1024}, color_scheme=scheme) as page:
-        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
-        page.keyboard.press("Space")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
-        page.wait_for_selector("#turn:enabled")
-        page.wait_for_function("document.querySelector('#prompt').innerText.trim() !== ''")
         asked = (("#again", "#abandon", "#abandon-no"), ("#leave", "#leave-ask", "#leave-no"))
-        for control, question, keep in asked:
-            places = _places(page)
-            page.click(control)
-            page.wait_for_selector(f"{question}:not([hidden])")
-            assert page.evaluate(UNCOVERED, [question, [".seat.you", "#prompt"]]) == []
-            assert _places(page) == places
-            yes, no = page.locator(f"{question} .confirm").bounding_box(), page.locator(keep).bounding_box()
-            assert abs(yes["y"] - no["y"]) < 1, "the answers share one row"
-            assert axe(page, impacts=None) == []
-            page.click(keep)
-            page.wait_for_selector(f"{question}[hidden]", state="attached")
+        for size in (DESKTOP, TABLET, PHONE_SCREEN):
+            page.set_viewport_size(size)
+            page.wait_for_selector("#turn:enabled")
+            page.wait_for_function("document.querySelector('#prompt').innerText.trim() !== ''")
+            for control, question, keep in asked:
+                if size == PHONE_SCREEN and control == "#leave":
+                    page.click("#more")  # on a phone Leave waits behind "More"
+                places = _places(page)
+                page.click(control)
+                page.wait_for_selector(f"{question}:not([hidden])")
+                assert page.locator(keep).is_visible(), (size, question)
+                assert _places(page) == places, (size, question)
+                if size == TABLET:
+                    _unhidden_and_audited(page, question, [".seat.you", "#prompt"])
+                    yes, no = (
+                        page.locator(f"{question} .confirm").bounding_box(),
+                        page.locator(keep).bounding_box(),
+                    )
+                    assert abs(yes["y"] - no["y"]) < 1, "the answers share one row"
+                elif size == PHONE_SCREEN and question == "#abandon":
+                    _unhidden_and_audited(page, question, [".seat.you", "#prompt", "#turn"])
+                page.click(keep)
+                page.wait_for_selector(f"{question}[hidden]", state="attached")
+
+
+def test_a_friend_s_new_game_question_moves_nothing_and_hides_nothing_you_decide_about(
+    server: str, browser: Any
+) -> None:
+    """At a friend table, the host's page at a phone's size and then a desktop's: when the friend
+    asks for a new game, the host is told in a notice in view over nothing, and nothing above it
+    moves; on a phone the question hides neither the host's seat, the prompt nor Turn, in light and
+    dark mode alike, each passing the accessibility audit. The host may keep playing, and the
+    friend may ask again."""
+    with opened(browser, PHONE_SCREEN) as host, opened(browser, PHONE_SCREEN) as guest:
+        seat_a_friend(host, guest, server, seed=SHORT_SEED, name="Ann", pace="fast")
+        for size in (PHONE_SCREEN, DESKTOP):
+            host.set_viewport_size(size)
+            guest.wait_for_selector("#again:enabled")
+            host.wait_for_selector("#again:enabled")
+            places = board_places(host)
+            guest.click("#again")
+            host.wait_for_function(
+                "document.querySelector('#notice').innerText.includes('asks for a new game')"
+            )
+            host.wait_for_selector("#new-game-ask:not([hidden])")
+            assert host.locator("#notice").is_visible()
+            assert board_places(host) == places, size  # the counts and the log may move down, nothing above
+            assert in_view_over_nothing(host, "#notice") == [], size
+            if size == PHONE_SCREEN:
+                _unhidden_and_audited(host, "#new-game-ask", [".seat.you", "#prompt", "#turn"])
+                host.click("#new-game-no")
+                host.wait_for_selector("#new-game-ask", state="hidden")
 
 
 CONTRAST = """([a, b, edge]) => {
@@ -504,11 +511,10 @@ CONTRAST = """([a, b, edge]) => {
 """The contrast ratio between an element's background (or its edge) and another's background."""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
-    server: str, browser: Any, scheme: str
-) -> None:
-    with opened(browser, color_scheme=scheme) as page:
+def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(server: str, browser: Any) -> None:
+    """While the question stands the computer turns no card; it has one button of each name, and its
+    answer stands out against its box in light and dark mode alike; Escape keeps playing."""
+    with opened(browser) as page:
         play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.click("#auto")  # every card is the computer's now
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
@@ -519,29 +525,11 @@ def test_a_new_game_question_holds_the_computer_and_escape_keeps_playing(
         # One question, one button of each name, and its answer clear against the question's box.
         names = page.locator("#table button:visible").all_inner_texts()
         assert len(names) == len(set(names)), names
-        assert page.evaluate(CONTRAST, ["#abandon-yes", "#abandon", True]) >= 3
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert page.evaluate(CONTRAST, ["#abandon-yes", "#abandon", True]) >= 3, scheme
         page.wait_for_timeout(1500)  # five cards' time at this pace
         assert cards_turned(page) == held
         page.keyboard.press("Escape")
         assert page.locator("#abandon").is_hidden()
         page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {held}")
-
-
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-def test_the_row_of_controls_stays_put_while_the_computer_plays_both(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
-    with opened(browser, size) as page:
-        play_the_computer(page, server, pace="slow")
-        before = page.evaluate(CONTROLS_ROW)
-        page.click("#auto")
-        page.wait_for_selector("#auto[aria-pressed='true']")
-        assert page.inner_text("#auto") == "Stop watching"
-        assert (
-            page.get_by_role("button", name="Stop watching", exact=True).count() == 1
-        )  # its name: one label
-        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]  # nothing in the row moves
-        page.click("#auto")
-        page.wait_for_selector("#auto[aria-pressed='false']")
-        assert page.inner_text("#auto") == "Watch both players"
-        assert page.evaluate(CONTROLS_ROW)["places"] == before["places"]
