@@ -112,3 +112,24 @@ def test_a_full_buffer_of_never_ending_deals_loses_none(
     whole = play_unit(deck.units(0, deck.total, deck.total)[0], lockstep=lockstep)
     assert len(whole.never_ending) == 14
     assert _summary(deck, [whole]) == plain
+
+
+@pytest.mark.parametrize(("rules", "cards"), [("half-deck", "2,2,2,2,2"), ("half-deck", "6,2,1,1")])
+def test_lanes_cut_into_chunks_inside_blocks_count_every_deal_once(
+    rules: str, cards: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each lane plays a chunk of consecutive deals; chunks of a few deals start and end inside
+    # blocks of equal games, and a small loop buffer makes the kernel stop and resume mid-chunk.
+    from beggar.research import exhaust
+
+    deck = ExhaustDeck.of(rules_named(rules), cards)
+    plain = _plain(rules, cards)
+    monkeypatch.setattr(exhaust, "CHUNK", 7)
+    monkeypatch.setattr(kernel, "LOOPS", 6)
+    unit = deck.units(0, deck.total, deck.total)[0]
+    assert _summary(deck, [play_unit(unit)]) == plain
+    # A unit smaller than the lanes leaves some lanes idle.
+    small = deck.units(5, 7, deck.total)[0]
+    alone = play_unit(small, skip=False, lockstep=False)
+    assert _summary(deck, [play_unit(small)]) == _summary(deck, [alone])
+    assert alone.deals == 2

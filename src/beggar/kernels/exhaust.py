@@ -420,41 +420,48 @@ def play_range_any(
 
 
 @jit_inline
-def _words_from(
+def _lane_words(
     deck: np.ndarray,
     pivot: int,
     lead: int,
-    fa: np.ndarray,
-    fb: np.ndarray,
+    words: np.ndarray,
+    lane: int,
     flags: np.ndarray,
     codes: np.ndarray,
 ) -> None:
-    """Bring the hands' words ``fa`` and ``fb`` up to date with ``deck``, changed from ``pivot`` on."""
+    """Bring ``lane``'s row of ``words`` (hand 0's mask and value planes, then hand 1's) up to date
+    with ``deck``, changed from ``pivot`` on (0: all of it)."""
     n = deck.size
     if pivot < lead:
         a = stack_words(deck, 0, lead, flags, codes)
         b = stack_words(deck, lead, n - lead, flags, codes)
-        for w in range(5):
-            fa[w] = a[w]
-            fb[w] = b[w]
+        for w in range(3):
+            words[lane, w] = a[w]
+            words[lane, 3 + w] = b[w]
         return
     low = pivot - lead
     part = stack_words(deck, pivot, n - pivot, flags, codes)
     keep = shl(_ONE, low) - _ONE
-    for w in range(5):
-        fb[w] = (fb[w] & keep) | shl(part[w], low)
+    for w in range(3):
+        words[lane, 3 + w] = (words[lane, 3 + w] & keep) | shl(part[w], low)
 
 
 @jit_inline
-def _put(
-    s: np.ndarray, lane: int, held: np.ndarray, deck: np.ndarray, fa: np.ndarray, fb: np.ndarray, lead: int
-) -> None:
-    """Deal ``deck`` (its words ``fa`` and ``fb``) into ``lane``, the first hand to lead."""
-    n = deck.size
-    for i in range(n):
-        held[lane, i] = deck[i]
-    lanes.put_lane(s, lane, fa[0], fa[1], fa[2], lead, fb[0], fb[1], fb[2], n - lead, 0)
+def _deal_lane(s: np.ndarray, lane: int, words: np.ndarray, lead: int, n: int) -> None:
+    """Deal ``lane``'s words into its lane, the first hand to lead."""
+    lanes.put_lane(
+        s, lane, words[lane, 0], words[lane, 1], words[lane, 2], lead,
+        words[lane, 3], words[lane, 4], words[lane, 5], n - lead, 0,
+    )  # fmt: skip
     lanes.set_unturned1(s, lane, n - lead)
+
+
+@jit_inline
+def _claim(pos: np.ndarray, stop: np.ndarray, following: int) -> int:
+    """The first chunk from ``following`` on with deals left, or ``pos.size`` if none."""
+    while following < pos.size and pos[following] >= stop[following]:
+        following += 1
+    return following
 
 
 @jit_inline
@@ -481,9 +488,10 @@ def _tally(
 
 @jit
 def play_range_lanes(
-    deck: np.ndarray,
+    decks: np.ndarray,
+    pos: np.ndarray,
+    stop: np.ndarray,
     lead: int,
-    count: int,
     flags: np.ndarray,
     codes: np.ndarray,
     pays: np.ndarray,
@@ -498,26 +506,31 @@ def play_range_lanes(
     by_tricks: np.ndarray,
     state: np.ndarray,
 ) -> int:
-    """:func:`play_range`, :data:`beggar.kernels.lockstep.LANES` games at a time in lockstep.
+    """Play a unit's deals :data:`beggar.kernels.lockstep.LANES` at a time in lockstep, cut into chunks.
 
-    The same arguments, counts and records, for the standard settings (oldest card first, rule 8,
-    at most four pay values) and decks of at most :data:`beggar.kernels.lockstep.MAX_CARDS` cards.
+    Chunk ``c`` is the deals of offsets ``pos[c]`` to ``stop[c] - 1`` of the unit, ``decks[c]``
+    the deal of offset ``pos[c]`` (pay values, the leading hand's ``lead`` cards first); the
+    kernel moves both on as it plays, so that a call that returns :data:`LOOPS_FULL` is taken up
+    by the next call with the same arrays. Each lane takes a chunk and plays its deals one after
+    the other in index order, then takes the next chunk with deals left. ``state[S_DONE]`` counts
+    the deals done, and the counts and records are those of :func:`play_range`, for the standard
+    settings (oldest card first, rule 8, at most four pay values) and decks of at most
+    :data:`beggar.kernels.lockstep.MAX_CARDS` cards.
+
     Each lane plays a deal by :func:`beggar.kernels.lockstep.step`, the random games' vectorised
-    step, counting down seat 1's unturned dealt cards; a lane whose game ends takes the next deal
-    in index order. Games end out of order, so the candidates for the longest games come in any
-    order (:func:`keep_longest` keeps the smallest offsets of a tie), and never-ending deals too.
+    step, counting down seat 1's unturned dealt cards. Games end out of order, so the candidates
+    for the longest games come in any order (:func:`keep_longest` keeps the smallest offsets of a
+    tie), and never-ending deals too. Since a lane's deals follow one another, a deal differs from
+    the one before only from the first position :func:`next_arrangement` changed, and only that
+    part of the second hand's words is built again.
 
     ``skip`` counts blocks of equal games at once, as :func:`play_range` does: a game that ended
     before seat 1 turned its dealt cards from position ``P`` on, on a deal whose cards from ``P``
-    on are in increasing order, counts the deals of the block sharing its first ``P`` cards (those
-    of the unit) that have not been handed out yet, and the next deal to hand out jumps past the
-    block. The block's deals already in other lanes play the same game and count themselves, as
-    does a deal of a block whose first deal lies before the unit. So every deal is counted once,
-    whichever lane's game ends first; the candidates for the longest games are rows of
-    consecutive deals as before.
+    on are in increasing order, counts every deal of its chunk sharing its first ``P`` cards, and
+    the lane goes past them. A block cut by a chunk's start is played deal by deal there.
     """
     L = lanes.LANES
-    n = deck.size
+    n = decks.shape[1]
     n1 = n - lead
     usize = np.uint64(n)
     _, _, cap_cards = caps(cfg)
@@ -528,104 +541,90 @@ def play_range_lanes(
     lengths[0] = lead
     lengths[1] = n1
     binom = binomials(n)
-    kinds = np.zeros(int(deck.max()) + 1, np.int64)  # one counter a pay value of the deck
+    kinds = np.zeros(int(decks.max()) + 1, np.int64)  # one counter a pay value of the deck
     fields = lanes.TRACKED_FIELDS
     room = lanes.lane_room(fields)
     s = room[lanes.APART : lanes.APART + fields * L]
-    held = np.zeros((L, n), np.uint8)  # each lane's deal
-    offset = np.full(L, -1, np.int64)  # each lane's deal's offset, -1 for an idle lane
-    fa = np.zeros(5, np.uint64)  # the next deal's hands as words
-    fb = np.zeros(5, np.uint64)
-    _words_from(deck, 0, lead, fa, fb, flags, codes)
-    first = state[S_DONE]
-    f = first  # the offset of the next deal to hand out, ``deck``
-    counted = 0
-    for lane in range(L):
-        _put(s, lane, held, deck, fa, fb, lead)
-        if f < count and state[S_LOOPS] + L <= loops.size:
-            offset[lane] = f
-            f += 1
-            if f < count:
-                _words_from(deck, next_arrangement(deck), lead, fa, fb, flags, codes)
+    words = np.zeros((L, 6), np.uint64)  # each lane's deal: hand 0's mask and planes, hand 1's
+    chunk = np.full(L, -1, np.int64)  # each lane's chunk, -1 for an idle lane
+    following = 0  # chunks before it are taken or done
     playing = 0
+    room_left = state[S_LOOPS] + L <= loops.size  # every lane may find a loop before the next check
     for lane in range(L):
-        if offset[lane] >= 0:
+        following = _claim(pos, stop, following)
+        if following < pos.size and room_left:
+            chunk[lane] = following
+            following += 1
+            _lane_words(decks[chunk[lane]], 0, lead, words, lane, flags, codes)
             playing += 1
+        # An idle lane plays some deal again and again, unrecorded.
+        _deal_lane(s, lane, words, lead, n)
     while playing > 0:
         if lanes.step(s, payments, cap, usize, True) == _ZERO:
             continue
         for lane in range(L):
             if not lanes.ended(s, lane, cap, usize):
                 continue
-            o = offset[lane]
-            if o >= 0:
-                row = held[lane]
-                reason, cards, tricks, winner = lanes.lane_result(s, lane, cap, usize)
-                # The deals this game counts: its own, and those of its block not handed out yet.
-                rest = rest_at = 0
-                if reason == CAPPED:
-                    # A long game: the general kernel replays it from its deal, remembering positions.
-                    result = settle(
-                        (CAPPED, 0, 0, -1, 0, 0), row, lengths, runtime(False), 0, cfg,
-                        buf, head, cnt, out, pile, mask,
-                    )  # fmt: skip
-                    reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
-                    if reason == REASON_REPEAT:
-                        k = state[S_LOOPS]
-                        loops[k] = o
-                        loop_rows[k, 0] = result[4]
-                        loop_rows[k, 1] = result[5]
-                        loop_rows[k, 2] = cards - result[4]
-                        loop_rows[k, 3] = tricks - result[5]
-                        state[S_LOOPS] = k + 1
-                elif skip:
-                    tail = n - lanes.unturned1(s, lane)
-                    if tail < n:
-                        end = o + min(_block(row, tail, binom, kinds), count - o)
-                        if f < end:
-                            # The block's deals from f on are not handed out: count them here and
-                            # go past its last deal (the first's tail reversed). Those in other
-                            # lanes play the same game and count themselves.
-                            rest_at = f
-                            rest = end - f
-                            for i in range(tail, n):
-                                deck[i] = row[n - 1 + tail - i]
-                            pivot = next_arrangement(deck)
-                            f = end
-                            if pivot >= 0 and f < count:
-                                _words_from(deck, pivot, lead, fa, fb, flags, codes)
-                if reason != REASON_REPEAT:
-                    if cards >= cards_hist.size or tricks >= tricks_hist.size:
-                        state[S_DONE] = first + counted
-                        return TOO_LONG
-                    _tally(
-                        cards_hist, tricks_hist, wins, by_cards, by_tricks, state, o, 1, cards, tricks, winner
-                    )
-                    if rest:
-                        _tally(
-                            cards_hist, tricks_hist, wins, by_cards, by_tricks, state, rest_at, rest,
-                            cards, tricks, winner,
-                        )  # fmt: skip
-                counted += 1 + rest
-                state[S_PLAYED] += 1
-                offset[lane] = -1
-                playing -= 1
-            # The lane takes the next deal, or (none left) plays its last one again, unrecorded.
-            if f < count and state[S_LOOPS] + L <= loops.size:
-                _put(s, lane, held, deck, fa, fb, lead)
-                offset[lane] = f
-                playing += 1
-                f += 1
-                if f < count:
-                    _words_from(deck, next_arrangement(deck), lead, fa, fb, flags, codes)
-            else:
-                lanes.put_lane(
-                    s, lane, fa[0], fa[1], fa[2], lead, fb[0], fb[1], fb[2], n1, 0
+            c = chunk[lane]
+            if c < 0:
+                _deal_lane(s, lane, words, lead, n)
+                continue
+            row = decks[c]
+            o = pos[c]
+            reason, cards, tricks, winner = lanes.lane_result(s, lane, cap, usize)
+            times = 1
+            tail = n
+            if reason == CAPPED:
+                # A long game: the general kernel replays it from its deal, remembering positions.
+                result = settle(
+                    (CAPPED, 0, 0, -1, 0, 0), row, lengths, runtime(False), 0, cfg,
+                    buf, head, cnt, out, pile, mask,
                 )  # fmt: skip
-                lanes.set_unturned1(s, lane, n1)
-    state[S_DONE] = first + counted
-    if state[S_DONE] < count:
-        return LOOPS_FULL
+                reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
+                if reason == REASON_REPEAT:
+                    k = state[S_LOOPS]
+                    loops[k] = o
+                    loop_rows[k, 0] = result[4]
+                    loop_rows[k, 1] = result[5]
+                    loop_rows[k, 2] = cards - result[4]
+                    loop_rows[k, 3] = tricks - result[5]
+                    state[S_LOOPS] = k + 1
+            elif skip:
+                tail = n - lanes.unturned1(s, lane)
+                if tail < n - 1:
+                    # The chunk's next deals that share the first ``tail`` cards play this game.
+                    times = min(_block(row, tail, binom, kinds), stop[c] - o)
+            if reason != REASON_REPEAT:
+                if cards >= cards_hist.size or tricks >= tricks_hist.size:
+                    return TOO_LONG
+                _tally(
+                    cards_hist, tricks_hist, wins, by_cards, by_tricks, state, o, times, cards, tricks, winner
+                )
+            state[S_DONE] += times
+            state[S_PLAYED] += 1
+            o += times
+            pos[c] = o
+            room_left = state[S_LOOPS] + L <= loops.size
+            if o < stop[c]:
+                # A block counted at once ends at its last arrangement; then the next deal.
+                pivot = _last_then_next(row, tail) if times > 1 else next_arrangement(row)
+                if room_left:
+                    _lane_words(row, pivot, lead, words, lane, flags, codes)
+            if o >= stop[c] or not room_left:
+                # The chunk is done (or the loop buffer nearly full: the chunk waits for the next call).
+                chunk[lane] = -1
+                if room_left:
+                    following = _claim(pos, stop, following)
+                    if following < pos.size:
+                        chunk[lane] = following
+                        following += 1
+                        _lane_words(decks[chunk[lane]], 0, lead, words, lane, flags, codes)
+                if chunk[lane] < 0:
+                    playing -= 1
+            _deal_lane(s, lane, words, lead, n)
+    for c in range(pos.size):
+        if pos[c] < stop[c]:
+            return LOOPS_FULL
     return DONE
 
 

@@ -46,6 +46,10 @@ MEASURES = ("cards", "tricks")
 DEFAULT_UNIT = 1 << 24
 """Deals per unit: a few seconds of one core on the half deck."""
 
+CHUNK = 1 << 16
+"""Deals per chunk of a unit played in lockstep: each lane plays a chunk's deals in index order,
+then takes the next chunk, so the lanes end a unit together within about a chunk."""
+
 
 class ExhaustError(BeggarError, ValueError):
     """A deck that cannot be exhausted, a range outside it, or results the engine refutes."""
@@ -230,15 +234,26 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     state = np.zeros(kernel.S_SIZE, np.int64)
     never: list[NeverEndingDeal] = []
     standard = not compiled.cfg[CFG_NEWEST_FIRST] and not compiled.cfg[CFG_WHEN_EMPTY] and pays.size <= 4
-    if standard and lockstep and deck.composition.size <= lanes.MAX_CARDS:
-        play = kernel.play_range_lanes
-    else:
-        play = kernel.play_range if standard else kernel.play_range_any
+    in_lanes = standard and lockstep and deck.composition.size <= lanes.MAX_CARDS
+    if in_lanes:
+        # Chunks of consecutive deals, each lane playing one chunk at a time in index order.
+        chunks = min(count, max(lanes.LANES, count // CHUNK))
+        cuts = [count * c // chunks for c in range(chunks + 1)]
+        decks = np.array([deck.arrangements.unrank(unit.start + cut) for cut in cuts[:-1]], dtype=np.uint8)
+        pos = np.array(cuts[:-1], dtype=np.int64)
+        stop = np.array(cuts[1:], dtype=np.int64)
+    play = kernel.play_range if standard else kernel.play_range_any
     while True:
-        status = play(
-            current, deck.lead, count, flags, codes, pays, compiled.cfg, skip,
-            cards_hist, tricks_hist, wins, loops, loop_rows, by_cards, by_tricks, state,
-        )  # fmt: skip
+        if in_lanes:
+            status = kernel.play_range_lanes(
+                decks, pos, stop, deck.lead, flags, codes, pays, compiled.cfg, skip,
+                cards_hist, tricks_hist, wins, loops, loop_rows, by_cards, by_tricks, state,
+            )  # fmt: skip
+        else:
+            status = play(
+                current, deck.lead, count, flags, codes, pays, compiled.cfg, skip,
+                cards_hist, tricks_hist, wins, loops, loop_rows, by_cards, by_tricks, state,
+            )  # fmt: skip
         for k in range(int(state[kernel.S_LOOPS])):
             never.append(_never_ending(deck, unit.start + int(loops[k]), loop_rows[k]))
         state[kernel.S_LOOPS] = 0
