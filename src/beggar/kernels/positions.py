@@ -20,12 +20,17 @@ rest's other cards. Its index is ``offset[p] + rank(rest) * m + pre``. This inde
 the positions (a thirteenth of those of a 14-card deck under the standard pay values), so the
 visited bits take that much less memory.
 
-:func:`play_range` plays every indexed position once: from each one not yet visited it walks trick
-by trick (the bit kernel's trick, :func:`beggar.kernels.bitwise.play_trick`, proven equal to the
-reference engine) and marks each position it meets in a bit array. A walk that meets a position of
-its own has found a cycle; one that meets a position of an earlier walk, or whose game ends, has
-found nothing new. So each cycle is found exactly once, from the walk that first reaches it. A
-position's index is computed from the bit kernel's stack words, one step per pay card.
+With the pile going under newest card first, every position is indexed, but a trick ends only
+where the leader's stack holds a pay card with at least its value of number cards just above it
+(the pile's last pay card and the cards paid for it, reversed), and a walk starts only there: the
+cuts of an arrangement that leave the leader a stack without one are skipped at once.
+
+:func:`play_range` plays every indexed position a trick can end in once: from each one not yet
+visited it walks trick by trick (the bit kernel's trick, :func:`beggar.kernels.bitwise.play_trick`,
+proven equal to the reference engine) and marks each position it meets in a bit array. A walk that
+meets a position of its own has found a cycle; one that meets a position of an earlier walk, or
+whose game ends, has found nothing new. So each cycle is found exactly once, from the walk that
+first reaches it. A position's index is computed from the bit kernel's stack words, one step per pay card.
 
 >>> import numpy as np
 >>> below, strides = rank_tables(np.array([2, 1], np.int64))
@@ -338,6 +343,29 @@ def _stash_cards(
     stash[12] = 0
 
 
+@jit_inline
+def _least_trick_end(cards: np.ndarray, n: int) -> int:
+    """The least leader's stack a trick can end with, under the newest-first pile order, in the
+    sequence of pay values ``cards`` (``n`` if none).
+
+    The winner's stack ends with the won pile, newest card first: the ``v`` number cards paid for
+    the trick's last pay card, of value ``v``, then that card, then the older cards; so the
+    leader's stack holds a pay card with at least its value of number cards just above it. (Any
+    stack that holds one can end a trick: the pile is that card and everything under it, played
+    as the trick's cards in turn.) The least stack holds the first such card.
+    """
+    run = 0
+    for i in range(n):
+        value = cards[i]
+        if value == 0:
+            run += 1
+        elif run >= value:
+            return i + 1
+        else:
+            run = 0
+    return n
+
+
 @jit
 def _grow(array: np.ndarray) -> np.ndarray:
     bigger = np.empty(2 * array.size, array.dtype)
@@ -365,7 +393,8 @@ def play_range(
     ``codes`` and ``pays`` are the bit kernel's tables of the deck's values
     (:func:`beggar.kernels.bitwise.tables`), ``newest`` and ``when_empty`` its pile order and
     empty-hand rule. ``every_cut`` indexes every position, else only those a trick can end in
-    (see the module: right only with the oldest-first pile order). ``visited`` has one bit per
+    (see the module: right only with the oldest-first pile order); with ``newest`` too, a walk
+    starts only from a position a trick can end in. ``visited`` has one bit per
     indexed position (index ``i`` is bit ``i % 64`` of word ``i // 64``), kept from one call to
     the next. Returns the index of one position on each cycle found in this call (where its walk
     met itself) and the number of positions newly visited.
@@ -403,6 +432,14 @@ def play_range(
             for i in range(m):
                 cards[i] = values[rest[i]]
             s = stack_words(cards, 0, m, flags, codes)  # the rest as one stack: cut it below
+            if newest and blocks[b, B_KIND] < 0:
+                # No trick ends with a leader's stack shorter than this arrangement's least: skip
+                # those cuts (their positions are on no cycle, and no walk can meet them).
+                least = _least_trick_end(cards, n) - low
+                if cut < least:
+                    skip = min(least, cuts) - cut
+                    index += skip
+                    cut += skip
             while cut < cuts and index < last:
                 if not visited[index >> 6] & shl(_ONE, index & 63):
                     pre = cut + low

@@ -8,15 +8,16 @@ from pathlib import Path
 import pytest
 
 from beggar.cli import run
+from beggar.engine import Game, PileTaken, Status
 from beggar.research.cluster import bounded_workers
 from beggar.research.cycles import complete
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.census import Row, run_census, solve_row
-from beggar.research.cycles.kinds import Composition, ConstructError
+from beggar.research.cycles.kinds import Composition, ConstructError, lead_size, leader_first
 from beggar.research.cycles.solve import SAT
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
-from helpers import brute_force
+from helpers import arrangements, brute_force
 
 
 def _census(composition: Composition, max_period: int, method: str) -> tuple[set[tuple[object, ...]], ...]:
@@ -95,6 +96,43 @@ def test_position_counts_are_exact() -> None:
     assert not complete.fits(Composition.of(rules_named("half-deck")), 2**30)
     beyond = Composition.parse("64,1", rules_named("two-decks"))  # 63 bits, but 65 cards: beyond a word
     assert complete.memory_needed(beyond) == 8 and not complete.fits(beyond, 2**30)
+
+
+def _holds_a_paid_pay_card(values: list[int]) -> bool:
+    """Whether a stack holds a pay card with at least its value of number cards just above it."""
+    return any(v and i >= v and not any(values[i - v : i]) for i, v in enumerate(values))
+
+
+@pytest.mark.parametrize(
+    ("spec", "cards"),
+    [
+        ("newest-first", "4,2,1"),
+        ("double-penalty:pile=newest-first", "4,1,1"),
+        ("newest-first:empty-hand=when-empty", "3,1,1,1"),
+    ],
+)
+def test_under_newest_first_a_trick_ends_where_a_paid_pay_card_is_in_the_leaders_stack(
+    spec: str, cards: str
+) -> None:
+    deck = Composition.parse(cards, rules_named(spec))
+    rules = deck.rules.unlimited()
+    held = set()
+    ended = set()
+    for kinds in arrangements(list(deck.counts)):
+        for n1 in range(1, deck.size):
+            if _holds_a_paid_pay_card([deck.values[kind] for kind in kinds[:n1]]):
+                held.add((tuple(kinds), n1))
+            game = Game(deck.compact(kinds, n1), rules, first=0, complete=False)
+            while not game.over and not any(isinstance(e, PileTaken) for e in game.step()):
+                pass
+            if game.record is None or game.record.status is Status.LOOP:  # a trick ended
+                position = game.position()
+                ended.add((tuple(leader_first(deck, position)), lead_size(position)))
+    # every position a trick ends in holds one, and (but for a stack emptied on the way) the converse
+    assert ended <= held and len(held) == complete.playable_count(deck)
+    assert ended == held or "when-empty" in spec
+    played = complete.play_every_position(deck)
+    assert played.played == len(held) < played.positions == complete.indexed_count(deck)
 
 
 def test_two_walkers_find_the_cycles_one_finds() -> None:

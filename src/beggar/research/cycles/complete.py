@@ -3,12 +3,13 @@
 A trick-end position of a two-hand deck of ``N`` cards is the deck's cards in one sequence, the
 leader's stack first, cut after the leader's ``n1`` cards (``1 <= n1 < N``); only the cards'
 kinds matter, so a deck with ``c_k`` cards of kind ``k`` has ``N! / prod(c_k!) * (N - 1)``
-positions (:func:`position_count`). Each position some trick can end in (:func:`playable_count`:
-every position unless a won pile goes under the stack oldest card first) has an index
-(:mod:`beggar.kernels.positions`), and one bit per index records whether it has been visited:
-where those bits fit a memory budget (:func:`fits`), :func:`play_every_position` walks from every
-such position not yet visited, trick by trick, until the walk meets itself (a new cycle), meets an
-earlier walk, or the game ends. So every cycle of the deck, of every period, is found once.
+positions (:func:`position_count`). Only the positions some trick can end in
+(:func:`playable_count`) can be on a cycle. The positions :mod:`beggar.kernels.positions` indexes
+(:func:`indexed_count`: those, when a won pile goes under the stack oldest card first; every
+position otherwise) have one bit each recording whether they have been visited: where those bits
+fit a memory budget (:func:`fits`), :func:`play_every_position` walks from every position some
+trick can end in not yet visited, trick by trick, until the walk meets itself (a new cycle), meets
+an earlier walk, or the game ends. So every cycle of the deck, of every period, is found once.
 
 Each cycle is then played by the reference engine (:func:`beggar.cycle.find_cycle`) from its
 canonical position, which must give the same cycle, and its figures decide the census: an
@@ -83,10 +84,12 @@ def playable_count(composition: Composition) -> int:
     With a won pile going under the stack oldest card first, the leader's stack ends with the
     trick's last pay card, of value ``v``, and the ``v`` number cards paid to it; so for each pay
     kind and each leader's stack of more than ``v`` cards, the other cards are in any order. With
-    the newest card first, every position is played.
+    the newest card first, the pile goes under the stack the other way round: the leader's stack
+    holds a pay card with at least its value of number cards just above it (counted by
+    :func:`_newest_first_count`).
     """
     if composition.rules.pile_order is not PileOrder.OLDEST_FIRST:
-        return position_count(composition)
+        return _newest_first_count(composition)
     n = composition.size
     total = 0
     for kind, (value, count) in enumerate(zip(composition.values, composition.counts, strict=True)):
@@ -102,10 +105,59 @@ def playable_count(composition: Composition) -> int:
     return total
 
 
+def _newest_first_count(composition: Composition) -> int:
+    """The positions whose leader's stack holds a pay card with at least its value of number cards
+    just above it: the positions a trick can end in under the newest-first pile order.
+
+    Counted card by card from the top of the leader's stack: each prefix is summed up by the cards
+    it leaves, the number cards just above its next card (as many as the greatest pay value can
+    use) and whether it holds such a pay card yet; a prefix that does, cut after its last card,
+    is a position for each order of the cards it leaves.
+    """
+    values, n = composition.values, composition.size
+    cap = max(values)
+    prefixes: dict[tuple[tuple[int, ...], int, bool], int] = {(composition.counts, 0, False): 1}
+    total = 0
+    for _ in range(n - 1):  # the leader holds 1 to n - 1 cards
+        longer: dict[tuple[tuple[int, ...], int, bool], int] = {}
+        for (left, run, held), ways in prefixes.items():
+            for kind, count in enumerate(left):
+                if count == 0:
+                    continue
+                rest = (*left[:kind], count - 1, *left[kind + 1 :])
+                value = values[kind]
+                key = (
+                    (rest, 0, True)
+                    if held or (value > 0 and run >= value)
+                    else (rest, min(run + 1, cap) if value == 0 else 0, False)
+                )
+                longer[key] = longer.get(key, 0) + ways
+        prefixes = longer
+        total += sum(ways * _orders(left) for (left, _, held), ways in prefixes.items() if held)
+    return total
+
+
+def _orders(counts: tuple[int, ...]) -> int:
+    """The orders of a multiset of cards with these counts."""
+    orders = math.factorial(sum(counts))
+    for count in counts:
+        orders //= math.factorial(count)
+    return orders
+
+
+def indexed_count(composition: Composition) -> int:
+    """The positions :mod:`beggar.kernels.positions` indexes, one visited bit each: those some trick
+    can end in with the oldest-first pile order (:func:`playable_count`), every position with the
+    newest first (there the walk skips those no trick ends in, one arrangement's cuts at a time)."""
+    if composition.rules.pile_order is not PileOrder.OLDEST_FIRST:
+        return position_count(composition)
+    return playable_count(composition)
+
+
 def memory_needed(composition: Composition) -> int:
-    """Bytes of the visited bits: one bit per position a walk can meet (:func:`playable_count`, the
-    positions :mod:`beggar.kernels.positions` indexes), in 64-bit words."""
-    return (playable_count(composition) + 63) // 64 * 8
+    """Bytes of the visited bits: one bit per indexed position (:func:`indexed_count`), in 64-bit
+    words."""
+    return (indexed_count(composition) + 63) // 64 * 8
 
 
 def fits(composition: Composition, memory: int) -> bool:
@@ -135,10 +187,11 @@ def chosen(composition: Composition, method: str, memory: int) -> bool:
             "position: the walk plays decks of at most 64 cards"
         )
     if method == PLAY:
+        every = composition.rules.pile_order is not PileOrder.OLDEST_FIRST  # every position indexed
+        indexed = "" if every else f", of which {indexed_count(composition):,} can end a trick"
         raise ConstructError(
             f"the {composition.size}-card deck {composition.describe()} has "
-            f"{position_count(composition):,} positions, of which {playable_count(composition):,} "
-            "can end a trick: their visited bits need "
+            f"{position_count(composition):,} positions{indexed}: their visited bits need "
             f"{_mib(memory_needed(composition))}, more than the budget of {_mib(memory)}"
         )
     return False
@@ -165,8 +218,8 @@ class Played:
     positions: int
     """The deck's trick-end positions (:func:`position_count`)."""
     played: int
-    """Positions walked: every position some trick can end in (:func:`playable_count`), each
-    indexed; the others are on no cycle."""
+    """Positions walked: every position some trick can end in (:func:`playable_count`); the others
+    are on no cycle."""
     cycles: list[PlayedCycle]
     seconds: float
     walkers: int = 1
@@ -204,7 +257,7 @@ def play_every_position(
     flags, codes, pays = bitwise.tables(values)
     every_cut = rules.pile_order is not PileOrder.OLDEST_FIRST
     newest, when_empty = bool(alphabet.cfg[CFG_NEWEST_FIRST]), bool(alphabet.cfg[CFG_WHEN_EMPTY])
-    total = playable_count(composition)
+    total = indexed_count(composition)
     threads = max(1, min(bounded_workers(workers), memory // max(1, memory_needed(composition))))
     done = [0]
     lock = threading.Lock()
