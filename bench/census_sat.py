@@ -24,7 +24,13 @@ The variants (``--variants``):
   own model and solver (what splitting one row over two workers costs on one core);
 - ``stack-glucose4``, ``stack-maplechrono``: other solvers of python-sat;
 - ``stack-totalizer``, ``stack-kmtotalizer``, ``stack-seqcounter``: the deck's composition by
-  python-sat's cardinality encodings instead of the model's counter.
+  python-sat's cardinality encodings instead of the model's counter;
+- ``stack-mod``: ``stack-focused`` with the won cards tied to the tapes by counters modulo
+  ``k_p`` (the ``mod`` link) instead of the number of cards won;
+- ``stack-period``: every row asked of the period in one model and one solver, each instance
+  under a row's and a hand size's selectors, focused mode;
+- ``stack-period-stable``, ``stack-period-mod``: the same with CaDiCaL's default mode, or with
+  the ``mod`` link.
 
 ``--k1`` takes offsets from ``L // 2`` (``-4,-1,2``: three rows near the balanced one) or ``all``
 (every row: the period's whole decision). With ``all`` the script also checks exactness: every
@@ -64,6 +70,10 @@ VARIANTS = {
 CUBES = {"stack-cubes": 2}
 VARIANTS["stack-ascending"] = VARIANTS["stack-focused"]
 VARIANTS["stack-shared"] = Encoding(least_stack=True, focused=True, shared_bound=True)
+VARIANTS["stack-mod"] = Encoding(least_stack=True, focused=True, link="mod")
+VARIANTS["stack-period"] = Encoding(least_stack=True, focused=True, whole_period=True)
+VARIANTS["stack-period-mod"] = Encoding(least_stack=True, focused=True, whole_period=True, link="mod")
+VARIANTS["stack-period-stable"] = Encoding(least_stack=True, whole_period=True)
 ASCENDING = {"stack-ascending"}
 
 
@@ -123,7 +133,7 @@ def main() -> None:
     parser.add_argument("--periods", default="36-42", help="A period or a range, e.g. 36-42.")
     parser.add_argument("--k1", default="-4,-1,2", help="Offsets from L // 2, or 'all'.")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--variants", default="today,stack-focused")
+    parser.add_argument("--variants", default="today,stack-focused,stack-period")
     args = parser.parse_args()
     rules = rules_named(args.rules)
     composition = Composition.of(rules) if args.cards is None else Composition.parse(args.cards, rules)

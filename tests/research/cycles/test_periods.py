@@ -7,7 +7,7 @@ import pytest
 from beggar.cycle import find_cycle
 from beggar.research.cycles import periods
 from beggar.research.cycles.census import Row, rows, run_census, solve_row
-from beggar.research.cycles.kinds import Composition
+from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.cycles.periods import PeriodUnit, solve_period, stack_hands
 from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Encoding, row_solutions
 from beggar.research.store import Store
@@ -33,19 +33,22 @@ def _least_stack_instances(composition: Composition, max_period: int) -> set[tup
     return found
 
 
-@pytest.mark.parametrize(("cards", "max_period"), [("5,2,1", 16), ("4,2", 8)])
-def test_the_least_stack_model_agrees_with_brute_force(cards: str, max_period: int) -> None:
+@pytest.mark.parametrize(
+    ("cards", "max_period", "link"), [("5,2,1", 16, "tape"), ("4,2", 8, "tape"), ("4,2", 8, "mod")]
+)
+def test_the_least_stack_model_agrees_with_brute_force(cards: str, max_period: int, link: str) -> None:
     """Each instance of the least stack is ``sat`` exactly where the engine finds a position with
     those figures whose other seat holds its cycle's least stack; no hand size at most half the
-    deck has one."""
+    deck has one. Both links of won cards to the tapes (the number won, a counter modulo k_p)."""
     deck = Composition.parse(cards, STANDARD)
+    encoding = Encoding(least_stack=True, focused=True, link=link)
     expected = _least_stack_instances(deck, max_period)
     assert expected and all(n1 in stack_hands(deck.size) for _, _, n1 in expected)
     sat = set()
     for period in range(2, max_period + 1):
         for k1 in range(1, period):
             hands = list(stack_hands(deck.size))
-            for answer in row_solutions(deck, period, k1, hands, encoding=periods.ENCODING):
+            for answer in row_solutions(deck, period, k1, hands, encoding=encoding):
                 assert answer.status in (SAT, UNSAT)
                 if answer.status == SAT:
                     sat.add((period, k1, answer.instance.n1))
@@ -108,6 +111,8 @@ def test_a_period_that_runs_out_of_time_is_unknown() -> None:
         Encoding(least_stack=True, focused=True, cardinality="totalizer"),
         Encoding(least_stack=True, solver="glucose4"),
         Encoding(least_leader=True, focused=True),
+        Encoding(least_stack=True, focused=True, link="mod"),
+        Encoding(least_stack=True, focused=True, whole_period=True),
     ],
 )
 def test_every_measured_encoding_finds_the_same_cycles(encoding: Encoding) -> None:
@@ -117,3 +122,33 @@ def test_every_measured_encoding_finds_the_same_cycles(encoding: Encoding) -> No
     found = periods.period_cycles(deck, 16, encoding=encoding)
     assert set(found.cycles) == {"--J-/Q-J-"}
     assert found.sat == ({(8, 4)} if encoding.least_leader else {(8, 6)})
+
+
+@pytest.mark.parametrize(
+    ("spec", "cards", "max_period"),
+    [("standard", "4,2", 8), ("standard:pile=newest-first", "4,2", 6), ("standard", "5,2,1", 16)],
+)
+def test_a_whole_period_in_one_solver_finds_the_rows_cycles(spec: str, cards: str, max_period: int) -> None:
+    """Every row of a period in one model (each instance under selectors, each cycle blocked at
+    every trick end) finds the cycles that a model per row finds, period by period; the deck
+    ``5,2,1`` only at the period of its cycle."""
+    deck = Composition.parse(cards, rules_named(spec))
+    whole = Encoding(least_stack=True, focused=True, whole_period=True)
+    found = 0
+    for period in range(2, max_period + 1) if cards == "4,2" else (max_period,):
+        by_rows = periods.period_cycles(deck, period)
+        in_one = periods.period_cycles(deck, period, encoding=whole)
+        assert set(in_one.cycles) == set(by_rows.cycles)
+        assert not in_one.unknown
+        assert len(in_one.seconds) == (period - 1) * len(stack_hands(deck.size))  # every instance asked
+        found += len(in_one.cycles)
+    assert found
+
+
+def test_a_whole_period_in_one_solver_has_no_time_limit() -> None:
+    """A time limit is kept per instance, by a child process per row: one model of the whole
+    period refuses one, in a sentence."""
+    deck = Composition.parse("4,2", STANDARD)
+    whole = Encoding(least_stack=True, focused=True, whole_period=True)
+    with pytest.raises(ConstructError, match="no time limit"):
+        periods.period_cycles(deck, 6, encoding=whole, time_limit=1.0)

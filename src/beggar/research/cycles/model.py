@@ -144,6 +144,14 @@ class RowModel:
     """The literal that chooses each hand size ``n1``."""
     cells: list[list[int]]
     """``cells[i][kind]``: card ``i`` of the position (leader's stack first) holds that kind."""
+    rows: dict[int, int] = field(default_factory=dict)
+    """The literal that chooses each row ``k1`` (of a period model, :func:`build_period`); a row
+    model's one row is chosen by the true constant."""
+
+    def assumptions(self, k1: int, n1: int) -> list[int]:
+        """The selectors that ask the instance ``(k1, n1)``."""
+        chosen = (self.rows.get(k1, self.cnf.true), self.selectors[n1])
+        return [literal for literal in chosen if literal != self.cnf.true]
 
     def decode(self, assignment: Sequence[int]) -> tuple[int, list[int]]:
         """The hand size and the position (leader-first kinds) an assignment gives."""
@@ -154,12 +162,11 @@ class RowModel:
         kinds = [next(kind for kind, variable in enumerate(cell) if variable in true) for cell in self.cells]
         return n1, kinds
 
-    def blocking(self, n1: int, kinds: Sequence[int]) -> list[int]:
-        """A clause that forbids the position ``kinds`` with the leader holding ``n1`` cards."""
+    def blocking(self, n1: int, kinds: Sequence[int], k1: int | None = None) -> list[int]:
+        """A clause that forbids the position ``kinds`` with the leader holding ``n1`` cards (and,
+        in a period model, turning ``k1`` in the period)."""
         clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
-        selector = self.selectors[n1]
-        if selector != self.cnf.true:
-            clause.add(-selector)
+        clause |= {-literal for literal in self.assumptions(self.k1 if k1 is None else k1, n1)}
         return sorted(clause)
 
 
@@ -174,6 +181,7 @@ def build_row(
     least_stack: bool = False,
     cardinality: str = "counter",
     shared_bound: bool = False,
+    link: str = "tape",
 ) -> RowModel:
     """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`).
 
@@ -183,16 +191,89 @@ def build_row(
     and that every leader hold more (:mod:`beggar.research.cycles.periods` says why each cycle
     has such a trick end), with ``shared_bound`` writing the part of it that holds for every hand
     size once, unguarded. ``cardinality`` chooses how the deck's composition is encoded
-    (:meth:`_Period.deck`).
+    (:meth:`_Period.deck`). ``link`` chooses how a won card is tied to the tape cell where it
+    comes up again (:meth:`_Period.link_won`): ``tape`` (by the number of cards won so far) or
+    ``mod`` (by a counter modulo ``k_p`` that starts at ``n_p``).
     """
+    return _build(
+        composition,
+        period,
+        [k1],
+        hands,
+        least_leader=least_leader,
+        conservation=conservation,
+        least_stack=least_stack,
+        cardinality=cardinality,
+        shared_bound=shared_bound,
+        link=link,
+    )
+
+
+def build_period(
+    composition: Composition,
+    period: int,
+    k1s: Sequence[int],
+    hands: Sequence[int],
+    *,
+    least_leader: bool = False,
+    least_stack: bool = True,
+    cardinality: str = "counter",
+    shared_bound: bool = False,
+    link: str = "tape",
+) -> RowModel:
+    """One model for every row ``(period, k1)`` of ``k1s``, each hand size of ``hands``: the instance
+    ``(k1, n1)`` is chosen by two selector literals (:meth:`RowModel.assumptions`).
+
+    The machine, the counters and the bounds on the stacks do not depend on ``k1``; the tapes are
+    as long as the longest row's, and what does depend on ``k1`` (how many cards each seat turns,
+    where the won cards and the position's cards are read on the tapes) is guarded by its row's
+    selector, and by the hand size's where it depends on both.
+    """
+    return _build(
+        composition,
+        period,
+        list(k1s),
+        hands,
+        least_leader=least_leader,
+        conservation=False,
+        least_stack=least_stack,
+        cardinality=cardinality,
+        shared_bound=shared_bound,
+        link=link,
+    )
+
+
+def _build(
+    composition: Composition,
+    period: int,
+    k1s: list[int],
+    hands: Sequence[int],
+    *,
+    least_leader: bool,
+    conservation: bool,
+    least_stack: bool,
+    cardinality: str,
+    shared_bound: bool,
+    link: str,
+) -> RowModel:
+    """The model of the rows ``k1s`` of ``period`` (each chosen by its selector where there are several)."""
     N = composition.size
-    if not (period >= 2 and 1 <= k1 < period and hands and all(1 <= n1 < N for n1 in hands)):
+    if not (
+        period >= 2
+        and k1s
+        and all(1 <= k1 < period for k1 in k1s)
+        and hands
+        and all(1 <= n1 < N for n1 in hands)
+    ):
         raise ConstructError(
-            f"period {period}, k1 {k1}, n1 {list(hands)}: need 1 <= k1 < period and 1 <= n1 < {N} "
+            f"period {period}, k1 {list(k1s)}, n1 {list(hands)}: need 1 <= k1 < period and 1 <= n1 < {N} "
             "(the deck's size)"
         )
+    if link not in ("tape", "mod"):
+        raise ConstructError(f"link {link!r}: choose 'tape' or 'mod'")
     cnf = _Cnf()
-    row = _Period(cnf, composition, period, k1)
+    rows = {k1s[0]: cnf.true} if len(k1s) == 1 else dict(zip(k1s, cnf.one_hot(len(k1s)), strict=True))
+    row = _Period(cnf, composition, period, rows, link)
     if len(hands) == 1:
         selectors = {hands[0]: cnf.true}
     else:
@@ -207,7 +288,7 @@ def build_row(
     for n1, selector in selectors.items():
         row.hand_size(n1, -selector, least_leader, least_stack, shared_bound)
     row.deck(cardinality)
-    return RowModel(composition, period, k1, cnf, selectors, row.cells)
+    return RowModel(composition, period, k1s[0], cnf, selectors, row.cells, rows)
 
 
 class _Period:
@@ -216,14 +297,23 @@ class _Period:
     Card ``t`` of the period is ``x[t]`` (one-hot kind); before it ``debt[t]`` is owed (one-hot)
     and ``second[t]`` says the second seat turns it; ``ends[t]`` says it ends a trick, won by the
     first seat where ``owner0[t]``. The tapes are the kinds each seat turns in one period,
-    ``comes_up`` the tape cells where each seat's won cards come up again, and ``cells`` the
-    position at the trick end (the leader's stack first).
+    ``comes_up`` the tape cells where each seat's won cards come up again (the ``tape`` link), and
+    ``cells`` the position at the trick end (the leader's stack first).
+
+    ``rows`` gives the literal that chooses each row ``k1`` (the true constant for a single row);
+    the tapes and counters are as long as the longest row needs (``k_max``: the most cards each
+    seat turns in any row).
     """
 
-    def __init__(self, cnf: _Cnf, composition: Composition, period: int, k1: int) -> None:
+    def __init__(
+        self, cnf: _Cnf, composition: Composition, period: int, rows: dict[int, int], link: str = "tape"
+    ) -> None:
         self.cnf = cnf
         self.composition = composition
-        self.L, self.N, self.k1, self.k2 = period, composition.size, k1, period - k1
+        self.rows, self.link = rows, link
+        self.L, self.N = period, composition.size
+        self.k_max = (max(rows), max(period - k1 for k1 in rows))
+        k1, k2 = self.k_max
         self.values = composition.values
         self.kinds = range(len(self.values))
         self.debts = range(max(self.values) + 1)
@@ -233,12 +323,11 @@ class _Period:
         self.second = [cnf.new() for _ in range(L + 1)]
         self.ends = [cnf.new() for _ in range(L)]
         self.owner0 = [cnf.new() for _ in range(L)]
-        self.tapes = ([cnf.one_hot(size) for _ in range(k1)], [cnf.one_hot(size) for _ in range(self.k2)])
+        self.tapes = ([cnf.one_hot(size) for _ in range(k1)], [cnf.one_hot(size) for _ in range(k2)])
         # where the g-th won card of each seat comes up again: the tape turned by n_p (set per hand size)
-        self.comes_up = (
-            [cnf.one_hot(size) for _ in range(k1)],
-            [cnf.one_hot(size) for _ in range(self.k2)],
-        )
+        self.comes_up: tuple[list[list[int]], list[list[int]]] = ([], [])
+        if link == "tape":
+            self.comes_up = ([cnf.one_hot(size) for _ in range(k1)], [cnf.one_hot(size) for _ in range(k2)])
         self.cells = [cnf.one_hot(size) for _ in range(self.N)]
 
     def machine(self) -> None:
@@ -281,27 +370,32 @@ class _Period:
     def count(self) -> None:
         """The counters: the first seat's turns and wins so far, and the cards each seat has won
         back at the last trick end; each seat turns and wins its ``k_p`` cards in the period."""
-        cnf, L, k1, k2 = self.cnf, self.L, self.k1, self.k2
-        self.turns = turns = _Counter(cnf, k1)
-        self.wins = wins = _Counter(cnf, k1)
-        self.held0 = held0 = _Counter(cnf, k1)
-        self.held1 = held1 = _Counter(cnf, k2)
+        cnf, L, (k1_max, k2_max) = self.cnf, self.L, self.k_max
+        self.turns = turns = _Counter(cnf, k1_max)
+        self.wins = wins = _Counter(cnf, k1_max)
+        self.held0 = held0 = _Counter(cnf, k1_max)
+        self.held1 = held1 = _Counter(cnf, k2_max)
         for t in range(L):
             turns.step(-self.second[t])
             wins.step(self.owner0[t])
             held0.copy_step(self.ends[t], wins.rows[t + 1])
             held1.copy_step(self.ends[t], [cnf.true] + [-wins.at(t + 1, t + 2 - v) for v in range(1, t + 2)])
-        for t in range(L + 1):
-            if t - k2 >= 1:
-                cnf.add(turns.at(t, t - k2))
-                cnf.add(wins.at(t, t - k2))
-        cnf.add(turns.at(L, k1))
-        cnf.add(wins.at(L, k1))
+        for k1, row in self.rows.items():  # each row's clauses hold its selector (none for one row)
+            k2 = L - k1
+            for t in range(L + 1):
+                if t - k2 >= 1:
+                    cnf.add(-row, turns.at(t, t - k2))
+                    cnf.add(-row, wins.at(t, t - k2))
+            for counter in (turns, wins):
+                cnf.add(-row, counter.at(L, k1))
+                cnf.add(-row, -counter.at(L, k1 + 1))  # a true constant (no clause) where the cap is k1
 
     def link_tapes(self) -> None:
-        """A seat's ``c``-th turn reads its tape's cell ``c``; its ``g``-th won card is ``comes_up[g]``."""
+        """A seat's ``c``-th turn reads its tape's cell ``c``; its ``g``-th won card is ``comes_up[g]``
+        (the ``tape`` link) or the cell its counter modulo ``k_p`` points at (the ``mod`` link)."""
         cnf, x, second, owner0 = self.cnf, self.x, self.second, self.owner0
-        tapes, comes_up, k1, k2 = self.tapes, self.comes_up, self.k1, self.k2
+        tapes, comes_up, (k1, k2) = self.tapes, self.comes_up, self.k_max
+        tape_link = self.link == "tape"
         for t in range(self.L):
             for j in range(max(0, t - k2), min(t, k1) + 1):
                 is_j = self.turns.equals(t, j)
@@ -310,16 +404,44 @@ class _Period:
                 for kind in self.kinds:
                     if j < k1:
                         cnf.add(second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[0][j][kind])
-                        cnf.add(-owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[0][j][kind])
+                        if tape_link:
+                            cnf.add(-owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[0][j][kind])
                     if c < k2:
                         cnf.add(-second[t], -is_j[0], -is_j[1], -x[t][kind], tapes[1][c][kind])
-                        cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[1][c][kind])
+                        if tape_link:
+                            cnf.add(owner0[t], -has_g[0], -has_g[1], -x[t][kind], comes_up[1][c][kind])
+        if not tape_link:
+            self.link_won()
+
+    def link_won(self) -> None:
+        """The ``mod`` link: ``cell[p][t]`` (one-hot) is the tape cell where the next card seat ``p``
+        wins comes up again, ``(n_p + g) mod k_p`` after ``g`` won cards. It steps by one, round
+        the tape, at each card the seat wins; a won card is the tape's kind at that cell. Where it
+        starts is set per hand size (:meth:`hand_size`); where it wraps round, per row."""
+        cnf, L, x, owner0 = self.cnf, self.L, self.x, self.owner0
+        self.cell: tuple[list[list[int]], list[list[int]]] = ([], [])
+        for seat, size in enumerate(self.k_max):
+            cell = self.cell[seat]
+            cell.extend(cnf.one_hot(size) for _ in range(L + 1))
+            # the row whose tape for this seat is v + 1 cards long wraps from cell v to cell 0
+            wraps = {(k1 if seat == 0 else L - k1) - 1: row for k1, row in self.rows.items()}
+            for t in range(L):
+                won = owner0[t] if seat == 0 else -owner0[t]
+                for v in range(size):
+                    cnf.add(won, -cell[t][v], cell[t + 1][v])
+                    wrap = wraps.get(v)
+                    if v + 1 < size:
+                        cnf.add(-won, -cell[t][v], cell[t + 1][v + 1], *(() if wrap is None else (wrap,)))
+                    if wrap is not None:
+                        cnf.add(-wrap, -won, -cell[t][v], cell[t + 1][0])
+                    for kind in self.kinds:
+                        cnf.add(-won, -cell[t][v], -x[t][kind], self.tapes[seat][v][kind])
 
     def conserve(self) -> None:
         """Redundant clauses: in one period each seat wins as many cards of each kind as it turns."""
         cnf, L = self.cnf, self.L
         for kind in self.kinds:
-            for seat, cap in ((0, self.k1), (1, self.k2)):
+            for seat, cap in enumerate(self.k_max):
                 turned = _Counter(cnf, cap)
                 won = _Counter(cnf, cap)
                 for t in range(L):
@@ -342,7 +464,7 @@ class _Period:
         cnf, turns, held0 = self.cnf, self.turns, self.held0
         for t in range(self.L):
             ends, second = self.ends[t], self.second[t]
-            for v in range(self.k1 + 1):
+            for v in range(self.k_max[0] + 1):
                 cnf.add(-ends, -held0.at(t + 1, v + 1), turns.at(t + 1, v + 1))
                 cnf.add(-ends, second, -held0.at(t + 1, v), turns.at(t + 1, v + 1))
 
@@ -351,18 +473,24 @@ class _Period:
     ) -> None:
         """The clauses of one hand size ``n1``, each holding ``guard`` (its selector, negated): where
         won cards come up again, the position read off the tapes, and who holds cards when."""
-        cnf, N, k1, k2, tapes, comes_up = self.cnf, self.N, self.k1, self.k2, self.tapes, self.comes_up
+        cnf, N, tapes, comes_up = self.cnf, self.N, self.tapes, self.comes_up
         n2 = N - n1
-        for g in range(k1):
-            for kind in self.kinds:
-                cnf.add(guard, -comes_up[0][g][kind], tapes[0][(n1 + g) % k1][kind])
-        for g in range(k2):
-            for kind in self.kinds:
-                cnf.add(guard, -comes_up[1][g][kind], tapes[1][(n2 + g) % k2][kind])
-        for i in range(N):
-            cell = tapes[0][i % k1] if i < n1 else tapes[1][(i - n1) % k2]
-            for kind in self.kinds:
-                cnf.add(guard, -self.cells[i][kind], cell[kind])
+        for k1, row in self.rows.items():
+            k2 = self.L - k1
+            if self.link == "tape":
+                for g in range(k1):
+                    for kind in self.kinds:
+                        cnf.add(guard, -row, -comes_up[0][g][kind], tapes[0][(n1 + g) % k1][kind])
+                for g in range(k2):
+                    for kind in self.kinds:
+                        cnf.add(guard, -row, -comes_up[1][g][kind], tapes[1][(n2 + g) % k2][kind])
+            else:  # the mod link's counters start at n_p mod k_p
+                cnf.add(guard, -row, self.cell[0][0][n1 % k1])
+                cnf.add(guard, -row, self.cell[1][0][n2 % k2])
+            for i in range(N):
+                cell = tapes[0][i % k1] if i < n1 else tapes[1][(i - n1) % k2]
+                for kind in self.kinds:
+                    cnf.add(guard, -row, -self.cells[i][kind], cell[kind])
         counters = (self.turns, self.held0, self.held1)
         for t in range(self.L):
             second, ends = self.second[t], self.ends[t]

@@ -24,7 +24,9 @@ of every row. This module asks it less, and answers the same:
 
 A period is therefore the unit of this census: its rows are solved one after another in one
 worker (each with its hand sizes under assumptions), and its answers and cycles are written
-together. ``bench/census_sat.py`` measures it against the row census.
+together. ``bench/census_sat.py`` measures it against the row census, and against all the rows
+of a period in one model and one solver (:class:`~beggar.research.cycles.solve.Encoding`'s
+``whole_period``), which costs as much.
 
 >>> from beggar.rules import rules_named
 >>> deck = Composition.parse("5,2,1", rules_named("standard"))
@@ -45,7 +47,7 @@ from beggar.cycle import Cycle
 from beggar.research.cycles.canon import Alphabet, played_form
 from beggar.research.cycles.census import Row, RowResult
 from beggar.research.cycles.kinds import Composition
-from beggar.research.cycles.solve import SAT, UNKNOWN, Encoding, SolverClock, row_solutions
+from beggar.research.cycles.solve import SAT, UNKNOWN, Encoding, SolverClock, period_solutions
 from beggar.research.store import CensusInstance
 from beggar.rules import rules_named
 
@@ -114,18 +116,17 @@ def period_cycles(
     if hands is None:
         hands = stack_hands(composition.size) if encoding.least_stack else range(1, composition.size)
     found = PeriodCycles({}, {}, False, set())
-    for k1 in range(1, period) if k1s is None else k1s:
-        answers = row_solutions(
-            composition, period, k1, list(hands), time_limit=time_limit, encoding=encoding, clock=clock
-        )
-        for answer in answers:
-            if answer.status == SAT:
-                assert answer.cycle is not None
-                found.sat.add((k1, answer.instance.n1))
-                found.cycles.setdefault(played_form(alphabet, answer.cycle).deal, answer.cycle)
-                continue
-            found.seconds[(k1, answer.instance.n1)] = answer.seconds
-            found.unknown |= answer.status == UNKNOWN
+    every_k1 = list(range(1, period) if k1s is None else k1s)
+    for answer in period_solutions(
+        composition, period, every_k1, list(hands), time_limit=time_limit, encoding=encoding, clock=clock
+    ):
+        if answer.status == SAT:
+            assert answer.cycle is not None
+            found.sat.add((answer.instance.k1, answer.instance.n1))
+            found.cycles.setdefault(played_form(alphabet, answer.cycle).deal, answer.cycle)
+            continue
+        found.seconds[(answer.instance.k1, answer.instance.n1)] = answer.seconds
+        found.unknown |= answer.status == UNKNOWN
     return found
 
 

@@ -35,7 +35,7 @@ from beggar.research.cycles.kinds import (
     leader_first,
     replay,
 )
-from beggar.research.cycles.model import build_row
+from beggar.research.cycles.model import build_period, build_row
 
 SAT = "sat"
 UNSAT = "unsat"
@@ -104,6 +104,15 @@ class Encoding:
     shared_bound: bool = False
     """With ``least_stack``: the bound on the leader's seat that holds for every hand size as
     clauses of their own, shared by every instance of the row."""
+    link: str = "tape"
+    """How a won card is tied to the tape cell where it comes up again: ``tape`` (through the
+    number of cards won) or ``mod`` (a counter modulo ``k_p``; see
+    :func:`~beggar.research.cycles.model.build_row`)."""
+    whole_period: bool = False
+    """Every row of a period in one model and one solver (each instance chosen by a row's and a
+    hand size's selectors: :func:`~beggar.research.cycles.model.build_period`),
+    so what the solver learns on one row serves the others; each cycle found is blocked at every
+    trick end of it, in whichever row that trick end falls."""
 
 
 @dataclass
@@ -208,6 +217,7 @@ def _enumerate_row(
         least_stack=encoding.least_stack,
         cardinality=encoding.cardinality,
         shared_bound=encoding.shared_bound,
+        link=encoding.link,
     )
     solver = _solver(model.cnf.clauses, encoding)
     try:
@@ -238,6 +248,56 @@ def _enumerate_row(
                         solver.add_clause(model.blocking(n1, leader_first(composition, position)))
                 solver.add_clause(model.blocking(n1, kinds))
             yield n1, []
+    finally:
+        solver.delete()
+
+
+def period_enumerate(
+    composition: Composition,
+    period: int,
+    k1s: Sequence[int],
+    hands: Sequence[int],
+    encoding: Encoding,
+    clock: SolverClock | None = None,
+) -> Generator[tuple[int, int, list[int]]]:
+    """The positions of every instance of the rows ``k1s`` of a period, from one model and one
+    solver (:func:`~beggar.research.cycles.model.build_period`), as ``(k1, n1, kinds)``; ``(k1, n1,
+    [])`` closes each instance. Rows are asked in the order of ``k1s``, hand sizes in the order of
+    ``hands``.
+
+    After each position, every trick end of its cycle is blocked in its own instance: a trick end
+    where the position's leader leads has its row ``k1``, one where the other seat leads the row
+    ``period - k1`` (each seat turns as many cards in a period wherever it starts). So each cycle
+    is given once in the whole period, at the first instance asked that holds one of its trick
+    ends, and an instance asked later may answer ``unsat`` where a row model would give the same
+    cycle again.
+    """
+    model = build_period(
+        composition,
+        period,
+        k1s,
+        hands,
+        least_leader=encoding.least_leader,
+        least_stack=encoding.least_stack,
+        cardinality=encoding.cardinality,
+        shared_bound=encoding.shared_bound,
+        link=encoding.link,
+    )
+    solver = _solver(model.cnf.clauses, encoding)
+    try:
+        for k1 in k1s:
+            for n1 in hands:
+                instance = Instance(period, k1, n1)
+                while _timed(solver, model.assumptions(k1, n1), clock):
+                    _, kinds = model.decode(solver.get_model())
+                    yield k1, n1, kinds
+                    _, cycle = replay(composition, kinds, instance)
+                    for position in cycle.positions:
+                        row, size = k1 if position.leader == 0 else period - k1, lead_size(position)
+                        if row in model.rows and size in model.selectors:
+                            solver.add_clause(model.blocking(size, leader_first(composition, position), row))
+                    solver.add_clause(model.blocking(n1, kinds, k1))
+                yield k1, n1, []
     finally:
         solver.delete()
 
@@ -298,6 +358,37 @@ def row_solutions(
             yield answer
             if answer.status != SAT:
                 left.remove(answer.instance.n1)
+
+
+def period_solutions(
+    composition: Composition,
+    period: int,
+    k1s: Sequence[int],
+    hands: Sequence[int],
+    *,
+    time_limit: float | None = None,
+    encoding: Encoding,
+    clock: SolverClock | None = None,
+) -> Iterator[Answer]:
+    """:func:`row_solutions` for every row ``k1`` of ``k1s`` in turn, or, with the encoding's
+    ``whole_period``, from one model of all of them (:func:`period_enumerate`; no time limit)."""
+    if not encoding.whole_period:
+        for k1 in k1s:
+            yield from row_solutions(
+                composition, period, k1, hands, time_limit=time_limit, encoding=encoding, clock=clock
+            )
+        return
+    if time_limit is not None:
+        raise ConstructError("a whole period in one solver has no time limit: ask it row by row")
+    start = time.perf_counter()
+    for k1, n1, kinds in period_enumerate(composition, period, k1s, hands, encoding, clock):
+        instance = Instance(period, k1, n1)
+        if not kinds:
+            yield Answer(instance, UNSAT, time.perf_counter() - start)
+            start = time.perf_counter()
+            continue
+        deal, cycle = replay(composition, kinds, instance)
+        yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
 
 
 def _row_in_child(
