@@ -114,6 +114,17 @@ class Encoding:
     so what the solver learns on one row serves the others; each cycle found is blocked at every
     trick end of it, in whichever row that trick end falls."""
 
+    def model_options(self) -> dict[str, Any]:
+        """The options the model builders take (:func:`~beggar.research.cycles.model.build_row`,
+        :func:`~beggar.research.cycles.model.build_period`), from this one encoding."""
+        return {
+            "least_leader": self.least_leader,
+            "least_stack": self.least_stack,
+            "cardinality": self.cardinality,
+            "shared_bound": self.shared_bound,
+            "link": self.link,
+        }
+
 
 @dataclass
 class SolverClock:
@@ -213,11 +224,7 @@ def _enumerate_row(
         period,
         k1,
         hands,
-        least_leader=encoding.least_leader,
-        least_stack=encoding.least_stack,
-        cardinality=encoding.cardinality,
-        shared_bound=encoding.shared_bound,
-        link=encoding.link,
+        **encoding.model_options(),
     )
     solver = _solver(model.cnf.clauses, encoding)
     try:
@@ -277,11 +284,7 @@ def period_enumerate(
         period,
         k1s,
         hands,
-        least_leader=encoding.least_leader,
-        least_stack=encoding.least_stack,
-        cardinality=encoding.cardinality,
-        shared_bound=encoding.shared_bound,
-        link=encoding.link,
+        **encoding.model_options(),
     )
     solver = _solver(model.cnf.clauses, encoding)
     try:
