@@ -244,8 +244,7 @@ def _enumerate_row(
             return
         for n1 in hands:
             instance = Instance(period, k1, n1)
-            selector = model.selectors[n1]
-            assumptions = [] if selector == model.cnf.true else [selector]
+            assumptions = model.assumptions(k1, n1)
             while _timed(solver, assumptions, clock):
                 _, kinds = model.decode(solver.get_model())
                 yield n1, kinds
