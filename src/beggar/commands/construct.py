@@ -262,6 +262,15 @@ def census_command(
     _print_census(summary, period_table(store, composition.key()), progress, store.path)
 
 
+def counted(number: int, noun: str) -> str:
+    """``number`` and ``noun``, plural unless there is exactly one.
+
+    >>> counted(1, "cycle"), counted(48, "period"), counted(0, "cycle")
+    ('1 cycle', '48 periods', '0 cycles')
+    """
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
     """The census as a table by period, its cycles and a closing line."""
     from rich.table import Table
@@ -305,15 +314,15 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
         row.period for row in rows if row.unsat == row.instances and row.period <= summary["max_period"]
     ]
     out.print(
-        f"{len(summary['instances'])} instances in {path}; {len(summary['cycles'])} cycles; "
-        f"{len(proven)} periods proved to have none; this run {progress.seconds:.1f} s",
+        f"{len(summary['instances'])} instances in {path}; {counted(len(summary['cycles']), 'cycle')}; "
+        f"{counted(len(proven), 'period')} proved to have none; this run {progress.seconds:.1f} s",
         highlight=False,
     )
     if play is not None:
         out.print(
             f"decided to {play['max_period']} cards by playing every position: {play['positions']:,} "
             f"positions, {play['played']:,} played (those a trick can end in), "
-            f"{play['cycles']} cycles of every period, "
+            f"{counted(play['cycles'], 'cycle')} of every period, "
             f"{play['seconds']:.1f} s",
             highlight=False,
         )

@@ -167,6 +167,7 @@ def test_the_census_says_which_method_decided_each_instance(
     assert run([*args, "--max-period", "12"]) == 0  # decided already: nothing is played again
     out = capsys.readouterr().out
     assert "play │" in out and "decided to 16 cards by playing every position: 1,176 positions" in out
+    assert "; 0 cycles; 11 periods proved to have none;" in out and ", 1 cycle of every period," in out
     assert Store(db).census_play("standard[5,2,1,0,0]") == before
 
 
