@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -51,22 +52,66 @@ def _copy(root: Path) -> Path:
     return root
 
 
-def _run(root: Path, cache: Path, code: str = PROBE, **env: str) -> str:
-    """What ``code`` prints, run on the copy at ``root`` with the compile cache under ``cache``."""
+_FORKS = """
+import json, os, sys, traceback
+import numba  # paid once here; each probe is a child forked after it, as fresh as a new interpreter
+from numba.core import config
+
+steps, code = json.loads(sys.argv[1]), sys.argv[2]
+said = []
+for root, env, write in steps:
+    if write:  # an edit between two probes, made before the next one starts
+        with open(write[0], "w") as changed:
+            changed.write(write[1])
+    read, out = os.pipe()
+    child = os.fork()
+    if child == 0:  # imports the package at ``root`` for the first time, prints, and exits
+        os.close(read)
+        os.dup2(out, 1)
+        try:
+            os.environ.update(env)
+            config.reload_config()  # numba's settings, read again from the environment
+            sys.path.insert(0, root)
+            exec(code, {})
+            sys.stdout.flush()
+            os._exit(0)
+        except BaseException:
+            traceback.print_exc()
+            os._exit(1)
+    os.close(out)
+    with os.fdopen(read) as answer:
+        said.append(answer.read())
+    _, status = os.waitpid(child, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"probe {len(said)} failed")
+print(json.dumps(said))
+"""
+
+Step = tuple[Path, dict[str, str], tuple[Path, str] | None]
+"""A probe: the copy of the package it imports, its environment, and a file to write before it."""
+
+
+def _probes(cache: Path, steps: list[Step], code: str = PROBE) -> list[str]:
+    """What ``code`` prints in each step, one after another, with the compile cache under ``cache``.
+
+    Each step runs in a child forked from one interpreter that has imported numba and nothing of
+    the package, so each meets the package and the cache as a fresh interpreter does, and numba's
+    own import (most of a fresh interpreter's cost) is paid once.
+    """
+    plain = [
+        (str(root), env, None if write is None else (str(write[0]), write[1])) for root, env, write in steps
+    ]
     done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), **env},
+        [sys.executable, "-c", _FORKS, json.dumps(plain), code],
+        env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
         capture_output=True,
         text=True,
         timeout=240,
-        check=True,
+        check=False,
     )
-    return done.stdout
-
-
-def _probe(root: Path, cache: Path) -> tuple[str, str]:
-    source_hash, result = _run(root, cache).split()
-    return source_hash, result
+    assert done.returncode == 0, done.stderr
+    said: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return said
 
 
 @pytest.mark.system
@@ -80,21 +125,33 @@ def test_copies_share_one_compilation_and_a_changed_helper_in_one_file_reaches_a
     helper's answer, compiled into a cache folder of its own."""
     cache = tmp_path / "cache"
     root, elsewhere = _copy(tmp_path / "clone"), _copy(tmp_path / "elsewhere" / "worktree")
-    first_hash, first = _probe(root, cache)
-    assert first == "17"  # (5 * 3 + 1) + 1
-    assert first_hash == jit._source_hash(root / "beggar")  # what the next test edits and hashes
-    folders = {path.parent.relative_to(cache / f"beggar-{first_hash}") for path in cache.rglob("*.nbi")}
+    helper = root / "beggar" / "kernels" / "probe_helper.py"
+    hashed = jit._source_hash(root / "beggar")  # what the next test edits and hashes
+    first, again, changed = _probes(
+        cache,
+        [
+            (root, {}, None),
+            (elsewhere, {"NUMBA_DEBUG_CACHE": "1"}, None),
+            (root, {}, (helper, HELPER.replace("_STEP = 3", "_STEP = 4"))),
+        ],
+    )
+    first_hash, first_result = first.split()
+    assert first_result == "17"  # (5 * 3 + 1) + 1
+    assert first_hash == hashed
+    folders = {
+        path.parent.relative_to(cache / f"beggar-{first_hash}")
+        for path in cache.rglob("*.nbi")
+        if (cache / f"beggar-{first_hash}") in path.parents
+    }
     assert folders == {Path("kernels")}, "filed by the kernels' folder name, not where the copy lies"
 
-    again = _run(elsewhere, cache, NUMBA_DEBUG_CACHE="1")
     assert "[cache] data loaded" in again and "[cache] data saved" not in again
-    assert again.splitlines()[-1] == f"{first_hash} {first}"
+    assert again.splitlines()[-1] == first.strip()
 
-    helper = root / "beggar" / "kernels" / "probe_helper.py"
-    helper.write_text(HELPER.replace("_STEP = 3", "_STEP = 4"))
-    changed_hash, changed = _probe(root, cache)
-    assert changed == "22", "the cached probe_caller.run runs the changed helper, not the old one"
-    assert changed_hash != first_hash
+    changed_hash, changed_result = changed.split()
+    assert changed_result == "22", "the cached probe_caller.run runs the changed helper, not the old one"
+    assert changed_hash != first_hash and changed_hash == jit._source_hash(root / "beggar")
+    assert list((cache / f"beggar-{changed_hash}").rglob("*.nbi")), "compiled into a folder of its own"
 
 
 def test_the_hash_covers_every_compiled_source(tmp_path: Path) -> None:

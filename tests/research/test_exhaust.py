@@ -177,7 +177,12 @@ def _units(path: Path) -> list[tuple[int, int]]:
 
 
 @pytest.mark.system
-def test_an_exhaust_killed_resumes_with_nothing_lost_or_doubled(tmp_path: Path) -> None:
+def test_an_exhaust_killed_resumes_with_nothing_lost_or_doubled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run killed with SIGKILL in the middle, then the same command again, store every unit once
+    and report what the engine says of every deal. The killed run is a process of its own; the
+    resumed one runs here (what it resumes from is in the database, not in a process)."""
     db = tmp_path / "exhaust.db"
     rules, cards = SMALL
     deck = ExhaustDeck.of(rules_named(rules), cards)
@@ -193,11 +198,11 @@ def test_an_exhaust_killed_resumes_with_nothing_lost_or_doubled(tmp_path: Path) 
     first.wait()
     before = set(_units(db))
     assert 0 < len(before) < 252
-    resumed = subprocess.run(
-        [sys.executable, "-m", "beggar", *args, "--json"], capture_output=True, text=True, check=False
-    )
-    assert resumed.returncode == 0, resumed.stderr
-    data = json.loads(resumed.stdout)
+    capsys.readouterr()
+    status = run([*args, "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    data = json.loads(out)
     after = sorted(_units(db))
     assert before <= set(after) and after == [(i, i + 10) for i in range(0, 2520, 10)]
     cards, tricks, wins, never, _ = _by_the_engine(*SMALL)
