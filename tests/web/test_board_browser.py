@@ -330,6 +330,16 @@ CROWDED_AT_EIGHT = "-QQ----/-KK----/-Q-----/JJ-----/A-----/-----AK/JJ----/AAKQ-"
 it, and four cards paid for the ace (the next trick is paid for twice over too)."""
 
 
+def _paused_when(page: Any, condition: str) -> None:
+    """Pause the game from the page itself the moment ``condition`` (a script's expression) holds,
+    with no round trip to the test between (at fast pace such a moment lasts a few cards), and wait
+    until the table says it is paused."""
+    page.wait_for_function(
+        f"({condition}) ? (document.querySelector('#pause').click(), true) : false", timeout=60000, polling=50
+    )
+    page.wait_for_selector("#paused-banner:not([hidden])")
+
+
 def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_its_line_and_the_badge_being_paid_for(
     server: str, browser: Any
 ) -> None:
@@ -341,15 +351,12 @@ def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_its_line_and_the_b
     with opened(browser, **PHONE, color_scheme="dark") as page:
         play_the_computer(page, server, players="8", pace="fast", deal=CROWDED_AT_EIGHT)
         page.click("#auto")
-        page.wait_for_function(
+        _paused_when(
+            page,
             "document.querySelectorAll('#pile .card:not(.sweeping)').length >= 5"
             " && document.querySelector('#pile .card.pay:not(.challenge)')"
             " && document.querySelector('#pile .challenge')",
-            timeout=60000,
-            polling=50,
         )
-        page.click("#pause")
-        page.wait_for_selector("#paused-banner:not([hidden])")
         seen = page.evaluate(PILE_SEEN)
         assert seen["steps"] and min(seen["steps"]) >= seen["width"] / 4 - 1, seen  # every corner index whole
         assert seen["outlined"] == 0, seen  # only the card being paid for glows
@@ -360,13 +367,9 @@ def test_on_a_phone_at_eight_seats_the_pile_shows_each_corner_its_line_and_the_b
         page.wait_for_selector("#paused-banner", state="hidden")
         badges = []
         while len(badges) < 2:  # a payment begun and one further on, with the pile crowded
-            page.wait_for_function(
-                f"(() => {{ const s = ({BADGE_SEEN})(); return s && s.cards >= {4 + len(badges)}; }})()",
-                timeout=60000,
-                polling=50,
+            _paused_when(
+                page, f"(() => {{ const s = ({BADGE_SEEN})(); return s && s.cards >= {4 + len(badges)}; }})()"
             )
-            page.click("#pause")
-            page.wait_for_selector("#paused-banner:not([hidden])")
             page.wait_for_timeout(100)
             found = page.evaluate(BADGE_SEEN)
             if found:
