@@ -53,7 +53,12 @@ def test_on_a_phone_the_log_still_follows_the_game(server: str, browser: Any) ->
         assert page.locator("#log-more").is_visible()
 
 
-def test_the_focus_goes_to_resume_on_pause_and_to_turn_on_resume(server: str, page: Any) -> None:
+def test_the_focus_follows_pause_and_resume_and_at_the_end_every_seat_left_without_cards_reads_out(
+    server: str, page: Any
+) -> None:
+    """In a game against the computer, the focus goes to Resume on pausing and back to Turn on
+    resuming; in a game watched to its end (the next, on the same page), every seat left without
+    cards says "out" and is dimmed."""
     play_the_computer(page, server)
     page.focus("#pause")
     page.keyboard.press("Enter")
@@ -62,9 +67,6 @@ def test_the_focus_goes_to_resume_on_pause_and_to_turn_on_resume(server: str, pa
     page.keyboard.press("Enter")
     page.wait_for_selector("#turn:visible:enabled")
     page.wait_for_function("document.activeElement.id === 'turn'")
-
-
-def test_at_the_end_every_seat_left_without_cards_reads_out(server: str, page: Any) -> None:
     play_the_computer(page, server, pace="instant", seed=ALL_CARDS_SEED)
     page.click("#auto")
     page.wait_for_selector("#end[open]")

@@ -91,12 +91,24 @@ TABLE_ONLY = ("table.js", "board.js", "cards.js", "log.js", "chart.js", "clock.j
 """The modules only a table draws with: a first visit to the home page does without them."""
 
 
-def test_the_landing_page_loads_nothing_only_the_table_uses(server: str, browser: Any) -> None:
+def test_the_landing_page_loads_nothing_only_the_table_uses_and_reads_on_one_line_each_way_to_start(
+    server: str, browser: Any
+) -> None:
+    """On a laptop, the home page loads none of the table's modules, and each way to start reads on
+    one line; the modules come with the first table, which plays as before."""
     with opened(browser, LAPTOP) as page:
         page.goto(server, wait_until="networkidle")
         page.wait_for_selector("#play-computer:enabled")
         loaded = page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name)")
         assert not [name for name in loaded if name.endswith(TABLE_ONLY)], loaded
+        lines = page.locator("#home .choices button").evaluate_all(
+            """nodes => nodes.map((button) => {
+                 const range = document.createRange();
+                 range.selectNodeContents(button.firstChild);  // its words, not the line under them
+                 return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+               })"""
+        )
+        assert lines == [1, 1, 1], lines
         # They come with the first table, which plays as before.
         page.click("#play-computer")
         page.wait_for_selector("#turn:enabled")
@@ -150,20 +162,6 @@ def test_a_friend_who_reloads_the_page_is_said_to_have_reloaded_it(server: str, 
         guest.wait_for_function("document.querySelector('#log').innerText.includes('You reloaded the page.')")
         # Said once, as a reload: not as a return from another page.
         assert "came back" not in host.inner_text("#log") + guest.inner_text("#log")
-
-
-def test_on_a_desktop_each_way_to_start_reads_on_one_line(server: str, browser: Any) -> None:
-    with opened(browser, LAPTOP) as page:
-        page.goto(server)
-        page.wait_for_selector("#play-computer:enabled")
-        lines = page.locator("#home .choices button").evaluate_all(
-            """nodes => nodes.map((button) => {
-                 const range = document.createRange();
-                 range.selectNodeContents(button.firstChild);  // its words, not the line under them
-                 return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-               })"""
-        )
-        assert lines == [1, 1, 1], lines
 
 
 def test_on_a_tablet_a_pile_between_seats_shows_its_cards_corners(server: str, browser: Any) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from helpers import (
     PHONE,
     PHONE_SCREEN,
@@ -33,15 +31,30 @@ TABLET = {"width": 768, "height": 1024}
 
 
 def test_a_game_against_the_computer_comes_back_after_a_reload_and_back(server: str, browser: Any) -> None:
+    """A game against the computer (one page throughout): its empty pile says "paused" while the
+    game is paused, and no longer once it is resumed; the live region speaks to the player ("you");
+    after a reload and after Back and Forward it comes back to its own address, in this person's
+    seat, with the cards turned so far, and the home page has the way back to it."""
     with opened(browser) as page:
         page.goto(server)
         open_settings(page, seed=SHORT_SEED, pace="fast")
         page.click("#play-computer")
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function("location.pathname.startsWith('/t/')")
+        # An empty pile says the game is paused, while it is.
+        page.wait_for_function("document.querySelector('#pile').innerText.startsWith('Pile empty')")
+        page.click("#pause")
+        page.wait_for_selector("#paused-banner:not([hidden])")
+        page.wait_for_function("document.querySelector('#pile').innerText === 'Pile empty — paused'")
+        assert "turn" not in page.inner_text("#pile")
+        page.click("#resume-big")
+        page.wait_for_selector("#paused-banner", state="hidden")
+        page.wait_for_function("document.querySelector('#pile').innerText !== 'Pile empty — paused'")
         for _ in range(2):
             page.wait_for_selector("#turn:enabled")
             next_card(page, cards_turned(page), read="#pile-count")
+            # The log names every seat; only what is asked of this person says "you".
+            page.wait_for_function("/\\b[Yy]ou\\b/.test(document.querySelector('#narration').innerText)")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
         cards = cards_turned(page)
         address = page.url
@@ -114,14 +127,6 @@ def test_the_words_fit_the_table(server: str, browser: Any) -> None:
         assert table_id not in page.title()
 
 
-def test_the_live_region_speaks_to_the_player(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
-        page.keyboard.press("Space")
-        # The log names every seat; only what is asked of this person says "you".
-        page.wait_for_function("/\\b[Yy]ou\\b/.test(document.querySelector('#narration').innerText)")
-
-
 def test_on_a_phone_the_secondary_controls_wait_in_a_menu(server: str, browser: Any) -> None:
     with opened(browser, **PHONE) as page:
         page.goto(server)
@@ -174,7 +179,7 @@ def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_
     server: str, browser: Any
 ) -> None:
     with opened(browser) as page:
-        play_the_computer(page, server, seed=SHORT_SEED, pace="normal")
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
         page.keyboard.press("Space")
         page.click("#auto")  # the game plays itself
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 3")
@@ -193,7 +198,7 @@ def test_a_game_paused_for_a_hidden_tab_stays_paused_after_a_reload_or_back_and_
             page.wait_for_selector("#table:not([hidden])")
             page.wait_for_selector("#paused-banner:not([hidden])")
             cards = cards_turned(page)
-            page.wait_for_timeout(1500)  # normal pace: a card a second, were it playing
+            page.wait_for_timeout(1000)  # fast pace: three cards' time, were it playing
             assert cards_turned(page) == cards, come_back
             assert page.locator("#resume-big").is_visible()
             assert page.inner_text("#prompt") == why  # true still: nobody has resumed it
@@ -252,22 +257,6 @@ def test_the_row_of_controls_stays_put_and_centred_while_paused_or_watched(serve
             page.wait_for_selector("#auto[aria-pressed='false']")
             assert page.inner_text("#auto") == "Watch both players"
             assert page.evaluate(CONTROLS_ROW)["places"] == before["places"], size
-
-
-def test_an_empty_pile_says_paused_while_the_game_is_paused(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="fast")
-        page.click("#play-computer")
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("document.querySelector('#pile').innerText.startsWith('Pile empty')")
-        page.click("#pause")
-        page.wait_for_selector("#paused-banner:not([hidden])")
-        page.wait_for_function("document.querySelector('#pile').innerText === 'Pile empty — paused'")
-        assert "turn" not in page.inner_text("#pile")
-        page.click("#resume-big")
-        page.wait_for_selector("#paused-banner", state="hidden")
-        page.wait_for_function("document.querySelector('#pile').innerText !== 'Pile empty — paused'")
 
 
 def test_a_new_game_against_the_computer_asks_first_and_sets_the_old_log_apart(
@@ -337,63 +326,71 @@ ONE_MOMENT = """() => {
 prompt, the owed marks and the log's last line."""
 
 
-@pytest.mark.parametrize("deal", [YOU_WIN, ROBIN_WINS], ids=["you-win", "robin-wins"])
 def test_a_won_pile_is_told_in_one_moment_and_the_table_moves_on_after_its_sweep(
-    server: str, browser: Any, deal: str
+    server: str, browser: Any
 ) -> None:
     """Every frame, while a won pile is told and goes, says one moment: the stacks and the pile add
     up to the deck, the prompt and the owed marks agree, and a won pile owes nothing. When you win
     it, the line under the pile says who takes it while the stacks and the prompt say the same and
-    Turn waits; Space pressed while the pile goes turns the card once it has gone, never onto it."""
+    Turn waits; Space pressed while the pile goes turns the card once it has gone, never onto it.
+    When the computer wins it, the table moves past it to the winner's lead. (One page, a game for
+    each.)"""
     with opened(browser) as page:
-        play_the_computer(page, server, deal=deal, pace="normal")
-        if deal == YOU_WIN:
-            assert page.evaluate(NOW, "")["stacks"] == ["26", "26"]
-        page.evaluate(
-            "window.landed = []; new MutationObserver(() => window.landed.push("
-            "document.querySelectorAll('#pile .card').length)).observe("
-            "document.querySelector('#pile'), {childList: true})"
-        )
-        page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
-        if deal == YOU_WIN:
-            page.keyboard.press("Space")
-            # The last card paid lands; the line under the pile says who takes the pile, and the
-            # stacks and the prompt say the same moment, while Turn waits for the pile to go.
-            held = page.wait_for_function(NOW, arg="paid", polling="raf").json_value()
-            assert held["told"] == "Queen paid: you take 3 cards."
-            assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
-            assert "owes" not in held["prompt"]
-            # Space while the pile goes: the card is turned once it has gone, never onto it.
-            page.keyboard.press("Space")
-            shown = page.wait_for_function(NOW, arg="in the pile", polling="raf").json_value()
-            assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
-            assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
-        else:
-            # Turn (and pay) until a trick is won.
-            won = "document.querySelector('#pile-count').innerText.includes('paid:')"
-            while not page.evaluate(won):
-                page.wait_for_selector("#turn:enabled")
-                cards = cards_turned(page)
-                page.keyboard.press("Space")
-                page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
-                page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
-            # The trick's winner leads the next card: the table moves past the won pile.
+        for deal in (YOU_WIN, ROBIN_WINS):
+            _a_won_pile_in_one_moment(page, server, deal)
+
+
+def _a_won_pile_in_one_moment(page: Any, server: str, deal: str) -> None:
+    """:func:`test_a_won_pile_is_told_in_one_moment_and_the_table_moves_on_after_its_sweep` for
+    one deal."""
+    play_the_computer(page, server, deal=deal, pace="normal")
+    if deal == YOU_WIN:
+        assert page.evaluate(NOW, "")["stacks"] == ["26", "26"]
+    page.evaluate(
+        "window.landed = []; new MutationObserver(() => window.landed.push("
+        "document.querySelectorAll('#pile .card').length)).observe("
+        "document.querySelector('#pile'), {childList: true})"
+    )
+    page.evaluate(f"window.moments = []; window.sample = {ONE_MOMENT}; window.sample()")
+    if deal == YOU_WIN:
+        page.keyboard.press("Space")
+        # The last card paid lands; the line under the pile says who takes the pile, and the
+        # stacks and the prompt say the same moment, while Turn waits for the pile to go.
+        held = page.wait_for_function(NOW, arg="paid", polling="raf").json_value()
+        assert held["told"] == "Queen paid: you take 3 cards."
+        assert (held["turn"], held["stacks"]) == ("disabled", ["28", "24"])
+        assert "owes" not in held["prompt"]
+        # Space while the pile goes: the card is turned once it has gone, never onto it.
+        page.keyboard.press("Space")
+        shown = page.wait_for_function(NOW, arg="in the pile", polling="raf").json_value()
+        assert (shown["cards"], shown["pile"], shown["stacks"]) == (4, 1, ["27", "24"])
+        assert max(page.evaluate("window.landed")) <= 3  # the new card never joined the old pile
+    else:
+        # Turn (and pay) until a trick is won.
+        won = "document.querySelector('#pile-count').innerText.includes('paid:')"
+        while not page.evaluate(won):
             page.wait_for_selector("#turn:enabled")
+            cards = cards_turned(page)
             page.keyboard.press("Space")
-            page.wait_for_function(
-                "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
-                " && parseInt(document.querySelector('#counts').innerText) >= 4"
-            )
-        sampled = page.evaluate("window.moments.length")  # a few frames more, past the last change
-        page.wait_for_function(f"window.moments.length >= {sampled + 10}")
-        moments = page.evaluate("window.stopSampling = true; window.moments")
-        assert any("paid:" in m["line"] for m in moments)
-        for moment in moments:
-            assert moment["total"] == 52, moment
-            assert moment["owed"] == moment["marks"], moment  # the prompt and the marks agree
-            if "paid:" in moment["line"]:
-                assert moment["owed"] is None and moment["filled"] == 0, moment
-                assert "paid" in moment["log"].lower() or "take" in moment["log"].lower(), moment
+            page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {cards}")
+            page.wait_for_function(f"{won} || !document.querySelector('#turn').disabled")
+        # The trick's winner leads the next card: the table moves past the won pile.
+        page.wait_for_selector("#turn:enabled")
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "/\\d+ cards? in the pile/.test(document.querySelector('#pile-count').innerText)"
+            " && parseInt(document.querySelector('#counts').innerText) >= 4"
+        )
+    sampled = page.evaluate("window.moments.length")  # a few frames more, past the last change
+    page.wait_for_function(f"window.moments.length >= {sampled + 10}")
+    moments = page.evaluate("window.stopSampling = true; window.moments")
+    assert any("paid:" in m["line"] for m in moments)
+    for moment in moments:
+        assert moment["total"] == 52, moment
+        assert moment["owed"] == moment["marks"], moment  # the prompt and the marks agree
+        if "paid:" in moment["line"]:
+            assert moment["owed"] is None and moment["filled"] == 0, moment
+            assert "paid" in moment["log"].lower() or "take" in moment["log"].lower(), moment
 
 
 QUESTION_STAYS = ("#turn", "#pause", "#again", "#counts", "#log")
