@@ -16,11 +16,12 @@ from helpers import CHROMIUM, launch_chromium, opened, serving
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, driven by Playwright (never Playwright's own browser download)."""
+    """Debian's headless Chromium, driven by Playwright (never Playwright's own browser download)."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
-            raise RuntimeError("Debian's chromium is needed for the browser tests: apt-get install chromium")
-        pytest.skip("Debian's chromium is not installed")
+            needed = "Debian's headless Chromium is needed for the browser tests"
+            raise RuntimeError(f"{needed}: apt-get install chromium-headless-shell")
+        pytest.skip("Debian's chromium-headless-shell is not installed")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         instance = launch_chromium(playwright)
