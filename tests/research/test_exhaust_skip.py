@@ -133,3 +133,28 @@ def test_lanes_cut_into_chunks_inside_blocks_count_every_deal_once(
     alone = play_unit(small, skip=False, lockstep=False)
     assert _summary(deck, [play_unit(small)]) == _summary(deck, [alone])
     assert alone.deals == 2
+
+
+def test_a_full_candidate_buffer_keeps_the_first_offsets_of_a_tie() -> None:
+    # More than LONGEST candidates tie at the threshold, in any order: the LONGEST of the smallest
+    # offsets are kept (chosen without sorting, so that the lanes' loop allocates nothing).
+    import numpy as np
+
+    draw = np.random.default_rng(7)
+    count = 900
+    rows = np.zeros((count, kernel.C_WIDTH), np.int64)
+    rows[:, kernel.C_OFFSET] = draw.permutation(5 * count)[:count]
+    rows[:, kernel.C_CARDS] = draw.choice([50, 60, 70], count, p=[0.3, 0.65, 0.05])
+    histogram = np.zeros(kernel.HISTOGRAM, np.int64)
+    for cards in rows[:, kernel.C_CARDS]:
+        histogram[cards] += 1
+    longer = int((rows[:, kernel.C_CARDS] == 70).sum())
+    ties = sorted(int(r[kernel.C_OFFSET]) for r in rows if r[kernel.C_CARDS] == 60)
+    assert longer < kernel.LONGEST < len(ties)
+    expected = {int(r[kernel.C_OFFSET]) for r in rows if r[kernel.C_CARDS] == 70} | set(
+        ties[: kernel.LONGEST]
+    )
+    result = rows.copy()
+    kept, threshold = kernel.keep_longest(result, count, kernel.C_CARDS, histogram)
+    assert threshold == 60
+    assert {int(o) for o in result[:kept, kernel.C_OFFSET]} == expected and kept == len(expected)

@@ -34,7 +34,7 @@ from beggar.kernels.bits import shl, shr
 from beggar.kernels.bitwise import STASH, play_trick, stack_words
 from beggar.kernels.codes import CAPPED, CAPPED_AT_TRICK, CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
 from beggar.kernels.general import buffers, caps, settle
-from beggar.kernels.jit import jit, jit_inline, runtime
+from beggar.kernels.jit import jit, jit_borrowing, jit_inline, runtime
 
 LONGEST = 100
 """How many of the longest finished games are kept, by cards and by tricks."""
@@ -137,14 +137,24 @@ def keep_longest(rows: np.ndarray, count: int, column: int, histogram: np.ndarra
             ties += 1
     last = _SATURATED
     if ties > LONGEST:
-        offsets = np.empty(ties, np.int64)
-        ties = 0
+        # The LONGEST-th smallest of their (distinct) offsets, by halving the range of offsets:
+        # nothing allocated, so that the exhaust kernel's loop can call this (jit_borrowing).
+        low, high = _SATURATED, 0
         for r in range(count):
             if rows[r, column] == threshold:
-                offsets[ties] = rows[r, C_OFFSET]
-                ties += 1
-        offsets.sort()
-        last = offsets[LONGEST - 1]
+                low = min(low, rows[r, C_OFFSET])
+                high = max(high, rows[r, C_OFFSET])
+        while low < high:
+            middle = low + (high - low) // 2
+            below = 0
+            for r in range(count):
+                if rows[r, column] == threshold and rows[r, C_OFFSET] <= middle:
+                    below += 1
+            if below >= LONGEST:
+                high = middle
+            else:
+                low = middle + 1
+        last = low
     kept = 0
     for r in range(count):
         value = rows[r, column]
@@ -531,37 +541,174 @@ def play_range_lanes(
     """
     L = lanes.LANES
     n = decks.shape[1]
-    n1 = n - lead
+    buf, head, cnt, out, pile, mask = buffers(runtime(2), n)
+    lengths = np.empty(2, np.int64)
+    lengths[0] = lead
+    lengths[1] = n - lead
+    room = lanes.lane_room(lanes.TRACKED_FIELDS)
+    s = room[lanes.APART : lanes.APART + lanes.TRACKED_FIELDS * L]
+    words = np.zeros((L, 6), np.uint64)  # each lane's deal: hand 0's mask and planes, hand 1's
+    chunk = np.full(L, -1, np.int64)  # each lane's chunk, -1 for an idle lane
+    ctl = np.zeros(2, np.int64)  # chunks before ctl[0] are taken or done; ctl[1] lanes play
+    scratch = (
+        binomials(n),
+        np.zeros(int(decks.max()) + 1, np.int64),  # one counter a pay value of the deck
+        room, words, chunk, ctl,
+    )  # fmt: skip
+    room_left = state[S_LOOPS] + L <= loops.size  # every lane may find a loop before the next check
+    for lane in range(L):
+        following = _claim(pos, stop, ctl[0])
+        ctl[0] = following
+        if following < pos.size and room_left:
+            chunk[lane] = following
+            ctl[0] = following + 1
+            _lane_words(decks[following], 0, lead, words, lane, flags, codes)
+            ctl[1] += 1
+        # An idle lane plays some deal again and again, unrecorded.
+        _deal_lane(s, lane, words, lead, n)
+    while True:
+        status = _lanes(
+            decks, pos, stop, lead, flags, codes, pays, cfg, skip, cards_hist, tricks_hist, wins,
+            loops, by_cards, by_tricks, state, scratch,
+        )  # fmt: skip
+        if status >= 0:
+            return status
+        # A long game: the general kernel replays it from its deal, remembering positions.
+        lane = -1 - status
+        c = chunk[lane]
+        o = pos[c]
+        result = settle(
+            (CAPPED, 0, 0, -1, 0, 0), decks[c], lengths, runtime(False), 0, cfg,
+            buf, head, cnt, out, pile, mask,
+        )  # fmt: skip
+        reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
+        if reason == REASON_REPEAT:
+            k = state[S_LOOPS]
+            loops[k] = o
+            loop_rows[k, 0] = result[4]
+            loop_rows[k, 1] = result[5]
+            loop_rows[k, 2] = cards - result[4]
+            loop_rows[k, 3] = tricks - result[5]
+            state[S_LOOPS] = k + 1
+        if _counted(
+            lane, 1, n, reason, cards, tricks, winner, decks, pos, stop, lead, flags, codes,
+            cards_hist, tricks_hist, wins, loops, by_cards, by_tricks, state, s, words, chunk, ctl,
+        ):  # fmt: skip
+            return TOO_LONG
+
+
+LaneScratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+""":func:`_lanes`'s working memory, made by :func:`play_range_lanes`: the binomials, a counter a pay
+value, the lanes' room, each lane's words and chunk, and the next chunk to take with the lanes
+playing."""
+
+
+@jit_inline
+def _counted(
+    lane: int,
+    times: int,
+    tail: int,
+    reason: int,
+    cards: int,
+    tricks: int,
+    winner: int,
+    decks: np.ndarray,
+    pos: np.ndarray,
+    stop: np.ndarray,
+    lead: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    loops: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+    s: np.ndarray,
+    words: np.ndarray,
+    chunk: np.ndarray,
+    ctl: np.ndarray,
+) -> bool:
+    """Count the game that ended in ``lane`` (``times`` deals, sharing its first ``tail`` cards),
+    move the lane to its next deal and deal it; True for a game too long for the histograms."""
+    L = lanes.LANES
+    n = decks.shape[1]
+    c = chunk[lane]
+    o = pos[c]
+    if reason != REASON_REPEAT:
+        if cards >= cards_hist.size or tricks >= tricks_hist.size:
+            return True
+        _tally(cards_hist, tricks_hist, wins, by_cards, by_tricks, state, o, times, cards, tricks, winner)
+    state[S_DONE] += times
+    state[S_PLAYED] += 1
+    o += times
+    pos[c] = o
+    room_left = state[S_LOOPS] + L <= loops.size
+    if o < stop[c]:
+        # A block counted at once ends at its last arrangement; then the next deal.
+        row = decks[c]
+        pivot = _last_then_next(row, tail) if times > 1 else next_arrangement(row)
+        if room_left:
+            _lane_words(row, pivot, lead, words, lane, flags, codes)
+    if o >= stop[c] or not room_left:
+        # The chunk is done (or the loop buffer nearly full: the chunk waits for the next call).
+        chunk[lane] = -1
+        if room_left:
+            following = _claim(pos, stop, ctl[0])
+            ctl[0] = following
+            if following < pos.size:
+                chunk[lane] = following
+                ctl[0] = following + 1
+                _lane_words(decks[following], 0, lead, words, lane, flags, codes)
+        if chunk[lane] < 0:
+            ctl[1] -= 1
+    _deal_lane(s, lane, words, lead, n)
+    return False
+
+
+@jit_borrowing
+def _lanes(
+    decks: np.ndarray,
+    pos: np.ndarray,
+    stop: np.ndarray,
+    lead: int,
+    flags: np.ndarray,
+    codes: np.ndarray,
+    pays: np.ndarray,
+    cfg: np.ndarray,
+    skip: bool,
+    cards_hist: np.ndarray,
+    tricks_hist: np.ndarray,
+    wins: np.ndarray,
+    loops: np.ndarray,
+    by_cards: np.ndarray,
+    by_tricks: np.ndarray,
+    state: np.ndarray,
+    scratch: LaneScratch,
+) -> int:
+    """:func:`play_range_lanes`'s loop, from lanes already dealt: its status, or ``-1 - lane`` for a
+    game in ``lane`` that reached the cap, which the caller replays, counts and deals on from.
+
+    Compiled without reference counting (:data:`~beggar.kernels.jit.jit_borrowing`): at every
+    game's end it takes a row of ``decks`` and hands arrays to inlined helpers, and each such
+    hand-over was a locked increment and decrement, a quarter of the kernel's time. So it
+    allocates nothing, and the exact replay (which does) is left to the caller. Lanes whose game
+    has ended are looked for before the first step, for a call that takes up after such a replay.
+    """
+    binom, kinds, room, words, chunk, ctl = scratch
+    L = lanes.LANES
+    n = decks.shape[1]
     usize = np.uint64(n)
     _, _, cap_cards = caps(cfg)
     cap = lanes.tally_cap(cap_cards)
     payments = lanes.pay_bytes(pays)
-    buf, head, cnt, out, pile, mask = buffers(runtime(2), n)
-    lengths = np.empty(2, np.int64)
-    lengths[0] = lead
-    lengths[1] = n1
-    binom = binomials(n)
-    kinds = np.zeros(int(decks.max()) + 1, np.int64)  # one counter a pay value of the deck
-    fields = lanes.TRACKED_FIELDS
-    room = lanes.lane_room(fields)
-    s = room[lanes.APART : lanes.APART + fields * L]
-    words = np.zeros((L, 6), np.uint64)  # each lane's deal: hand 0's mask and planes, hand 1's
-    chunk = np.full(L, -1, np.int64)  # each lane's chunk, -1 for an idle lane
-    following = 0  # chunks before it are taken or done
-    playing = 0
-    room_left = state[S_LOOPS] + L <= loops.size  # every lane may find a loop before the next check
-    for lane in range(L):
-        following = _claim(pos, stop, following)
-        if following < pos.size and room_left:
-            chunk[lane] = following
-            following += 1
-            _lane_words(decks[chunk[lane]], 0, lead, words, lane, flags, codes)
-            playing += 1
-        # An idle lane plays some deal again and again, unrecorded.
-        _deal_lane(s, lane, words, lead, n)
-    while playing > 0:
-        if lanes.step(s, payments, cap, usize, True) == _ZERO:
+    s = room[lanes.APART : lanes.APART + lanes.TRACKED_FIELDS * L]
+    look = True
+    while ctl[1] > 0:
+        if not look and lanes.step(s, payments, cap, usize, True) == _ZERO:
             continue
+        look = False
         for lane in range(L):
             if not lanes.ended(s, lane, cap, usize):
                 continue
@@ -569,59 +716,22 @@ def play_range_lanes(
             if c < 0:
                 _deal_lane(s, lane, words, lead, n)
                 continue
-            row = decks[c]
-            o = pos[c]
             reason, cards, tricks, winner = lanes.lane_result(s, lane, cap, usize)
+            if reason == CAPPED:
+                return -1 - lane
             times = 1
             tail = n
-            if reason == CAPPED:
-                # A long game: the general kernel replays it from its deal, remembering positions.
-                result = settle(
-                    (CAPPED, 0, 0, -1, 0, 0), row, lengths, runtime(False), 0, cfg,
-                    buf, head, cnt, out, pile, mask,
-                )  # fmt: skip
-                reason, cards, tricks, winner = result[0], result[1], result[2], result[3]
-                if reason == REASON_REPEAT:
-                    k = state[S_LOOPS]
-                    loops[k] = o
-                    loop_rows[k, 0] = result[4]
-                    loop_rows[k, 1] = result[5]
-                    loop_rows[k, 2] = cards - result[4]
-                    loop_rows[k, 3] = tricks - result[5]
-                    state[S_LOOPS] = k + 1
-            elif skip:
+            if skip:
                 tail = n - lanes.unturned1(s, lane)
                 if tail < n - 1:
                     # The chunk's next deals that share the first ``tail`` cards play this game.
-                    times = min(_block(row, tail, binom, kinds), stop[c] - o)
-            if reason != REASON_REPEAT:
-                if cards >= cards_hist.size or tricks >= tricks_hist.size:
-                    return TOO_LONG
-                _tally(
-                    cards_hist, tricks_hist, wins, by_cards, by_tricks, state, o, times, cards, tricks, winner
-                )
-            state[S_DONE] += times
-            state[S_PLAYED] += 1
-            o += times
-            pos[c] = o
-            room_left = state[S_LOOPS] + L <= loops.size
-            if o < stop[c]:
-                # A block counted at once ends at its last arrangement; then the next deal.
-                pivot = _last_then_next(row, tail) if times > 1 else next_arrangement(row)
-                if room_left:
-                    _lane_words(row, pivot, lead, words, lane, flags, codes)
-            if o >= stop[c] or not room_left:
-                # The chunk is done (or the loop buffer nearly full: the chunk waits for the next call).
-                chunk[lane] = -1
-                if room_left:
-                    following = _claim(pos, stop, following)
-                    if following < pos.size:
-                        chunk[lane] = following
-                        following += 1
-                        _lane_words(decks[chunk[lane]], 0, lead, words, lane, flags, codes)
-                if chunk[lane] < 0:
-                    playing -= 1
-            _deal_lane(s, lane, words, lead, n)
+                    times = min(_block(decks[c], tail, binom, kinds), stop[c] - pos[c])
+            if _counted(
+                lane, times, tail, reason, cards, tricks, winner, decks, pos, stop, lead, flags,
+                codes, cards_hist, tricks_hist, wins, loops, by_cards, by_tricks, state, s, words,
+                chunk, ctl,
+            ):  # fmt: skip
+                return TOO_LONG
     for c in range(pos.size):
         if pos[c] < stop[c]:
             return LOOPS_FULL

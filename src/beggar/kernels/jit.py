@@ -97,6 +97,18 @@ jit = numba.njit(cache=True, nogil=True)
 jit_inline = numba.njit(cache=True, nogil=True, inline="always")
 """As :data:`jit`, and inlined into each compiled caller (for small helpers on hot paths)."""
 
+if TYPE_CHECKING:
+    jit_borrowing = jit  # numba's stubs do not name its option for no reference counting
+else:
+    jit_borrowing = numba.njit(cache=True, nogil=True, _nrt=False)
+"""As :data:`jit`, without reference counting: for a hot loop that only borrows the arrays it is
+given. numba counts references to arrays atomically (a locked instruction each time an array or a
+view of one is passed to an inlined helper, or a row of it taken), which cost the exhaust kernel a
+quarter of its time. Such a function cannot allocate (numba refuses to compile an allocation in
+it) and must not keep an array it is given; the functions it calls that were compiled with
+:data:`jit` count their own references as usual.
+"""
+
 
 @intrinsic
 def _unliteral(typingctx: Any, value: Any) -> Any:
@@ -150,4 +162,13 @@ def compiling(name: str, seconds: int, *, notify: bool | None = None) -> Iterato
         (CACHE_DIR / f".compiled-{name}").write_text(f"{time.perf_counter() - started:.1f}\n")
 
 
-__all__ = ["CACHE_DIR", "SOURCE_HASH", "compiled_before", "compiling", "jit", "jit_inline", "runtime"]
+__all__ = [
+    "CACHE_DIR",
+    "SOURCE_HASH",
+    "compiled_before",
+    "compiling",
+    "jit",
+    "jit_borrowing",
+    "jit_inline",
+    "runtime",
+]
