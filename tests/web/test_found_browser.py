@@ -4,6 +4,9 @@ on the chart."""
 
 from __future__ import annotations
 
+import json
+import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +41,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         finds, [factory_row("standard", NEVER_ENDING.deal), *(factory_row(EASY, d) for d in EASY_DEALS)]
     )
     with serving(ServerSettings(db=":memory:", finds=finds)) as url:
+        # The server checks stored deals within a time bound a read, and reads again soon while
+        # some are left (never_ending.FoundShelf): on a busy machine the first reads list only
+        # some. The tests start once it lists all three.
+        deadline = time.monotonic() + 120
+        while len(json.load(urllib.request.urlopen(f"{url}/api/options"))["found"]) < 3:
+            assert time.monotonic() < deadline, "the server never listed the three deals found"
+            time.sleep(0.5)
         yield url
 
 
