@@ -11,43 +11,45 @@ import pytest
 from helpers import PHONE_SCREEN, at_table, cards_turned, opened
 
 
-def test_a_famous_game_does_not_open_on_an_empty_chart(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(f"{server}/#famous")
-        page.click("button[aria-label='Watch Casella et al. 2024']")
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("document.querySelector('#counts').innerText.length > 0")
-        assert page.locator("#chart-box").is_hidden()
-
-
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-def test_a_chart_in_dark_mode_is_dark_and_its_text_the_legend_s_size(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
-    with opened(browser, size, color_scheme="dark") as page:
-        page.goto(f"{server}/#famous")
-        page.click("button[aria-label='Watch Casella et al. 2024']")
-        page.wait_for_selector("#table:not([hidden])")
-        page.locator("#pace").evaluate(  # the pace control is in a menu on a phone
-            "el => { el.value = 'instant'; el.dispatchEvent(new Event('change', { bubbles: true })); }"
-        )
-        page.wait_for_selector("#end[open]", timeout=60_000)
-        page.click("#end-close")
-        page.wait_for_selector("#chart-box:not([hidden])")
-        background = page.locator("#chart-box").evaluate("el => getComputedStyle(el).backgroundColor")
-        assert background != "rgb(255, 255, 255)"
-        assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 3 * 80  # a dark panel
-        legend = float(
-            page.locator("#chart-legend li").first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
-        )
-        axis = page.locator("#chart text").first.evaluate("el => el.getBoundingClientRect().height")
-        assert legend == pytest.approx(axis, abs=3), (legend, axis)  # the same size, on a phone too
-        assert 12 <= legend <= 14
-
-
-def test_a_famous_game_has_one_name_in_its_list_at_its_table_and_in_its_replay(
+def test_a_famous_game_opens_on_no_chart_and_its_chart_in_dark_mode_is_dark_with_text_the_legend_s_size(
     server: str, browser: Any
 ) -> None:
+    """A famous game watched does not open on an empty chart. Played to its end in dark mode, at a
+    desktop's size and a phone's (one page, resized, the game watched again at each), its chart is
+    a dark panel whose text is the legend's size."""
+    with opened(browser, color_scheme="dark") as page:
+        for size in ({"width": 1280, "height": 800}, PHONE_SCREEN):
+            page.set_viewport_size(size)
+            page.goto(f"{server}/#famous")
+            page.click("button[aria-label='Watch Casella et al. 2024']")
+            page.wait_for_selector("#table:not([hidden])")
+            page.wait_for_function("document.querySelector('#counts').innerText.length > 0")
+            assert page.locator("#chart-box").is_hidden(), size  # no empty chart to open on
+            page.locator("#pace").evaluate(  # the pace control is in a menu on a phone
+                "el => { el.value = 'instant'; el.dispatchEvent(new Event('change', { bubbles: true })); }"
+            )
+            page.wait_for_selector("#end[open]", timeout=60_000)
+            page.click("#end-close")
+            page.wait_for_selector("#chart-box:not([hidden])")
+            background = page.locator("#chart-box").evaluate("el => getComputedStyle(el).backgroundColor")
+            assert background != "rgb(255, 255, 255)"
+            assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 3 * 80, size  # a dark panel
+            legend = float(
+                page.locator("#chart-legend li").first.evaluate(
+                    "el => parseFloat(getComputedStyle(el).fontSize)"
+                )
+            )
+            axis = page.locator("#chart text").first.evaluate("el => el.getBoundingClientRect().height")
+            assert legend == pytest.approx(axis, abs=3), (size, legend, axis)  # the same, on a phone too
+            assert 12 <= legend <= 14, size
+
+
+def test_a_famous_game_has_one_name_and_its_own_address_that_a_reload_comes_back_to(
+    server: str, browser: Any
+) -> None:
+    """The first famous game has one name in its list, at its table and in its replay. Watched, it
+    has its own address, which a reload comes back to (the game going on); Back leads to the famous
+    games, and from there the header's Play to the way back to it, by that name."""
     with opened(browser) as page:
         page.goto(f"{server}/#famous")
         first = page.locator("#famous-list li").first
@@ -59,19 +61,6 @@ def test_a_famous_game_has_one_name_in_its_list_at_its_table_and_in_its_replay(
         page.wait_for_function(
             "text => document.querySelector('#table-title').textContent === text", arg=heading
         )
-        page.goto(f"{server}/r/famous-0")
-        page.wait_for_function(
-            "text => document.querySelector('#replay-title').textContent === text", arg=f"Replay: {heading}"
-        )
-
-
-def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
-    server: str, browser: Any
-) -> None:
-    with opened(browser) as page:
-        page.goto(f"{server}/#famous")
-        page.locator("#famous-list li button", has_text="Watch").first.click()
-        at_table(page)
         page.wait_for_function("location.pathname.startsWith('/t/')")
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 2")
         cards, address, title = cards_turned(page), page.url, page.inner_text("#table-title")
@@ -84,3 +73,7 @@ def test_a_famous_game_watched_has_its_own_address_that_a_reload_comes_back_to(
         page.click("header >> text=Play")
         page.wait_for_selector("#current-game:not([hidden])")
         assert page.inner_text("#current-link") == f"Back to your game: {title}"
+        page.goto(f"{server}/r/famous-0")
+        page.wait_for_function(
+            "text => document.querySelector('#replay-title').textContent === text", arg=f"Replay: {heading}"
+        )

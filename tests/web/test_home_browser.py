@@ -302,36 +302,39 @@ def test_the_play_buttons_name_the_rules_chosen_after_a_reload_too(server: str, 
         assert page.inner_text("#play-computer small") == chosen
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE_SCREEN])
-def test_a_section_s_address_shows_it_under_the_site_header(
-    server: str, browser: Any, size: dict[str, int]
-) -> None:
+def test_a_section_s_address_shows_it_under_the_site_header(server: str, browser: Any) -> None:
     """Each section (famous games, lessons, rules), by its address loaded afresh, by its address
-    typed on the home page and by the header's link, shows at the top under the site header: one
-    page per size, which leaves for a blank page before each fresh load."""
-    with opened(browser, size) as page:
-        for section in ("famous", "lessons", "rules"):
-            page.goto("about:blank")  # the next address is a new document, not a jump within one
-            page.goto(f"{server}/#{section}")
-            page.wait_for_selector(f"#{section}:not([hidden]) h1")
-            page.wait_for_load_state("load")
-            page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
-            assert page.evaluate("scrollY") == 0, section
-            header = page.locator("header.bar").bounding_box()
-            assert header is not None and header["y"] >= 0, header
-            heading = page.locator(f"#{section} h1").bounding_box()
-            assert heading is not None and header["y"] + header["height"] <= heading["y"] < size["height"] / 2
-            # From the home page: by its address typed, and by the header's link.
-            for by_link in (False, True):
+    typed on the home page and by the header's link, shows at the top under the site header, at a
+    desktop's size and a phone's: one page, resized, which leaves for a blank page before each
+    fresh load (and comes back to the home page by Back before following the header's link)."""
+    with opened(browser) as page:
+        for size in ({"width": 1280, "height": 800}, PHONE_SCREEN):
+            page.set_viewport_size(size)
+            for section in ("famous", "lessons", "rules"):
+                page.goto("about:blank")  # the next address is a new document, not a jump within one
+                page.goto(f"{server}/#{section}")
+                page.wait_for_selector(f"#{section}:not([hidden]) h1")
+                page.wait_for_load_state("load")
+                page.wait_for_timeout(1000)  # a browser scrolls to an address's section once it is drawn
+                assert page.evaluate("scrollY") == 0, (size, section)
+                header = page.locator("header.bar").bounding_box()
+                assert header is not None and header["y"] >= 0, header
+                heading = page.locator(f"#{section} h1").bounding_box()
+                assert heading is not None
+                assert header["y"] + header["height"] <= heading["y"] < size["height"] / 2, (size, section)
+                # From the home page: by its address typed, and (back home) by the header's link.
                 page.goto(server)
                 page.wait_for_selector("#home:not([hidden])")
-                if by_link:
-                    page.click(f"nav a[href='./#{section}']")
-                else:
-                    page.goto(f"{server}/#{section}")
-                page.wait_for_selector(f"#{section}:not([hidden]) h1")
-                page.wait_for_timeout(300)
-                assert page.evaluate("scrollY") == 0, section
+                for by_link in (False, True):
+                    if by_link:
+                        page.go_back()
+                        page.wait_for_selector("#home:not([hidden])")
+                        page.click(f"nav a[href='./#{section}']")
+                    else:
+                        page.goto(f"{server}/#{section}")
+                    page.wait_for_selector(f"#{section}:not([hidden]) h1")
+                    page.wait_for_timeout(300)
+                    assert page.evaluate("scrollY") == 0, (size, section, by_link)
 
 
 def test_the_players_chosen_stay_when_the_rules_change_and_people_fit(server: str, browser: Any) -> None:

@@ -5,11 +5,11 @@ the phone layout, and an accessibility audit of every page with axe-core (vendor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from beggar.web.table import Pace
 from helpers import (
     CHROMIUM_ARGS,
     PHONE,
@@ -41,19 +41,6 @@ def test_the_test_browser_opens_no_address_bar_pages(browser: Any, server: str) 
     assert not [url for url in urls if url.startswith("chrome://")], urls
 
 
-@pytest.fixture
-def friends(server: str, browser: Any) -> Iterator[tuple[Any, Any]]:
-    """Ann creates a friend table; Bea joins it by its link."""
-    with opened(browser) as host, opened(browser) as guest:
-        link = friend_table(host, server, name="Ann", seed=SHORT_SEED)
-        guest.goto(server)
-        open_settings(guest, name="Bea")
-        guest.goto(link)
-        guest.wait_for_selector("#table:not([hidden])")
-        host.wait_for_selector("#share", state="hidden")
-        yield host, guest
-
-
 # -- 1. the two buttons' tables --------------------------------------------------------------------
 
 
@@ -80,48 +67,114 @@ def test_the_computer_plays_the_practice_table_and_a_friend_the_friend_table(ser
 # -- 2. only a seated person is "you" ----------------------------------------------------------------
 
 
-def test_a_spectator_is_never_addressed_as_you(friends: tuple[Any, Any], server: str, browser: Any) -> None:
-    host, guest = friends
-    with opened(browser) as spectator:
-        spectator.goto(guest.url)  # the table's link; both seats are taken
-        spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
-        assert spectator.locator("#name-ask").is_hidden()  # nobody to sit down: no name asked
-        seen = []
-        for _ in range(8):
-            for each in (host, guest):
-                if each.locator("#turn").is_enabled():
-                    each.click("#turn")
-            spectator.wait_for_timeout(150)
-            seen.append(spectator.inner_text("#table").replace("You are watching", "", 1))
-        assert "(you)" in host.inner_text("#seats")
-        assert cards_turned(spectator) >= 4
-        for text in seen:
-            assert not YOU.search(text), text
+def _turn_until(host: Any, guest: Any, cards: int) -> None:
+    """Both friends turn whenever it is their turn, until ``cards`` cards are turned."""
+    while cards_turned(host) < cards:
+        for each in (host, guest):
+            if each.locator("#turn").is_enabled():
+                each.click("#turn")
+        host.wait_for_timeout(60)
 
 
-@pytest.mark.parametrize("how", ["watch", "famous"])
-def test_watching_both_players_or_a_famous_game_never_says_you(server: str, page: Any, how: str) -> None:
-    if how == "watch":
-        page.goto(server)
-        open_settings(page, pace="fast", seed=SHORT_SEED)
-        page.click("#watch-game")
-        page.wait_for_selector("#table:not([hidden])")
-    else:
-        page.goto(f"{server}/#famous")
-        page.click("button[aria-label='Watch Casella et al. 2024']")
-        page.wait_for_selector("#table:not([hidden])")
-        page.select_option("#pace", "fast")
-    # Every prompt the page shows, card by card, including "A owes ..." for the first seat.
-    page.evaluate(
-        "window.prompts = []; new MutationObserver(() => window.prompts.push("
-        "document.querySelector('#prompt').innerText)).observe(document.querySelector('#prompt'),"
-        " {childList: true, characterData: true, subtree: true})"
-    )
-    page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 30", timeout=60_000)
-    prompts = page.evaluate("window.prompts")
-    assert any(" A owes " in text or text.startswith("A's turn") for text in prompts), prompts
-    assert not [text for text in prompts if YOU.search(text)], prompts
-    assert not YOU.search(page.inner_text("#table")), page.inner_text("#table")
+def test_a_spectator_is_never_you_and_a_new_game_needs_both_friends(server: str, browser: Any) -> None:
+    """One friend table, Ann's, that Bea joins by its link, watched through three things. Someone
+    opening its link once both seats are taken watches, is told so in the one line that speaks to
+    them, is asked no name, and is never addressed as "you" while the friends turn cards. Ann's ask
+    for a new game is put to Bea alone, in the words of its two buttons, wiping nothing; Bea's
+    agreeing starts it for both. A second ask that Bea answers "Keep playing" is told to Ann (in
+    the log and the notice), ends the ask, and the game goes on."""
+    with opened(browser) as host, opened(browser) as guest:
+        link = friend_table(host, server, name="Ann", seed=SHORT_SEED)
+        guest.goto(server)
+        open_settings(guest, name="Bea")
+        guest.goto(link)
+        guest.wait_for_selector("#table:not([hidden])")
+        host.wait_for_selector("#share", state="hidden")
+        # A spectator is never "you".
+        with opened(browser) as spectator:
+            spectator.goto(link)  # the table's link; both seats are taken
+            spectator.wait_for_selector("#watching:not([hidden])")  # the one line that speaks to them
+            assert spectator.locator("#name-ask").is_hidden()  # nobody to sit down: no name asked
+            seen = []
+            for _ in range(8):
+                for each in (host, guest):
+                    if each.locator("#turn").is_enabled():
+                        each.click("#turn")
+                spectator.wait_for_timeout(150)
+                seen.append(spectator.inner_text("#table").replace("You are watching", "", 1))
+            assert "(you)" in host.inner_text("#seats")
+            assert cards_turned(spectator) >= 4
+            for text in seen:
+                assert not YOU.search(text), text
+        # A new game needs both friends: Bea agrees.
+        _turn_until(host, guest, 3)
+        host.click("#again")
+        guest.wait_for_selector("#notice:not([hidden])")
+        # The notice names the two answers by the words their buttons say.
+        notice = "Ann asks for a new game: press Agree to a new game or Keep playing."
+        assert guest.inner_text("#notice") == notice
+        assert guest.inner_text("#new-game-yes") == "Agree to a new game"
+        assert guest.inner_text("#new-game-no") == "Keep playing"
+        assert host.locator("#new-game-ask").is_hidden()  # the asker is not asked
+        assert cards_turned(guest) >= 3  # nothing was wiped
+        assert "Ann asks for a new game" in guest.inner_text("#log")
+        guest.click("#new-game-yes")
+        for each in (host, guest):
+            each.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
+        assert "Bea agrees: a new game." in host.inner_text("#log")
+        # A friend may say no to a new game.
+        _turn_until(host, guest, 3)
+        host.click("#again")
+        guest.wait_for_selector("#new-game-no:visible")
+        before = cards_turned(guest)
+        guest.click("#new-game-no")
+        guest.wait_for_selector("#new-game-ask", state="hidden")
+        said = "Bea wants to keep playing: no new game."
+        host.wait_for_function(f"document.querySelector('#log').innerText.includes('{said}')")
+        host.wait_for_function(f"document.querySelector('#notice').innerText === '{said}'")  # and told
+        host.wait_for_function("document.querySelector('#again').innerText === 'New game'")  # the ask is over
+        assert guest.locator("#notice").is_hidden()
+        assert cards_turned(host) >= before  # the game goes on
+
+
+PROMPTS = (
+    "window.prompts = []; new MutationObserver(() => window.prompts.push("
+    "document.querySelector('#prompt').innerText)).observe(document.querySelector('#prompt'),"
+    " {childList: true, characterData: true, subtree: true})"
+)
+"""Keep every prompt the page shows, card by card, in ``window.prompts`` (from this moment on)."""
+
+
+@pytest.fixture
+def brisk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fast pace at a card every 0.05 s on the test server, where pacing is not what a test proves
+    (what a table at fast pace shows is the same; it only comes sooner)."""
+    delay = Pace.__dict__["delay"]
+    monkeypatch.setattr(Pace, "delay", property(lambda pace: 0.05 if pace is Pace.FAST else delay.fget(pace)))
+
+
+def test_watching_both_players_or_a_famous_game_never_says_you(server: str, page: Any, brisk: None) -> None:
+    """Watching both players of a game (at fast pace), then a famous game on the same page: no
+    prompt the page shows over the first 30 cards, nor the table at the end, says "you"; the
+    prompts do name the first seat ("A owes ..." or "A's turn")."""
+    for how in ("watch", "famous"):
+        if how == "watch":
+            page.goto(server)
+            page.evaluate(PROMPTS)  # before the game starts: every prompt it shows, from the first
+            open_settings(page, pace="fast", seed=SHORT_SEED)
+            page.click("#watch-game")
+            page.wait_for_selector("#table:not([hidden])")
+        else:
+            page.goto(f"{server}/#famous")
+            page.evaluate(PROMPTS)
+            page.click("button[aria-label='Watch Casella et al. 2024']")
+            page.wait_for_selector("#table:not([hidden])")
+            page.select_option("#pace", "fast")
+        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 30", timeout=60_000)
+        prompts = page.evaluate("window.prompts")
+        assert any(" A owes " in text or text.startswith("A's turn") for text in prompts), (how, prompts)
+        assert not [text for text in prompts if YOU.search(text)], (how, prompts)
+        assert not YOU.search(page.inner_text("#table")), (how, page.inner_text("#table"))
 
 
 # -- 3. Space after clicking a control turns a card ------------------------------------------------
@@ -155,53 +208,6 @@ def test_space_turns_a_card_after_clicking_each_control(server: str, page: Any) 
     before = cards_turned(page)
     page.keyboard.press("Enter")
     page.wait_for_function(f"parseInt(document.querySelector('#counts').innerText) > {before}")
-
-
-# -- 4. a new game needs both players ------------------------------------------------------------
-
-
-def _turn_until(host: Any, guest: Any, cards: int) -> None:
-    """Both friends turn whenever it is their turn, until ``cards`` cards are turned."""
-    while cards_turned(host) < cards:
-        for each in (host, guest):
-            if each.locator("#turn").is_enabled():
-                each.click("#turn")
-        host.wait_for_timeout(60)
-
-
-def test_a_new_game_needs_both_friends(friends: tuple[Any, Any]) -> None:
-    host, guest = friends
-    _turn_until(host, guest, 3)
-    host.click("#again")
-    guest.wait_for_selector("#notice:not([hidden])")
-    # The notice names the two answers by the words their buttons say.
-    notice = "Ann asks for a new game: press Agree to a new game or Keep playing."
-    assert guest.inner_text("#notice") == notice
-    assert guest.inner_text("#new-game-yes") == "Agree to a new game"
-    assert guest.inner_text("#new-game-no") == "Keep playing"
-    assert host.locator("#new-game-ask").is_hidden()  # the asker is not asked
-    assert cards_turned(guest) >= 3  # nothing was wiped
-    assert "Ann asks for a new game" in guest.inner_text("#log")
-    guest.click("#new-game-yes")
-    for each in (host, guest):
-        each.wait_for_function("parseInt(document.querySelector('#counts').innerText) === 0")
-    assert "Bea agrees: a new game." in host.inner_text("#log")
-
-
-def test_a_friend_may_say_no_to_a_new_game(friends: tuple[Any, Any]) -> None:
-    host, guest = friends
-    _turn_until(host, guest, 3)
-    host.click("#again")
-    guest.wait_for_selector("#new-game-no:visible")
-    before = cards_turned(guest)
-    guest.click("#new-game-no")
-    guest.wait_for_selector("#new-game-ask", state="hidden")
-    said = "Bea wants to keep playing: no new game."
-    host.wait_for_function(f"document.querySelector('#log').innerText.includes('{said}')")
-    host.wait_for_function(f"document.querySelector('#notice').innerText === '{said}'")  # and told
-    host.wait_for_function("document.querySelector('#again').innerText === 'New game'")  # the ask is over
-    assert guest.locator("#notice").is_hidden()
-    assert cards_turned(host) >= before  # the game goes on
 
 
 # -- 5 and 8. the friend table waits for the friend; only the creator sees the link ------------------
@@ -393,95 +399,104 @@ def test_a_famous_game_replay_reaches_any_card(server: str, page: Any) -> None:
 # -- the phone layout -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seats", [2, 4, 8])
-def test_on_a_phone_the_pile_what_is_owed_and_the_turn_button_are_in_the_first_screen(
-    server: str, browser: Any, seats: int
+FIRST_SCREEN = """(() => {
+  if (!document.querySelector('.owed')) return null;
+  const boxes = {};
+  for (const selector of ['#turn', '#pile', '#prompt', '.owed', '#seats']) {
+    const {x, y, width, height} = document.querySelector(selector).getBoundingClientRect();
+    boxes[selector] = width || height ? {x, y, width, height} : null;  // null: not shown
+  }
+  return {boxes, scrollY, scrollWidth: document.documentElement.scrollWidth};
+})()"""
+"""Once someone owes (else null): where the pile, what is owed, the prompt, the seats and the turn
+button lie, the scroll, and the page's width, read in one moment (a marker goes as the debt is paid)."""
+
+
+def test_on_a_phone_the_seats_sit_around_the_pile_and_the_first_screen_holds_the_play(
+    server: str, browser: Any, brisk: None
 ) -> None:
+    """On a phone, at a table of 2, 4 and 8 seats (one phone, one table each): before the first
+    card, the seats sit around the pile (this person below it, someone across it, and with four
+    seats or more someone on each side), every name whole and in view, this person's seat marked;
+    then, played until someone owes, the pile, what is owed, the prompt, the seats and the turn
+    button all lie in the first screen, nothing scrolled and nothing wider than the screen."""
+    width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
     with opened(browser, **PHONE) as phone:
-        phone.goto(server)
-        open_settings(phone, players=str(seats), seed="11")
-        phone.tap("#play-computer")
-        at_table(phone)
-        while not phone.locator(".owed").count():  # play until someone owes, to see the markers
-            if phone.locator("#turn").is_enabled():
-                phone.tap("#turn")
-            phone.wait_for_timeout(100)
-            assert cards_turned(phone) < 300
-        for selector in ("#turn", "#pile", "#prompt", ".owed", "#seats"):
-            box = phone.locator(selector).bounding_box()
-            assert box is not None, selector
-            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
-        assert phone.evaluate("window.scrollY") == 0
-        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        for seats in (2, 4, 8):
+            phone.goto(server)
+            open_settings(phone, players=str(seats), name="Bartholomew", pace="slow", seed="11")
+            phone.tap("#play-computer")
+            phone.wait_for_selector("#pile.empty")
+            # The seats around the pile, before the first card (slow pace: the computer waits).
+            for name in phone.locator("#seats .name").all():
+                box = name.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, name.inner_text()
+                assert name.evaluate("el => el.scrollWidth <= el.clientWidth"), name.inner_text()
+                assert name.evaluate("el => getComputedStyle(el).textOverflow") != "ellipsis"
+            mine = phone.locator(".seat.you")
+            assert re.search(r"Bartholomew\s+\(you\)", mine.inner_text())
+            assert float(mine.evaluate("el => parseFloat(getComputedStyle(el).outlineWidth)")) >= 3
+            turn = phone.locator("#turn").bounding_box()
+            assert turn is not None and turn["y"] + turn["height"] <= height
+            pile = phone.locator("#pile").bounding_box()
+            me = mine.bounding_box()
+            others = [
+                box for box in (seat.bounding_box() for seat in phone.locator(".seat:not(.you)").all()) if box
+            ]
+            assert pile is not None and me is not None and len(others) == seats - 1
+            assert me["y"] >= pile["y"] + pile["height"]  # this person below the pile
+            assert any(box["y"] + box["height"] <= pile["y"] for box in others)  # someone across it
+            if seats >= 4:  # and someone on each side of it
+                assert any(box["x"] + box["width"] <= pile["x"] for box in others)
+                assert any(box["x"] >= pile["x"] + pile["width"] for box in others)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= width
+            # Then played (the computer at fast pace; the control lies behind "More" on a phone)
+            # until someone owes, to see the markers in the first screen.
+            phone.locator("#pace").evaluate(
+                "el => { el.value = 'fast'; el.dispatchEvent(new Event('change', { bubbles: true })); }"
+            )
+            while (seen := phone.evaluate(FIRST_SCREEN)) is None:
+                if phone.locator("#turn").is_enabled():
+                    phone.tap("#turn")
+                phone.wait_for_timeout(100)
+                assert cards_turned(phone) < 300
+            for selector, box in seen["boxes"].items():
+                assert box is not None, selector
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, (seats, selector, box)
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width, (seats, selector, box)
+            assert seen["scrollY"] == 0
+            assert seen["scrollWidth"] <= width
 
 
-# -- the seats around the pile -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("seats", [2, 4, 8])
-def test_on_a_phone_the_seats_sit_around_the_pile_and_every_name_is_whole(
-    server: str, browser: Any, seats: int
+def test_an_empty_pile_says_who_turns_keeps_the_pile_s_size_and_the_cards_grow_with_the_window(
+    server: str, page: Any
 ) -> None:
-    with opened(browser, **PHONE) as phone:
-        phone.goto(server)
-        open_settings(phone, players=str(seats), name="Bartholomew", pace="slow", seed="11")
-        phone.tap("#play-computer")
-        phone.wait_for_selector("#pile.empty")
-        width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
-        for name in phone.locator("#seats .name").all():
-            box = name.bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, name.inner_text()
-            assert name.evaluate("el => el.scrollWidth <= el.clientWidth"), name.inner_text()
-            assert name.evaluate("el => getComputedStyle(el).textOverflow") != "ellipsis"
-        mine = phone.locator(".seat.you")
-        assert re.search(r"Bartholomew\s+\(you\)", mine.inner_text())
-        assert float(mine.evaluate("el => parseFloat(getComputedStyle(el).outlineWidth)")) >= 3
-        turn = phone.locator("#turn").bounding_box()
-        assert turn is not None and turn["y"] + turn["height"] <= height
-        pile = phone.locator("#pile").bounding_box()
-        me = mine.bounding_box()
-        others = [
-            box for box in (seat.bounding_box() for seat in phone.locator(".seat:not(.you)").all()) if box
-        ]
-        assert pile is not None and me is not None and len(others) == seats - 1
-        assert me["y"] >= pile["y"] + pile["height"]  # this person below the pile
-        assert any(box["y"] + box["height"] <= pile["y"] for box in others)  # someone across it
-        if seats >= 4:  # and someone on each side of it
-            assert any(box["x"] + box["width"] <= pile["x"] for box in others)
-            assert any(box["x"] >= pile["x"] + pile["width"] for box in others)
-        assert phone.evaluate("document.documentElement.scrollWidth") <= width
-
-
-@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
-def test_an_empty_pile_says_who_turns_and_keeps_the_pile_s_size(
-    server: str, browser: Any, size: tuple[int, int]
-) -> None:
-    with opened(browser, {"width": size[0], "height": size[1]}) as page:
-        page.goto(server)
-        open_settings(page, seed=SHORT_SEED, pace="slow")
-        page.click("#play-computer")
-        page.wait_for_selector("#pile.empty")
-        assert page.inner_text("#pile") == "Pile empty — your turn"
-        empty = page.locator("#pile").bounding_box()
-        words = page.locator(".pile-empty").bounding_box()
-        page.click("#turn")
-        page.wait_for_selector("#pile .card")
-        full = page.locator("#pile").bounding_box()
-        card = page.locator("#pile .card").first.bounding_box()
-        assert empty is not None and full is not None and words is not None and card is not None
-        assert empty["height"] == full["height"]
-        assert words["height"] >= 0.9 * card["height"]  # a card-sized place, with its words
-
-
-def test_the_cards_grow_with_the_window(server: str, page: Any) -> None:
+    """One table, resized: at a phone's width and a desktop's, the empty pile says whose turn it
+    is, in a card-sized place of the pile's own height once a card lies on it; and the cards grow
+    with the window (a phone's, a tablet's, a desktop's)."""
+    sizes = ((390, 844), (1280, 800))
     play_the_computer(page, server, seed=SHORT_SEED, pace="slow")
+    page.wait_for_selector("#pile.empty")
+    empty, words = {}, {}
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.inner_text("#pile") == "Pile empty — your turn", (width, height)
+        empty[width] = page.locator("#pile").bounding_box()
+        words[width] = page.locator(".pile-empty").bounding_box()
     page.click("#turn")
     page.wait_for_selector("#pile .card")
+    for width, height in sizes:  # the top card (a narrow pile may hide those under it), landed
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(SETTLED)
+        full = page.locator("#pile").bounding_box()
+        card = page.locator("#pile .card").last.bounding_box()
+        assert empty[width] is not None and full is not None and words[width] is not None and card is not None
+        assert empty[width]["height"] == full["height"], (width, height)
+        assert words[width]["height"] >= 0.9 * card["height"], (width, height)  # a card-sized place
     for (width, height), least in (((390, 844), 70), ((768, 1024), 120), ((1280, 800), 110)):
         page.set_viewport_size({"width": width, "height": height})
-        assert page.locator("#pile .card").first.evaluate("el => el.offsetWidth") >= least, (width, height)
+        assert page.locator("#pile .card").last.evaluate("el => el.offsetWidth") >= least, (width, height)
 
 
 # -- accessibility ------------------------------------------------------------------------------------

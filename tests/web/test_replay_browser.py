@@ -9,21 +9,21 @@ from typing import Any
 from helpers import PHONE, PHONE_SCREEN, SHORT_SEED, at_table, open_settings, opened
 
 
-def test_the_replay_legend_gives_the_stacks_at_the_card_shown(server: str, browser: Any) -> None:
+def test_the_replay_legend_gives_the_stacks_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(
+    server: str, browser: Any
+) -> None:
+    """One replay: its legend gives the stacks at the card shown; from its start it plays at the
+    speed chosen; its deal can be played against the computer, under its own rules."""
     with opened(browser) as page:
         page.goto(f"{server}/r/famous-0")
-        page.wait_for_function("Number(document.querySelector('#scrub').max) > 31")
+        page.wait_for_function("Number(document.querySelector('#scrub').max) > 1000")
         page.locator("#scrub").evaluate("el => { el.value = '31'; el.dispatchEvent(new Event('input')); }")
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 31 ')")
         stacks = page.locator("#replay-seats .stack-count").all_inner_texts()
         legend = [item.split(": ")[-1] for item in page.locator("#replay-legend li").all_inner_texts()]
         assert legend[: len(stacks)] == stacks
-
-
-def test_a_replay_plays_at_the_speed_chosen_and_its_deal_can_be_played(server: str, browser: Any) -> None:
-    with opened(browser) as page:
-        page.goto(f"{server}/r/famous-0")
-        page.wait_for_function("Number(document.querySelector('#scrub').max) > 1000")
+        page.click("#replay-start")
+        page.wait_for_function("document.querySelector('#scrub').value === '0'")
         page.select_option("#replay-speed", "400")
         page.click("#replay-play")
         page.wait_for_timeout(1000)
@@ -104,19 +104,13 @@ def test_high_contrast_cards_show_their_suit_in_one_colour_and_their_corners_do_
                 assert index is not None and index == pip and face == "none", (size, index, pip, face)
 
 
-def test_a_replay_writes_its_numbers_as_its_position_line_does(server: str, page: Any) -> None:
-    page.goto(f"{server}/r/famous-3")  # 1,007 tricks
-    page.wait_for_function("document.querySelector('#scrub').max > 0")
-    page.click("#replay-end")
-    where = page.inner_text("#replay-where")
-    assert re.search(r"trick \d{1,3},\d{3}", where), where
-    text = page.inner_text("#replay-text")
-    assert "(trick 1,007)" in text and not re.search(r"\d{4}", text), text
-
-
-def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(server: str, browser: Any) -> None:
-    """At a desktop's size and a tablet's (one page, resized), the seat that owes says beside its
-    marks, in the live table's words, how many cards are left to pay, and in full to a screen reader."""
+def test_a_replay_stepped_to_a_payment_says_what_is_left_and_writes_its_numbers_as_its_position_line_does(
+    server: str, browser: Any
+) -> None:
+    """One replay of 1,007 tricks. Stepped to a payment, at a desktop's size and a tablet's (the
+    page resized), the seat that owes says beside its marks, in the live table's words, how many
+    cards are left to pay, and in full to a screen reader. At its end, its sentence writes its
+    numbers as its position line does (thousands grouped)."""
     with opened(browser) as page:
         page.goto(f"{server}/r/famous-3")
         page.wait_for_function("Number(document.querySelector('#scrub').max) > 2")
@@ -134,6 +128,12 @@ def test_a_replay_stepped_to_a_payment_says_what_is_left_as_the_table_does(serve
             more = "1 more card" if left == 1 else f"{left} more cards"
             assert owed.get_attribute("aria-label") == f"{name} owes {more}; {marks - left} of {marks} paid"
             assert owed.get_attribute("title") == owed.get_attribute("aria-label")
+        page.set_viewport_size({"width": 1000, "height": 900})
+        page.click("#replay-end")
+        where = page.inner_text("#replay-where")
+        assert re.search(r"trick \d{1,3},\d{3}", where), where
+        text = page.inner_text("#replay-text")
+        assert "(trick 1,007)" in text and not re.search(r"\d{4}", text), text
 
 
 AS_RGB = """(colour) => {
