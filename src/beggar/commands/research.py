@@ -6,7 +6,7 @@ import json
 import os
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -26,15 +26,11 @@ from beggar.commands.options import (
     rules_option,
     workers_option,
 )
-from beggar.research.simulate import (
-    CsvRows,
-    Summary,
-    simulate,
-    summaries_json,
-    summary_table,
-)
 from beggar.research.strategies import STRATEGIES, TARGETS
 from beggar.rules import Rules
+
+if TYPE_CHECKING:
+    from beggar.research.simulate import CsvRows, Summary
 
 # -- simulate ----------------------------------------------------------------------------------------
 
@@ -89,6 +85,9 @@ def simulate_command(
     seed is always the same deal, whatever the number of workers. A time limit in the rules is
     ignored: it is for live tables.
     """
+    # Here, not at the top: numpy loads for the commands that use it, not for every other command.
+    from beggar.research.simulate import simulate, summaries_json, summary_table
+
     out = Console(stderr=True)
     show = out.is_terminal and games * len(rules) >= 200_000
     summaries: list[Summary] = []
@@ -121,6 +120,8 @@ class _csv_rows:
     def __enter__(self) -> CsvRows | None:
         if self.path is None:
             return None
+        from beggar.research.simulate import CsvRows
+
         self._file = output_file(self.path, newline="")
         return CsvRows(self._file.__enter__())
 

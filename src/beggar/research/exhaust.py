@@ -32,8 +32,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from beggar.deals import Arrangements, DealIndexError, lead_size
 from beggar.errors import BeggarError
 from beggar.research.cycles.kinds import Composition
@@ -212,6 +210,10 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     changes a result; ``skip=False, lockstep=False`` plays every deal from its start, one game at a
     time, for the tests and the benchmark.
     """
+    # numpy and the kernels here, not at the top: the command line imports this module for its
+    # options, and every other command (the table server among them) then starts without numpy.
+    import numpy as np
+
     from beggar.kernels import exhaust as kernel
     from beggar.kernels import lockstep as lanes
     from beggar.kernels.bitwise import tables
@@ -297,6 +299,8 @@ def _longest(deck: ExhaustDeck, start: int, rows: Any, count: int, column: int) 
 
 def _never_ending(deck: ExhaustDeck, index: int, row: Any) -> NeverEndingDeal:
     """A never-ending deal the kernel found, replayed by the engine and named by its cycle."""
+    import numpy as np
+
     from beggar.cycle import find_cycle
     from beggar.research.cycles.canon import Alphabet, form_of, played_form
 

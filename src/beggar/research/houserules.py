@@ -25,7 +25,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from beggar.research.simulate import simulate
 from beggar.rules import PRESETS, Rules
 
 GAMES = 20_000
@@ -62,6 +61,9 @@ class HouseRuleFigures:
 
 def measure(rules: Rules, games: int = GAMES, seed: int = SEED) -> HouseRuleFigures:
     """Play ``games`` random deals of ``rules`` from ``seed`` and sum them up."""
+    # Here, not at the top: the table server reads the shipped figures, and has no need of numpy.
+    from beggar.research.simulate import simulate
+
     summary = simulate(rules, games, seed)
     return HouseRuleFigures(
         rules=rules.name,
