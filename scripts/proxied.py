@@ -46,7 +46,9 @@ def free_port() -> int:
 def _wait_for(
     url: str, process: subprocess.Popen[bytes], why: str, context: ssl.SSLContext | None = None
 ) -> None:
-    deadline = time.monotonic() + 60
+    # Generous: a server that is starting keeps going, and on a machine busy on every core its
+    # imports alone have taken most of a minute; one that has died ends the wait at once.
+    deadline = time.monotonic() + 120
     while True:
         try:
             urllib.request.urlopen(url, timeout=5, context=context).read()
