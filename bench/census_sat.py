@@ -27,6 +27,8 @@ The variants (``--variants``):
   python-sat's cardinality encodings instead of the model's counter;
 - ``stack-mod``: ``stack-focused`` with the won cards tied to the tapes by counters modulo
   ``k_p`` (the ``mod`` link) instead of the number of cards won;
+- ``stack-extremes``: ``stack-focused`` with the bounds on the stacks written once for every
+  hand size, through the greatest loss of each seat (each hand size's bound a unit clause);
 - ``stack-period``: every row asked of the period in one model and one solver, each instance
   under a row's and a hand size's selectors, focused mode;
 - ``stack-period-stable``, ``stack-period-mod``: the same with CaDiCaL's default mode, or with
@@ -73,6 +75,7 @@ VARIANTS["stack-shared"] = Encoding(least_stack=True, focused=True, shared_bound
 VARIANTS["stack-mod"] = Encoding(least_stack=True, focused=True, link="mod")
 VARIANTS["stack-period"] = Encoding(least_stack=True, focused=True, whole_period=True)
 VARIANTS["stack-period-mod"] = Encoding(least_stack=True, focused=True, whole_period=True, link="mod")
+VARIANTS["stack-extremes"] = Encoding(least_stack=True, focused=True, extremes=True)
 VARIANTS["stack-period-stable"] = Encoding(least_stack=True, whole_period=True)
 ASCENDING = {"stack-ascending"}
 

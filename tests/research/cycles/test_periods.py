@@ -34,14 +34,24 @@ def _least_stack_instances(composition: Composition, max_period: int) -> set[tup
 
 
 @pytest.mark.parametrize(
-    ("cards", "max_period", "link"), [("5,2,1", 16, "tape"), ("4,2", 8, "tape"), ("4,2", 8, "mod")]
+    ("cards", "max_period", "link", "extremes"),
+    [
+        ("5,2,1", 16, "tape", False),
+        ("4,2", 8, "tape", False),
+        ("4,2", 8, "mod", False),
+        ("5,2,1", 16, "tape", True),
+        ("4,2", 8, "tape", True),
+    ],
 )
-def test_the_least_stack_model_agrees_with_brute_force(cards: str, max_period: int, link: str) -> None:
+def test_the_least_stack_model_agrees_with_brute_force(
+    cards: str, max_period: int, link: str, extremes: bool
+) -> None:
     """Each instance of the least stack is ``sat`` exactly where the engine finds a position with
     those figures whose other seat holds its cycle's least stack; no hand size at most half the
-    deck has one. Both links of won cards to the tapes (the number won, a counter modulo k_p)."""
+    deck has one. Both links of won cards to the tapes (the number won, a counter modulo k_p), and
+    the stacks' bounds written per hand size or once through their extremes."""
     deck = Composition.parse(cards, STANDARD)
-    encoding = Encoding(least_stack=True, focused=True, link=link)
+    encoding = Encoding(least_stack=True, focused=True, link=link, extremes=extremes)
     expected = _least_stack_instances(deck, max_period)
     assert expected and all(n1 in stack_hands(deck.size) for _, _, n1 in expected)
     sat = set()
@@ -113,6 +123,8 @@ def test_a_period_that_runs_out_of_time_is_unknown() -> None:
         Encoding(least_leader=True, focused=True),
         Encoding(least_stack=True, focused=True, link="mod"),
         Encoding(least_stack=True, focused=True, whole_period=True),
+        Encoding(least_stack=True, focused=True, extremes=True),
+        Encoding(least_leader=True, focused=True, extremes=True),
     ],
 )
 def test_every_measured_encoding_finds_the_same_cycles(encoding: Encoding) -> None:

@@ -182,6 +182,7 @@ def build_row(
     cardinality: str = "counter",
     shared_bound: bool = False,
     link: str = "tape",
+    extremes: bool = False,
 ) -> RowModel:
     """The SAT model of every instance ``(period, k1, n1)`` with ``n1`` in ``hands`` (a :class:`RowModel`).
 
@@ -193,7 +194,8 @@ def build_row(
     size once, unguarded. ``cardinality`` chooses how the deck's composition is encoded
     (:meth:`_Period.deck`). ``link`` chooses how a won card is tied to the tape cell where it
     comes up again (:meth:`_Period.link_won`): ``tape`` (by the number of cards won so far) or
-    ``mod`` (by a counter modulo ``k_p`` that starts at ``n_p``).
+    ``mod`` (by a counter modulo ``k_p`` that starts at ``n_p``). ``extremes`` writes the bounds on
+    the stacks once for every hand size (:meth:`_Period.extremes`) instead of once per hand size.
     """
     return _build(
         composition,
@@ -206,6 +208,7 @@ def build_row(
         cardinality=cardinality,
         shared_bound=shared_bound,
         link=link,
+        extremes=extremes,
     )
 
 
@@ -220,6 +223,7 @@ def build_period(
     cardinality: str = "counter",
     shared_bound: bool = False,
     link: str = "tape",
+    extremes: bool = False,
 ) -> RowModel:
     """One model for every row ``(period, k1)`` of ``k1s``, each hand size of ``hands``: the instance
     ``(k1, n1)`` is chosen by two selector literals (:meth:`RowModel.assumptions`).
@@ -240,6 +244,7 @@ def build_period(
         cardinality=cardinality,
         shared_bound=shared_bound,
         link=link,
+        extremes=extremes,
     )
 
 
@@ -255,6 +260,7 @@ def _build(
     cardinality: str,
     shared_bound: bool,
     link: str,
+    extremes: bool = False,
 ) -> RowModel:
     """The model of the rows ``k1s`` of ``period`` (each chosen by its selector where there are several)."""
     N = composition.size
@@ -283,10 +289,12 @@ def _build(
     row.link_tapes()
     if conservation:
         row.conserve()
-    if least_stack and shared_bound:
+    if extremes:
+        row.extremes(least_stack)
+    elif least_stack and shared_bound:
         row.leader_holds_most()
     for n1, selector in selectors.items():
-        row.hand_size(n1, -selector, least_leader, least_stack, shared_bound)
+        row.hand_size(n1, -selector, least_leader, least_stack, shared_bound, extremes)
     row.deck(cardinality)
     return RowModel(composition, period, k1s[0], cnf, selectors, row.cells, rows)
 
@@ -468,8 +476,65 @@ class _Period:
                 cnf.add(-ends, -held0.at(t + 1, v + 1), turns.at(t + 1, v + 1))
                 cnf.add(-ends, second, -held0.at(t + 1, v), turns.at(t + 1, v + 1))
 
+    def extremes(self, least_stack: bool) -> None:
+        """The bounds on the stacks for every hand size at once, through the extremes of what each
+        seat has lost since the trick end (its turns less its cards won back, ``D_p``).
+
+        Seat ``p`` holds ``n_p - D_p`` cards, so "seat 0 holds a card whenever it turns, and after a
+        trick it loses" is ``D_0 <= n1 - 1`` at those times: one bound on the greatest such ``D_0``,
+        ``lost[0]`` (order-encoded: ``lost[0][v]`` is implied by any such ``D_0 >= v``), and each hand
+        size's clause is the unit ``not lost[0][n1]`` (:meth:`hand_size`). Likewise ``lost[1]`` for
+        seat 1 against ``n2``, and, with ``least_stack``, ``least[0]`` (the greatest ``D_0`` at a
+        trick end: every stack at least ``n2`` is ``D_0 <= 2 n1 - N``) and ``least[1]`` (where seat 0
+        leads after it: ``D_0 <= 2 n1 - N - 1``). Seat 1's least-stack bounds do not depend on the
+        hand size (``D_1 <= 0`` at a trick end, ``< 0`` where seat 1 leads) and are written as
+        they are. The extremes are only bounded below, so a solution of the guarded bounds is one
+        of these and back: the same positions, fewer clauses, and what the solver learns about
+        an extreme serves every hand size.
+        """
+        cnf, L, second, ends = self.cnf, self.L, self.second, self.ends
+        turns, held0, held1 = self.turns, self.held0, self.held1
+        k1, k2 = self.k_max
+
+        def extreme(size: int) -> list[int]:
+            variables = [cnf.true] + [cnf.new() for _ in range(size)]
+            for v in range(1, size):
+                cnf.add(-variables[v + 1], variables[v])
+            return variables
+
+        def lost0(t: int, at_least: Sequence[int], *guard: int) -> None:  # D_0(t) >= v implies at_least[v]
+            for v in range(1, len(at_least)):
+                for w in range(k1 + 1):
+                    cnf.add(*guard, -turns.at(t, w + v), held0.at(t, w + 1), at_least[v])
+
+        def lost1(t: int, at_least: Sequence[int], *guard: int) -> None:  # D_1(t) >= v implies at_least[v]
+            for v in range(1, len(at_least)):
+                for w in range(k2 + 1):
+                    if t - v - w + 1 >= 0:
+                        cnf.add(*guard, held1.at(t, w + 1), turns.at(t, t - v - w + 1), at_least[v])
+
+        self.lost = (extreme(k1), extreme(k2))
+        self.least = (extreme(k1), extreme(k1)) if least_stack else ([], [])
+        counters = (turns, held0, held1)
+        for t in range(L):
+            lost0(t, self.lost[0], second[t])
+            lost0(t + 1, self.lost[0], -ends[t], second[t])
+            lost1(t, self.lost[1], -second[t])
+            lost1(t + 1, self.lost[1], -ends[t], -second[t])
+            if least_stack:
+                lost0(t + 1, self.least[0], -ends[t])
+                lost0(t + 1, self.least[1], -ends[t], -second[t])
+                _hand_at_least(cnf, *counters, t + 1, 0, 0, 0, -ends[t], seat=1)
+                _hand_at_least(cnf, *counters, t + 1, 0, 0, 1, -ends[t], second[t], seat=1)
+
     def hand_size(
-        self, n1: int, guard: int, least_leader: bool, least_stack: bool = False, shared_bound: bool = False
+        self,
+        n1: int,
+        guard: int,
+        least_leader: bool,
+        least_stack: bool = False,
+        shared_bound: bool = False,
+        extremes: bool = False,
     ) -> None:
         """The clauses of one hand size ``n1``, each holding ``guard`` (its selector, negated): where
         won cards come up again, the position read off the tapes, and who holds cards when."""
@@ -492,8 +557,26 @@ class _Period:
                 for kind in self.kinds:
                     cnf.add(guard, -row, -self.cells[i][kind], cell[kind])
         counters = (self.turns, self.held0, self.held1)
+        # the extremes hold positive losses only: a leader's bound of zero or less (n1 <= N / 2)
+        # is written as the guarded clauses below
+        least_guarded = least_stack and (not extremes or 2 * n1 - N < 1)
+        if extremes:  # the bounds of :meth:`extremes`, each a unit clause of this hand size
+            bounds = [(self.lost[0], n1), (self.lost[1], n2)]
+            if least_stack and not least_guarded:
+                bounds += [(self.least[0], 2 * n1 - N + 1), (self.least[1], 2 * n1 - N)]
+            for extreme, bound in bounds:
+                if bound < len(extreme):
+                    cnf.add(guard, -extreme[bound])
         for t in range(self.L):
             second, ends = self.second[t], self.ends[t]
+            if extremes:
+                if least_leader:
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, -second, seat=0)
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n1, guard, -ends, second, seat=1)
+                if least_guarded:
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n2, guard, -ends, seat=0)
+                    _hand_at_least(cnf, *counters, t + 1, n1, n2, n2 + 1, guard, -ends, -second, seat=0)
+                continue
             _hand_at_least(cnf, *counters, t, n1, n2, 1, guard, second, seat=0)
             _hand_at_least(cnf, *counters, t, n1, n2, 1, guard, -second, seat=1)
             _hand_at_least(cnf, *counters, t + 1, n1, n2, 1, guard, -ends, second, seat=0)

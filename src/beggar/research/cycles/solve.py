@@ -108,6 +108,10 @@ class Encoding:
     """How a won card is tied to the tape cell where it comes up again: ``tape`` (through the
     number of cards won) or ``mod`` (a counter modulo ``k_p``; see
     :func:`~beggar.research.cycles.model.build_row`)."""
+    extremes: bool = False
+    """The bounds on the stacks written once for every hand size, through the extremes of what
+    each seat loses (each hand size's bound a unit clause on them; see
+    :func:`~beggar.research.cycles.model.build_row`)."""
     whole_period: bool = False
     """Every row of a period in one model and one solver (each instance chosen by a row's and a
     hand size's selectors: :func:`~beggar.research.cycles.model.build_period`),
@@ -123,6 +127,7 @@ class Encoding:
             "cardinality": self.cardinality,
             "shared_bound": self.shared_bound,
             "link": self.link,
+            "extremes": self.extremes,
         }
 
 
