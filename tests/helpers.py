@@ -202,6 +202,13 @@ def cards_turned(page: Any) -> int:
     return int(page.inner_text("#counts").split()[0].replace(",", ""))  # "8,344 cards turned"
 
 
+def turn_if_mine(page: Any) -> None:
+    """Press Turn if it is this seat's turn, in one step inside the page: asked first and pressed
+    after, the button may have gone disabled in between (the trick or the game moved on), and a
+    click on a disabled button waits out the whole timeout."""
+    page.evaluate("() => { const turn = document.querySelector('#turn'); if (!turn.disabled) turn.click(); }")
+
+
 def at_table(page: Any) -> None:
     """Wait until the table has drawn its first state: the page shows the table as soon as it has
     joined, and draws the seats when the first state comes, a moment later."""
