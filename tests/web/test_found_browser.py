@@ -110,7 +110,7 @@ def test_the_2024_deal_has_the_same_marking(server: str, page: Any) -> None:
     start = float(page.get_attribute("#replay-chart .cycle-start", "x1") or "nan")
     assert start == pytest.approx(x_of(page, 4, 66), abs=0.01)
     page.goto(f"{server}/r/famous-0")  # a record game that ends has no cycle
-    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    page.wait_for_function("document.querySelector('#scrub')?.max > 0")
     assert page.locator("#replay-chart .cycle").count() == 0
     assert "Cycle" not in page.inner_text("#replay-legend")
 

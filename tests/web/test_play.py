@@ -363,7 +363,7 @@ def test_a_replay_link_reproduces_the_game_card_for_card(server: str, browser: A
     assert len(told) == SHORT_CARDS
     with opened(browser) as viewer:  # anyone with the link: a fresh browser
         viewer.goto(link)
-        viewer.wait_for_function(f"document.querySelector('#scrub').max === '{SHORT_CARDS}'")
+        viewer.wait_for_function(f"document.querySelector('#scrub')?.max === '{SHORT_CARDS}'")
         # The slider moved to each card in turn, in the page (one round trip, not two a card):
         # what the replay then says, and where it says it is.
         shown = viewer.evaluate(SCRUB_EACH, SHORT_CARDS)
@@ -387,7 +387,7 @@ def test_a_replay_link_reproduces_the_game_card_for_card(server: str, browser: A
 def test_a_famous_game_replay_reaches_any_card(server: str, page: Any) -> None:
     page.goto(f"{server}/#famous")
     page.click("a[aria-label='Replay Mann and Wu 2007']")
-    page.wait_for_function("document.querySelector('#scrub').max === '7157'")
+    page.wait_for_function("document.querySelector('#scrub')?.max === '7157'")
     for card in (7157, 1, 3579, 7000):
         page.fill("#scrub", str(card))
         page.dispatch_event("#scrub", "input")
@@ -564,7 +564,7 @@ def test_no_page_has_an_accessibility_violation_in_light_or_dark(
     page.wait_for_selector("#end[open]")
     audit("end")
     page.goto(f"{server}/r/famous-0")
-    page.wait_for_function("document.querySelector('#scrub').max > 0")
+    page.wait_for_function("document.querySelector('#scrub')?.max > 0")
     audit("replay")
     page.goto(f"{server}/t/zzzzzz")
     page.wait_for_selector("#closed:not([hidden])")

@@ -16,14 +16,14 @@ def test_the_replay_legend_gives_the_stacks_a_replay_plays_at_the_speed_chosen_a
     speed chosen; its deal can be played against the computer, under its own rules."""
     with opened(browser) as page:
         page.goto(f"{server}/r/famous-0")
-        page.wait_for_function("Number(document.querySelector('#scrub').max) > 1000")
+        page.wait_for_function("Number(document.querySelector('#scrub')?.max) > 1000")
         page.locator("#scrub").evaluate("el => { el.value = '31'; el.dispatchEvent(new Event('input')); }")
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 31 ')")
         stacks = page.locator("#replay-seats .stack-count").all_inner_texts()
         legend = [item.split(": ")[-1] for item in page.locator("#replay-legend li").all_inner_texts()]
         assert legend[: len(stacks)] == stacks
         page.click("#replay-start")
-        page.wait_for_function("document.querySelector('#scrub').value === '0'")
+        page.wait_for_function("document.querySelector('#scrub')?.value === '0'")
         page.select_option("#replay-speed", "400")
         page.click("#replay-play")
         page.wait_for_timeout(1000)
@@ -77,11 +77,11 @@ def test_high_contrast_cards_show_their_suit_in_one_colour_and_their_corners_do_
         open_settings(page)
         page.check("#opt-contrast")
         page.goto(f"{server}/r/famous-0")
-        page.wait_for_function("document.querySelector('#scrub').max > 0")
+        page.wait_for_function("document.querySelector('#scrub')?.max > 0")
         for size in ({"width": 1280, "height": 800}, {"width": 768, "height": 1024}, PHONE_SCREEN):
             page.set_viewport_size(size)
             page.click("#replay-start")
-            page.wait_for_function("document.querySelector('#scrub').value === '0'")
+            page.wait_for_function("document.querySelector('#scrub')?.value === '0'")
             # Forty presses of "next card" (the replay draws each at once), the pile read after each.
             steps = page.evaluate(
                 f"""steps => {{
@@ -113,7 +113,7 @@ def test_a_replay_stepped_to_a_payment_says_what_is_left_and_writes_its_numbers_
     numbers as its position line does (thousands grouped)."""
     with opened(browser) as page:
         page.goto(f"{server}/r/famous-3")
-        page.wait_for_function("Number(document.querySelector('#scrub').max) > 2")
+        page.wait_for_function("Number(document.querySelector('#scrub')?.max) > 2")
         page.locator("#scrub").evaluate("el => { el.value = '2'; el.dispatchEvent(new Event('input')); }")
         page.wait_for_function("document.querySelector('#replay-where').innerText.startsWith('Card 2 ')")
         for size in ({"width": 1280, "height": 800}, {"width": 768, "height": 1024}):
