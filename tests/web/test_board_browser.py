@@ -455,11 +455,13 @@ def test_after_play_again_the_short_log_starts_at_the_new_game_with_no_cut_line_
                 }"""
             )
             assert 0 < gap <= line / 2, (size, gap, line)
-            lines = page.evaluate(WHOLE_LINES)
             # No blank band where the last game's cut line would be: the rule and the new game's
-            # first line lie at the top, whole; the room left is below them.
+            # first line lie at the top, whole; the room left is below them. Read once the log has
+            # laid out the lines the new game brings (a line being added may be read half laid out).
+            whole = "l.every(([top, bottom]) => top >= -1 && bottom >= -1) && l"
+            settled = f"(() => {{ const l = ({WHOLE_LINES})(); return {whole}; }})()"
+            lines = page.wait_for_function(settled).json_value()
             assert lines and -1 <= lines[0][0] < 2, (size, line, lines)
-            assert all(top >= -1 and bottom >= -1 for top, bottom in lines), (size, lines)
             page.click("#turn")
             page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
             newest = "document.querySelector('#log li:last-child').innerText"
