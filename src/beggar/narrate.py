@@ -124,10 +124,15 @@ def why_stopped(record: GameRecord) -> str:
 
 
 def _counts(record: GameRecord) -> str:
-    return f"after {_count(record.cards, 'card')} and {_count(record.tricks, 'trick')}"
+    return f"after {counted(record.cards, 'card')} and {counted(record.tricks, 'trick')}"
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless there is exactly one.
+
+    >>> counted(1, "cycle"), counted(1214, "cycle"), counted(0, "period")
+    ('1 cycle', '1,214 cycles', '0 periods')
+    """
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 

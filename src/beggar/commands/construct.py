@@ -23,6 +23,7 @@ from beggar.commands.options import (
     rules_option,
     where_options,
 )
+from beggar.narrate import counted
 from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.rules import Rules
 
@@ -260,15 +261,6 @@ def census_command(
         click.echo(json.dumps(summary))
         return
     _print_census(summary, period_table(store, composition.key()), progress, store.path)
-
-
-def counted(number: int, noun: str) -> str:
-    """``number`` and ``noun``, plural unless there is exactly one.
-
-    >>> counted(1, "cycle"), counted(48, "period"), counted(0, "cycle")
-    ('1 cycle', '48 periods', '0 cycles')
-    """
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
