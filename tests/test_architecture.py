@@ -491,6 +491,81 @@ def compiled_past_jit(found: list[Import]) -> list[Import]:
     ]
 
 
+STORE_WRITES = ("save", "transaction")
+"""How the methods that write a store are named (``save_basin``, ``save_census_row``, ``transaction``)."""
+
+
+def commands_writing(root: Path) -> list[str]:
+    """Calls, by the commands, of a method that writes a store (:data:`STORE_WRITES`): a command
+    parses its options, asks the library, which records its own work, and prints."""
+    return sorted(
+        f"{module}:{node.lineno} calls {node.func.attr}"
+        for module, path in modules(root).items()
+        if layer(module) == "commands"
+        for node, _ in _nodes(_parsed(path))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr.startswith(STORE_WRITES)
+    )
+
+
+def _texts(node: ast.expr | None, named: dict[str, str]) -> list[str] | None:
+    """The strings of a literal list or tuple (its items written out, or names of strings bound
+    above: ``(AUTO, PLAY)``); None for anything else."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return None
+    texts = [
+        item.value
+        if isinstance(item, ast.Constant) and isinstance(item.value, str)
+        else named.get(item.id)
+        if isinstance(item, ast.Name)
+        else None
+        for item in node.elts
+    ]
+    return None if None in texts else [text for text in texts if text is not None]
+
+
+def library_choices(root: Path) -> dict[frozenset[str], str]:
+    """Every list or tuple of two or more strings bound at the top of a module outside the
+    commands (``beggar.research.strategies.BANDS``), by its values."""
+    found: dict[frozenset[str], str] = {}
+    for module, path in modules(root).items():
+        if layer(module) == "commands":
+            continue
+        named: dict[str, str] = {}
+        for node in _parsed(path).body:
+            target, value = (
+                (node.targets[0], node.value)
+                if isinstance(node, ast.Assign) and len(node.targets) == 1
+                else (node.target, node.value)
+                if isinstance(node, ast.AnnAssign)
+                else (None, None)
+            )
+            if not isinstance(target, ast.Name):
+                continue
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                named[target.id] = value.value
+            elif (texts := _texts(value, named)) is not None and len(texts) > 1:
+                found.setdefault(frozenset(texts), f"{module}.{target.id}")
+    return found
+
+
+def copied_choices(root: Path) -> list[str]:
+    """``click.Choice`` calls of the commands that write out the values of a library constant
+    (:func:`library_choices`) instead of naming it: the library owns what can be chosen."""
+    owned = library_choices(root)
+    wrong = []
+    for module, path in modules(root).items():
+        if layer(module) != "commands":
+            continue
+        for node, _ in _nodes(_parsed(path)):
+            if isinstance(node, ast.Call) and _base_name(node.func) == "Choice" and node.args:
+                texts = _texts(node.args[0], {})
+                if texts is not None and frozenset(texts) in owned:
+                    wrong.append(f"{module}:{node.lineno} copies {owned[frozenset(texts)]}")
+    return sorted(wrong)
+
+
 # -- the package ------------------------------------------------------------------------------------
 
 
@@ -575,6 +650,15 @@ def test_a_cycle_is_described_once() -> None:
     assert cycle_copies(SOURCE) == []
 
 
+def test_the_commands_write_nothing_to_a_store_themselves() -> None:
+    assert commands_writing(SOURCE) == []
+
+
+def test_the_commands_choices_come_from_the_constants_that_own_them() -> None:
+    assert copied_choices(SOURCE) == []
+    assert "beggar.research.strategies.STRATEGIES" in library_choices(SOURCE).values()  # it reads them
+
+
 @pytest.mark.system
 def test_importing_the_game_and_the_kernels_package_loads_no_compiler() -> None:
     game = sorted(module for module in modules(SOURCE) if layer(module) == "game")
@@ -648,7 +732,10 @@ def test_the_product_cites_only_its_own_rules_page() -> None:
 PLANTED = {
     "__init__.py": "",
     "cards.py": "import numba\n\n_SECRET = 1\n",
-    "rules.py": "def draw():\n    from beggar.kernels.rng import draw\n\n    return draw\n",
+    "rules.py": (
+        "def draw():\n    from beggar.kernels.rng import draw\n\n    return draw\n"
+        'FIRST = "first"\nLEADS: tuple[str, ...] = (FIRST, "random")\nONE = ("alone",)\n'
+    ),
     "notation.py": "from beggar.kernels.rng import deal_order\n",
     "kernels/__init__.py": "",
     "kernels/rng.py": "import numba\nfrom numba import njit\n",
@@ -658,7 +745,7 @@ PLANTED = {
     "research/__init__.py": "",
     "research/store.py": (
         "import beggar.cards as cards\n\nx = cards._SECRET\nimport numpy as np\ny = np.random\n"
-        "found = deals_reaching([])\n"
+        "found = deals_reaching([])\nORDERS = ['cards', 'tricks']\n"
     ),
     "research/cluster.py": "import ctypes\n\ndef die_with_parent():\n    ctypes.CDLL(None).prctl(1)\n",
     "research/cycles/solve.py": (
@@ -684,7 +771,14 @@ PLANTED = {
     "web/view.py": "from beggar.web.table import Table\nimport beggar.commands.serve\n",
     "web/plain.py": "from beggar.research.cycles._model import build\n",
     "commands/__init__.py": "",
-    "commands/serve.py": "from beggar.web.app import create_app\n\ndef f():\n    import numba\n",
+    "commands/serve.py": (
+        "from beggar.web.app import create_app\n\ndef f():\n    import numba\n\n\n"
+        "@click.option('--by', type=click.Choice(('tricks', 'cards')))\n"
+        "@click.option('--lead', type=click.Choice(['random', 'first']))\n"
+        "@click.option('--to', type=click.Choice(['csv', 'json']))\n"
+        "@click.option('--one', type=click.Choice(['alone']))\n"
+        "def g(store):\n    store.save_basin(1)\n    with store.transaction():\n        seen.add(1)\n"
+    ),
     "commands/games.py": (
         "from beggar.kernels.jit import compiling\nfrom beggar.kernels.rng import deal_order\n"
     ),
@@ -751,6 +845,20 @@ def test_the_test_module_check_finds_a_test_module_imported(planted: Path) -> No
 
 def test_the_cycle_check_finds_a_class_that_declares_a_cycles_figures_again(planted: Path) -> None:
     assert cycle_copies(planted) == ["beggar.research.cycles.census.Met"]  # a deal with its period is not one
+
+
+def test_the_store_check_finds_a_command_writing_to_a_store(planted: Path) -> None:
+    assert commands_writing(planted) == [
+        "beggar.commands.serve:12 calls save_basin",
+        "beggar.commands.serve:13 calls transaction",
+    ]
+
+
+def test_the_choice_check_finds_a_commands_choices_written_out_again(planted: Path) -> None:
+    assert copied_choices(planted) == [
+        "beggar.commands.serve:7 copies beggar.research.store.ORDERS",
+        "beggar.commands.serve:8 copies beggar.rules.LEADS",
+    ]  # csv and json are the command's own; a single value is no list of choices
 
 
 PLANTED_TREE = """

@@ -25,6 +25,9 @@ from beggar.cards import STANDARD_DECK, Card, Deck, Rank, Suit
 from beggar.errors import UserError
 from beggar.rules import MAX_PLAYERS, STANDARD, Rules
 
+NOTATIONS = ("compact", "ranks", "full")
+"""The notations a deal is written in (:meth:`Deal.format`): pay values only, ranks, or ranks and suits."""
+
 
 class DealError(UserError, ValueError):
     """A deal string that cannot be read, or that does not fit the deck (its field: ``"deal"``).
@@ -85,7 +88,7 @@ class Deal:
         return " / ".join(" ".join(str(card) for card in hand) for hand in self.hands)
 
     def format(self, notation: str = "auto") -> str:
-        """Write the deal in ``compact``, ``ranks`` or ``full`` notation; ``auto`` keeps all it knows."""
+        """Write the deal in a notation of :data:`NOTATIONS`; ``auto`` keeps all it knows."""
         if notation == "compact":
             return self.compact()
         if notation == "ranks":
@@ -96,7 +99,7 @@ class Deal:
             if self.has_suits:
                 return self.full()
             return self.ranks() if self.has_ranks else self.compact()
-        raise ValueError(f"unknown notation {notation!r}: choose compact, ranks, full or auto")
+        raise ValueError(f"unknown notation {notation!r}: choose {', '.join(NOTATIONS)} or auto")
 
     def __str__(self) -> str:
         return self.format()

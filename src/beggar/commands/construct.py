@@ -25,6 +25,7 @@ from beggar.commands.options import (
 )
 from beggar.narrate import counted
 from beggar.research.cycles.basins import BASIN_POSITIONS
+from beggar.research.strategies import AUTO, METHODS
 from beggar.rules import Rules
 
 if TYPE_CHECKING:
@@ -160,8 +161,8 @@ def construct_command(
 @where_options
 @click.option(
     "--method",
-    type=click.Choice(["auto", "play", "solver"]),
-    default="auto",
+    type=click.Choice(METHODS),
+    default=AUTO,
     show_default=True,
     help="play every position of the deck, ask the SAT solver, or play where --memory allows.",
 )
@@ -198,7 +199,7 @@ def census_command(
     every position once, which finds every cycle of every period; a larger one by the SAT solver.
     Run again, the census resumes where it stopped, even after being killed.
     """
-    from beggar.research.cycles.basins import walk_basin
+    from beggar.research.cycles.basins import walk_census_basins
     from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.census import (
         CensusProgress,
@@ -229,11 +230,7 @@ def census_command(
             memory=memory * 2**20,
         )
         if balanced:
-            done = store.basins(rules=rules.spec())
-            for cycle in store.census_cycles(composition.key()):
-                if cycle.period_cards <= max_period and (rules.spec(), cycle.deal) not in done:
-                    basin = walk_basin(rules, cycle.deal, budget=basin_positions)
-                    store.save_basin(basin.stored, basin.deals)
+            walk_census_basins(store, composition, max_period, budget=basin_positions)
         return progress
 
     progress = run_resumable(

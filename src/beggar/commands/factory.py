@@ -13,6 +13,7 @@ from rich.table import Table
 from beggar.commands.campaign import run_walkers
 from beggar.commands.options import Whole, campaign_options, db_option, db_path, kept_db_path, rules_option
 from beggar.research.cycles.basins import BASIN_POSITIONS
+from beggar.research.strategies import BANDS
 from beggar.rules import Rules
 
 
@@ -29,7 +30,7 @@ from beggar.rules import Rules
 )
 @click.option(
     "--band",
-    type=click.Choice(["kind", "total", "loose"]),
+    type=click.Choice(BANDS),
     default="kind",
     show_default=True,
     help=(

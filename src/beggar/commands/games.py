@@ -16,7 +16,7 @@ from beggar.commands.options import RulesType, Whole, cards_option, console, dec
 from beggar.engine import Game, GameRecord, Outcome, Status
 from beggar.errors import UserError
 from beggar.narrate import Narrator
-from beggar.notation import MAX_DEAL_TEXT, DealError, deal_cards, random_deal, seat_names
+from beggar.notation import MAX_DEAL_TEXT, NOTATIONS, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules
 
@@ -188,7 +188,7 @@ def _play_stream(
 @rules_option()
 @click.option(
     "--notation",
-    type=click.Choice(["compact", "ranks", "full"]),
+    type=click.Choice(NOTATIONS),
     default="ranks",
     show_default=True,
     help="How to write the deal (a deal by --index is written in compact notation).",

@@ -26,6 +26,7 @@ from beggar.commands.options import (
     rules_option,
     workers_option,
 )
+from beggar.research.store import FIND_ORDERS
 from beggar.research.strategies import STRATEGIES, TARGETS
 from beggar.rules import Rules
 
@@ -296,7 +297,7 @@ _FIND_FILTER_HELP = "Only finds under these rules (as searched)."
 @rules_option(None, help=_FIND_FILTER_HELP)
 @click.option(
     "--by",
-    type=click.Choice(["cards", "tricks"]),
+    type=click.Choice(FIND_ORDERS),
     default="cards",
     show_default=True,
     help="Rank finds by cards turned or by tricks.",
@@ -338,7 +339,7 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
     help="Write CSV or JSON.",
 )
 @rules_option(None, help=_FIND_FILTER_HELP)
-@click.option("--by", type=click.Choice(["cards", "tricks"]), default="cards", show_default=True)
+@click.option("--by", type=click.Choice(FIND_ORDERS), default="cards", show_default=True)
 @click.option(
     "--limit",
     type=Whole(1),

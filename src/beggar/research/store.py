@@ -56,6 +56,8 @@ _ELSEWHERE = "give another --db"
 
 
 FIND_COLUMNS = [f.name for f in fields(Find)]
+FIND_ORDERS = ("cards", "tricks")
+"""What :meth:`Store.top` ranks finds by, longest first: cards turned or tricks (columns of ``finds``)."""
 CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
 BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
 DEAL_COLUMNS = [f.name for f in fields(CycleDeal)]
@@ -353,7 +355,7 @@ class Store:
         status: str | None = None,
     ) -> list[Find]:
         """The best finds, longest first (``by`` cards or tricks), of one rules spec or all."""
-        if by not in ("cards", "tricks"):
+        if by not in FIND_ORDERS:
             raise StoreError("rank finds by cards or by tricks")
         query = f"SELECT {', '.join(FIND_COLUMNS)} FROM finds"
         conditions: list[str] = []

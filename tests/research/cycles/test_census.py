@@ -16,7 +16,7 @@ import pytest
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.records import NEVER_ENDING
-from beggar.research.cycles.basins import walk_basin
+from beggar.research.cycles.basins import walk_census_basins
 from beggar.research.cycles.canon import Alphabet, canonical_form, played_form
 from beggar.research.cycles.census import census_summary, rows, stored_cycle
 from beggar.research.cycles.kinds import Composition
@@ -114,7 +114,8 @@ def test_canonical_forms_agree_with_the_compiled_ones() -> None:
 
 def test_balanced_deals_reach_a_full_deck_cycle_and_the_browser_lists_them(tmp_path: Path) -> None:
     """A census cycle of the whole deck is walked back to the balanced deals that reach it, each
-    with the lead-in the reference engine plays; the census and the browser list them.
+    with the lead-in the reference engine plays, once (``beggar census --balanced`` run again walks
+    it no more); the census and the browser list them.
 
     The published Italian cycle (40 cards) walked one trick back takes a fraction of a second;
     the 2024 cycle's walk (62 positions, 4 tricks back) goes through the same code for tens of
@@ -123,9 +124,16 @@ def test_balanced_deals_reach_a_full_deck_cycle_and_the_browser_lists_them(tmp_p
     rules = rules_named(ITALIAN)
     deck = Composition.of(rules)
     form = canonical_form(ITALIAN_DEAL, rules)
-    basin = walk_basin(rules, form.deal, budget=100)
-    assert basin.deals and basin.stored.closest_split == "20/20"
-    for deal in basin.deals:  # each a balanced deal, led in as the reference engine plays it
+    store = Store(tmp_path / "census.db")
+    cycle = form.into(CensusCycle, deck=deck.key(), k1=0, n1=0)
+    store.save_census_row([], [cycle], [stored_cycle(cycle, rules.spec(), deck.describe())])
+    assert walk_census_basins(store, deck, form.period_cards - 1, budget=100) == []  # longer than asked
+    [walked] = walk_census_basins(store, deck, form.period_cards, budget=100)
+    assert walk_census_basins(store, deck, form.period_cards, budget=100) == []  # walked once, kept
+    assert store.basins(rules=rules.spec()) == {(rules.spec(), form.deal): walked}
+    deals = store.cycle_deals(rules=rules.spec())
+    assert deals and walked.deals == len(deals) and walked.closest_split == "20/20"
+    for deal in deals:  # each a balanced deal, led in as the reference engine plays it
         assert len(deal.deal.split("/")[0]) == len(deal.deal.split("/")[1]) == 20
         played = find_cycle(deal.deal, rules)
         assert played is not None and canonical_form(deal.deal, rules).deal == form.deal
@@ -133,18 +141,14 @@ def test_balanced_deals_reach_a_full_deck_cycle_and_the_browser_lists_them(tmp_p
             deal.pre_period_tricks,
             deal.pre_period_cards,
         )
-    store = Store(tmp_path / "census.db")
-    cycle = form.into(CensusCycle, deck=deck.key(), k1=0, n1=0)
-    store.save_census_row([], [cycle], [stored_cycle(cycle, rules.spec(), deck.describe())])
-    store.save_basin(basin.stored, basin.deals)
     summary = census_summary(store, deck, form.period_cards)
     assert summary["deals"] == [
-        {"deal": deal.deal, "cycle": form.deal, "period_cards": form.period_cards} for deal in basin.deals
+        {"deal": deal.deal, "cycle": form.deal, "period_cards": form.period_cards} for deal in deals
     ]
     store.close()
     listed = {found.deal: found.cycle.period_cards for found in load_found(tmp_path / "census.db")}
     # written as the rules write a deal (aces pay nothing here: blanks), the published one among them
-    assert len(listed) == len(basin.deals) and set(listed.values()) == {form.period_cards}
+    assert len(listed) == len(deals) and set(listed.values()) == {form.period_cards}
     assert ITALIAN_DEAL in listed
 
 

@@ -4,7 +4,8 @@ Every position on the cycle is walked backward (:func:`beggar.backward.deals_rea
 budget of positions, and every balanced starting deal met (the first hand leads) is played forward
 and kept with its lead-in. A deal that does not run into this very cycle (the same canonical form)
 would be a fault of backward play: it is an error, never a result. The cycle factory, the census
-and ``beggar construct --balanced`` all walk through :func:`walk_basin`, with one budget.
+and ``beggar construct --balanced`` all walk through :func:`walk_basin`, with one budget;
+:func:`walk_census_basins` walks and stores those of a census (``beggar census --balanced``).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from beggar.backward import deals_reaching
-from beggar.research.store import CycleDeal, StoredBasin
+from beggar.research.store import CycleDeal, Store, StoredBasin
 from beggar.rules import Rules
 
 if TYPE_CHECKING:
     from beggar.research.cycles.canon import CycleForm
+    from beggar.research.cycles.kinds import Composition
 
 BASIN_POSITIONS = 5_000
 """Positions a backward walk from one cycle explores at most, unless asked otherwise."""
@@ -73,3 +75,23 @@ def walk_basin(
         seconds=round(time.perf_counter() - started, 3),
     )
     return Basin(form, stored, deals)
+
+
+def walk_census_basins(
+    store: Store, composition: Composition, max_period: int, *, budget: int = BASIN_POSITIONS
+) -> list[StoredBasin]:
+    """Walk back from every cycle the census of ``composition`` stored, of at most ``max_period``
+    cards, that no walk under its rules has reached yet, and store each walk with its deals (in
+    one transaction each, so that a census stopped between two walks resumes at the next).
+
+    The walks made, in the order of the census's cycles; none for a cycle walked before.
+    """
+    rules = composition.rules
+    done = store.basins(rules=rules.spec())
+    walked = []
+    for cycle in store.census_cycles(composition.key()):
+        if cycle.period_cards <= max_period and (rules.spec(), cycle.deal) not in done:
+            basin = walk_basin(rules, cycle.deal, budget=budget)
+            store.save_basin(basin.stored, basin.deals)
+            walked.append(basin.stored)
+    return walked

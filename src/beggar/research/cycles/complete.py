@@ -49,18 +49,11 @@ from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.cycles.model import tapes_of
 from beggar.research.cycles.solve import SAT, UNSAT
 from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, CycleFigures, Store
+from beggar.research.strategies import METHODS, PLAY, SOLVER
 from beggar.rules import PileOrder
 
 if TYPE_CHECKING:
     from beggar.research.cycles.canon import Alphabet
-
-PLAY = "play"
-"""The method that plays every position (this module)."""
-SOLVER = "solver"
-"""The method that asks the SAT model, instance by instance (:mod:`beggar.research.cycles.census`)."""
-AUTO = "auto"
-"""Play every position where the bits fit the memory budget, else ask the solver."""
-METHODS = (AUTO, PLAY, SOLVER)
 
 DEFAULT_MEMORY = 256 * 2**20
 """The default memory budget for the visited bits, in bytes (256 MiB: 2,147,483,648 positions)."""

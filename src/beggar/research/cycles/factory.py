@@ -42,6 +42,7 @@ from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
 from beggar.research.cycles.basins import BASIN_POSITIONS, walk_basin
 from beggar.research.cycles.canon import Alphabet, CanonError, CycleForm, form_from_row, form_of
 from beggar.research.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
+from beggar.research.strategies import BANDS
 from beggar.rules import rules_named
 
 HARVEST_TRIES = 100_000
@@ -68,7 +69,6 @@ LOOSE = 1.25
 kind (rounded up), and at most the deck's number cards."""
 LOOSE_WANDER = 30
 """Generations a ``loose`` beam spends among cycles of the deck's size whose mix is still wrong."""
-BANDS = ("kind", "total", "loose")
 CHILDREN_PER_PARENT = 3
 """Children of one parent a beam takes at most (lineages stay diverse)."""
 PER_MIX = 4
