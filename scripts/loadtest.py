@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import ssl
 import statistics
 import subprocess
@@ -45,6 +44,7 @@ from urllib.parse import urlsplit
 
 import orjson
 import websockets
+from proxied import free_port
 
 from beggar.web.ids import new_table_id
 
@@ -316,12 +316,6 @@ def report(result: Result) -> None:
     print(f"load client CPU:     {result.client_cpu:.0%} of one core")
     first = f" (first: {result.first_error})" if result.first_error else ""
     print(f"errors:              {result.errors}{first}")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_until_up(url: str, server: subprocess.Popen[bytes], timeout: float = 30) -> None:

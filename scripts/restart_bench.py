@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,12 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from proxied import free_port
 
 
 def health(port: int) -> dict[str, Any] | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
+from proxied import free_port
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -33,12 +33,6 @@ PHONE: dict[str, Any] = {
     "has_touch": True,
     "reduced_motion": "reduce",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for_server(base: str) -> None:

@@ -43,7 +43,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import string
 import subprocess
@@ -59,6 +58,7 @@ from typing import Any
 
 import orjson
 import websockets
+from proxied import free_port
 
 from beggar.records import NEVER_ENDING
 
@@ -797,12 +797,6 @@ async def soak_for(soak: Soak, args: argparse.Namespace, pid: int | None) -> lis
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return rows
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def traceback_kinds(log: str) -> Counter[str]:

@@ -126,6 +126,13 @@ def test_the_phone_and_the_free_port_are_defined_once(suite: dict[str, ast.Modul
     assert "PHONE" in _defined_names(suite[OWNERS["PHONE"]])  # the owner does define it
 
 
+def test_the_scripts_take_the_free_port_from_proxied_too() -> None:
+    """The scripts run by hand (load, soak, restart, screenshots) find a free port as the tests do."""
+    scripts = {f"../scripts/{path}": tree for path, tree in python_files(TESTS.parent / "scripts").items()}
+    assert [each for each in shared_redefinitions(scripts) if each.endswith("free_port")] == []
+    assert "free_port" in _defined_names(scripts[OWNERS["free_port"]])  # the owner is among them
+
+
 def test_one_client_fixture(suite: dict[str, ast.Module]) -> None:
     assert client_fixtures(suite) == []
     assert client_fixtures({"elsewhere.py": suite[CLIENT_OWNER]}) != []
