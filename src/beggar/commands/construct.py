@@ -29,6 +29,7 @@ from beggar.research.strategies import AUTO, METHODS
 from beggar.rules import Rules
 
 if TYPE_CHECKING:
+    from beggar.research.cycles.basins import Basin
     from beggar.research.cycles.kinds import Composition
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -87,7 +88,7 @@ def construct_command(
     played by the reference engine before it is shown. Without --k1 or --n1, every value is tried.
     """
     from beggar.research.cycles.canon import CanonError
-    from beggar.research.cycles.construct import basins, construct, instances
+    from beggar.research.cycles.construct import Decided, Found, construction, instances
     from beggar.research.cycles.kinds import ConstructError
     from beggar.research.cycles.solve import SAT, UNSAT
 
@@ -97,54 +98,50 @@ def construct_command(
     if n1 is not None and n1 >= composition.size:
         raise click.UsageError(f"--n1 {n1}: the leader holds fewer cards than the deck ({composition.size})")
     asked = instances(composition, period, k1=k1, n1=n1)
-    answers: list[dict[str, Any]] = []
-    found: list[Any] = []
-    deals: list[dict[str, Any]] = []
     out = console()
 
     def say(text: str) -> None:
         if not as_json:
             out.print(text, highlight=False)
 
+    def decided(answer: Decided) -> None:
+        for each in answer.found:
+            note = "" if each.cycle.period_cards == period else " (a shorter cycle, repeated)"
+            figures = f"{each.cycle.period_tricks} tricks, {each.cycle.period_cards} cards"
+            at = f"period {period}, k1 {each.instance.k1}, n1 {each.instance.n1}"
+            say(f"{at}: {each.deal} repeats every {figures}{note}")
+        if answer.status != SAT and len(asked) == 1:
+            word = "proved: no cycle" if answer.status == UNSAT else "unknown: the time limit ran out for"
+            say(f"{word} {answer.instance.to_dict()} ({answer.seconds:.2f} s)")
+
+    def walked(each: Found, basin: Basin) -> None:
+        for reaching in basin.deals:
+            say(f"balanced deal {reaching.deal} runs into the cycle of {each.deal}")
+        walk = basin.stored
+        end = "the walk ended by itself" if walk.exhausted else f"{walk.explored:,} positions explored"
+        say(f"{len(basin.deals)} balanced deals reach the cycle of {each.deal} ({end})")
+
     try:
-        for decided in construct(composition, asked, every=every, time_limit=time_limit):
-            answers.append(decided.to_dict())
-            found += decided.found
-            for each in decided.found:
-                note = "" if each.cycle.period_cards == period else " (a shorter cycle, repeated)"
-                figures = f"{each.cycle.period_tricks} tricks, {each.cycle.period_cards} cards"
-                at = f"period {period}, k1 {each.instance.k1}, n1 {each.instance.n1}"
-                say(f"{at}: {each.deal} repeats every {figures}{note}")
-            if decided.status != SAT and len(asked) == 1:
-                word = (
-                    "proved: no cycle" if decided.status == UNSAT else "unknown: the time limit ran out for"
-                )
-                say(f"{word} {decided.instance.to_dict()} ({decided.seconds:.2f} s)")
-        for each, basin in basins(composition, found, budget=basin_positions) if balanced else ():
-            for reaching in basin.deals:
-                deals.append({"deal": reaching.deal, "period_cards": each.cycle.period_cards})
-                say(f"balanced deal {reaching.deal} runs into the cycle of {each.deal}")
-            walk = basin.stored
-            end = "the walk ended by itself" if walk.exhausted else f"{walk.explored:,} positions explored"
-            say(f"{len(basin.deals)} balanced deals reach the cycle of {each.deal} ({end})")
+        answer = construction(
+            composition,
+            asked,
+            every=every,
+            time_limit=time_limit,
+            balanced=balanced,
+            budget=basin_positions,
+            on_decided=decided,
+            on_basin=walked,
+        )
     except (ConstructError, CanonError) as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
-        result = {
-            "rules": rules.spec(),
-            "cards": composition.size,
-            "instances": answers,
-            "cycles": [each.to_dict() for each in found],
-        }
-        if balanced:
-            result["deals"] = deals
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(answer.to_dict()))
         return
     if len(asked) > 1:
-        tally = {s: sum(1 for a in answers if a["status"] == s) for s in ("sat", "unsat", "unknown")}
+        tally = answer.tally()
         say(
             f"{len(asked)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
-            f"{tally['unknown']} unknown; {len(found)} positions found"
+            f"{tally['unknown']} unknown; {len(answer.found)} positions found"
         )
 
 

@@ -196,3 +196,30 @@ def test_construct_finds_the_106_card_cycle_and_its_balanced_deals(
     for deal in data["deals"]:
         cycle = find_cycle(deal["deal"], rules, first=0)
         assert cycle is not None and cycle.period_cards == deal["period_cards"] == 106
+
+
+@pytest.mark.slow
+def test_construct_walks_back_from_a_whole_deck_cycle_to_its_balanced_deals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--balanced``: each cycle found is walked back once, and every deal reaching it is printed
+    with its period. The solver's answer is the published Italian deal and its cycle (40 cards,
+    188 a period: the SAT model would take minutes to find it), given as the solver gives one."""
+    rules = rules_named("court-only:deck=stripped")
+    position = "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--"
+    cycle = find_cycle(position, rules, first=0, complete=False)
+    assert cycle is not None
+    instance = Instance(cycle.period_cards, 94, 20)
+    found = Answer(instance, SAT, 0.1, None, position, cycle)
+    monkeypatch.setattr(construct, "solutions", lambda *args, **kwargs: iter([found, found]))
+    args = ["construct", "--rules", "court-only:deck=stripped", "--period", str(cycle.period_cards)]
+    args += ["--k1", "94", "--n1", "20", "--all", "--balanced", "--basin-positions", "100"]
+    assert run([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [answer["status"] for answer in data["instances"]] == [SAT]
+    assert [each["cycle"] for each in data["cycles"]] == [canonical_form(position, rules).deal] * 2
+    deals = [deal["deal"] for deal in data["deals"]]
+    assert deals and len(set(deals)) == len(deals)  # the same cycle found twice: walked once
+    assert {deal["period_cards"] for deal in data["deals"]} == {cycle.period_cards}
+    for deal in deals:
+        assert canonical_form(deal, rules).deal == data["cycles"][0]["cycle"]

@@ -3,8 +3,8 @@
 :func:`construct` decides instances ``(period, k1, n1)`` one after another
 (:mod:`beggar.research.cycles.solve`) and names each position found by its cycle's canonical form
 (:func:`beggar.research.cycles.canon.played_form`); :func:`basins` walks back from each cycle found
-to the balanced deals that reach it (:mod:`beggar.research.cycles.basins`). The command prints
-what they return.
+to the balanced deals that reach it (:mod:`beggar.research.cycles.basins`). :func:`construction`
+does both and answers a :class:`Construction`, which the command prints as it comes.
 
 >>> from beggar.rules import STANDARD
 >>> deck = Composition.parse("6,2,1,1", STANDARD)
@@ -15,14 +15,14 @@ what they return.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from beggar.research.cycles.basins import BASIN_POSITIONS, Basin, walk_basin
 from beggar.research.cycles.canon import Alphabet, CycleForm, played_form
 from beggar.research.cycles.kinds import Composition, Instance
-from beggar.research.cycles.solve import SAT, instance_status, solutions
+from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, instance_status, solutions
 
 
 def instances(composition: Composition, period: int, *, k1: int | None, n1: int | None) -> list[Instance]:
@@ -105,3 +105,75 @@ def basins(
         if each.cycle.deal not in walked:
             walked.add(each.cycle.deal)
             yield each, walk_basin(composition.rules, each.cycle.deal, budget=budget)
+
+
+@dataclass
+class Construction:
+    """What ``beggar construct`` answers: each instance asked, decided, and (``--balanced``) the
+    walk back from each cycle found; :meth:`to_dict` is its ``--json``."""
+
+    composition: Composition
+    decided: list[Decided] = field(default_factory=list)
+    basins: list[tuple[Found, Basin]] | None = None
+    """Each cycle found (its first position) with its basin; None when no walk was asked for."""
+
+    @property
+    def found(self) -> list[Found]:
+        """Every position found, instance by instance."""
+        return [each for decided in self.decided for each in decided.found]
+
+    def tally(self) -> dict[str, int]:
+        """How many instances are ``sat``, ``unsat`` and ``unknown``."""
+        return {status: sum(d.status == status for d in self.decided) for status in (SAT, UNSAT, UNKNOWN)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules, the deck's size, the instances and the positions found (and the balanced deals
+        that reach their cycles, each with its cycle's period, when they were walked back to)."""
+        answer: dict[str, Any] = {
+            "rules": self.composition.rules.spec(),
+            "cards": self.composition.size,
+            "instances": [decided.to_dict() for decided in self.decided],
+            "cycles": [each.to_dict() for each in self.found],
+        }
+        if self.basins is not None:
+            answer["deals"] = [
+                {"deal": reaching.deal, "period_cards": each.cycle.period_cards}
+                for each, basin in self.basins
+                for reaching in basin.deals
+            ]
+        return answer
+
+
+def construction(
+    composition: Composition,
+    asked: Iterable[Instance],
+    *,
+    every: bool = False,
+    time_limit: float | None = None,
+    balanced: bool = False,
+    budget: int = BASIN_POSITIONS,
+    on_decided: Callable[[Decided], None] | None = None,
+    on_basin: Callable[[Found, Basin], None] | None = None,
+) -> Construction:
+    """Decide each instance of ``asked`` (:func:`construct`) and, if ``balanced``, walk back from
+    each cycle found (:func:`basins`, ``budget`` positions each); ``on_decided`` and ``on_basin``
+    hear of each as it comes.
+
+    >>> from beggar.rules import STANDARD
+    >>> deck = Composition.parse("6,2,1,1", STANDARD)
+    >>> answer = construction(deck, instances(deck, 30, k1=16, n1=None)[3:5])
+    >>> answer.tally(), [found.deal for found in answer.found]
+    ({'sat': 1, 'unsat': 1, 'unknown': 0}, ['--J-/Q-K-J-'])
+    """
+    answer = Construction(composition)
+    for decided in construct(composition, asked, every=every, time_limit=time_limit):
+        answer.decided.append(decided)
+        if on_decided is not None:
+            on_decided(decided)
+    if balanced:
+        answer.basins = []
+        for each, basin in basins(composition, answer.found, budget=budget):
+            answer.basins.append((each, basin))
+            if on_basin is not None:
+                on_basin(each, basin)
+    return answer
