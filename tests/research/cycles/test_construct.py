@@ -220,6 +220,10 @@ def test_construct_walks_back_from_a_whole_deck_cycle_to_its_balanced_deals(
     assert [each["cycle"] for each in data["cycles"]] == [canonical_form(position, rules).deal] * 2
     deals = [deal["deal"] for deal in data["deals"]]
     assert deals and len(set(deals)) == len(deals)  # the same cycle found twice: walked once
-    assert {deal["period_cards"] for deal in data["deals"]} == {cycle.period_cards}
+    # each as the census gives it: the deal, its cycle (the canonical position) and the cycle's period
+    assert {(deal["cycle"], deal["period_cards"]) for deal in data["deals"]} == {
+        (data["cycles"][0]["cycle"], cycle.period_cards)
+    }
+    assert {tuple(deal) for deal in data["deals"]} == {("deal", "cycle", "period_cards")}
     for deal in deals:
         assert canonical_form(deal, rules).deal == data["cycles"][0]["cycle"]

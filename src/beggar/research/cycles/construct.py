@@ -128,7 +128,7 @@ class Construction:
 
     def to_dict(self) -> dict[str, Any]:
         """The rules, the deck's size, the instances and the positions found (and the balanced deals
-        that reach their cycles, each with its cycle's period, when they were walked back to)."""
+        that reach their cycles, as the census gives them, when they were walked back to)."""
         answer: dict[str, Any] = {
             "rules": self.composition.rules.spec(),
             "cards": self.composition.size,
@@ -137,7 +137,7 @@ class Construction:
         }
         if self.basins is not None:
             answer["deals"] = [
-                {"deal": reaching.deal, "period_cards": each.cycle.period_cards}
+                {"deal": reaching.deal, "cycle": reaching.cycle, "period_cards": each.cycle.period_cards}
                 for each, basin in self.basins
                 for reaching in basin.deals
             ]
