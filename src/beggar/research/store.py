@@ -164,6 +164,21 @@ class Store:
         ).fetchall()
         return {int(w): (int(u), json.loads(s)) for w, u, s in rows}
 
+    def _advance(
+        self, campaign: Campaign, walker: int, unit: int, state: dict[str, Any], scored: int, seconds: float
+    ) -> None:
+        """A walker's unit done (inside the unit's transaction): its next unit and state, and the
+        campaign's work, which the same command resumes from."""
+        self.db.execute(
+            "INSERT INTO walkers (campaign, walker, unit, state) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (campaign, walker) DO UPDATE SET unit = excluded.unit, state = excluded.state",
+            (campaign.id, walker, unit + 1, json.dumps(state)),
+        )
+        self.db.execute(
+            "UPDATE campaigns SET scored = scored + ?, seconds = seconds + ?, updated = ? WHERE id = ?",
+            (scored, seconds, time.time(), campaign.id),
+        )
+
     def save_unit(
         self,
         campaign: Campaign,
@@ -183,15 +198,7 @@ class Store:
         with self.transaction():
             for find in finds:
                 new += self._insert(find, campaign.id)
-            self.db.execute(
-                "INSERT INTO walkers (campaign, walker, unit, state) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (campaign, walker) DO UPDATE SET unit = excluded.unit, state = excluded.state",
-                (campaign.id, walker, unit + 1, json.dumps(state)),
-            )
-            self.db.execute(
-                "UPDATE campaigns SET scored = scored + ?, seconds = seconds + ?, updated = ? WHERE id = ?",
-                (scored, seconds, time.time(), campaign.id),
-            )
+            self._advance(campaign, walker, unit, state, scored, seconds)
         return new
 
     def save_factory_unit(
@@ -246,15 +253,7 @@ class Store:
                     "added = added + excluded.added, seconds = seconds + excluded.seconds",
                     (campaign.id, tally.move, tally.tries, tally.kept, tally.added, tally.seconds),
                 )
-            self.db.execute(
-                "INSERT INTO walkers (campaign, walker, unit, state) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (campaign, walker) DO UPDATE SET unit = excluded.unit, state = excluded.state",
-                (campaign.id, walker, unit + 1, json.dumps(state)),
-            )
-            self.db.execute(
-                "UPDATE campaigns SET scored = scored + ?, seconds = seconds + ?, updated = ? WHERE id = ?",
-                (scored, seconds, time.time(), campaign.id),
-            )
+            self._advance(campaign, walker, unit, state, scored, seconds)
         return new_cycles, new_finds
 
     def cycles(
