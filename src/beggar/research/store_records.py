@@ -157,6 +157,15 @@ class CycleDeal:
     pre_period_tricks: int
     pre_period_cards: int
 
+    def to_dict(self, period_cards: int) -> dict[str, Any]:
+        """The deal as the commands' ``--json`` gives it: the deal, the cycle it runs into (its
+        canonical position) and that cycle's ``period_cards``, which the cycle's record holds.
+
+        >>> CycleDeal("standard", "J-/-J", "-J/J-", 0, 0).to_dict(4)
+        {'deal': 'J-/-J', 'cycle': '-J/J-', 'period_cards': 4}
+        """
+        return {"deal": self.deal, "cycle": self.cycle, "period_cards": period_cards}
+
 
 @dataclass(frozen=True)
 class MoveTally:

@@ -137,7 +137,7 @@ class Construction:
         }
         if self.basins is not None:
             answer["deals"] = [
-                {"deal": reaching.deal, "cycle": reaching.cycle, "period_cards": each.cycle.period_cards}
+                reaching.to_dict(each.cycle.period_cards)
                 for each, basin in self.basins
                 for reaching in basin.deals
             ]
