@@ -6,7 +6,7 @@ both pile orders, both empty-hand conventions, every repeat setting, limits, awa
 The default run plays a few thousand deals per rule set against the general kernel; the records of
 a sample, and of the published deals, are held to the engine's with the general kernel's in
 ``test_general.py``, which lists every rule set here (so the engine plays each deal once for
-both). ``-m slow`` plays 1,000,000 per rule set against the kernel and 5,000 against the engine.
+both). ``-m exhaustive`` plays 1,000,000 per rule set against the kernel and 5,000 against the engine.
 """
 
 from __future__ import annotations
