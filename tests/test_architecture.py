@@ -509,20 +509,12 @@ def commands_writing(root: Path) -> list[str]:
     )
 
 
-def _texts(node: ast.expr | None, named: dict[str, str]) -> list[str] | None:
-    """The strings of a literal list or tuple (its items written out, or names of strings bound
-    above: ``(AUTO, PLAY)``); None for anything else."""
-    if not isinstance(node, ast.List | ast.Tuple):
-        return None
-    texts = [
-        item.value
-        if isinstance(item, ast.Constant) and isinstance(item.value, str)
-        else named.get(item.id)
-        if isinstance(item, ast.Name)
-        else None
-        for item in node.elts
-    ]
-    return None if None in texts else [text for text in texts if text is not None]
+def _texts(node: ast.expr | None, named: dict[str, str]) -> frozenset[str] | None:
+    """The strings of a literal list or tuple, written out or named (``(AUTO, PLAY)``, strings bound
+    above); None for anything else."""
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [ast.Name("")]
+    texts = [named.get(x.id) if isinstance(x, ast.Name) else getattr(x, "value", None) for x in items]
+    return frozenset(texts) if all(isinstance(text, str) for text in texts) else None
 
 
 def library_choices(root: Path) -> dict[frozenset[str], str]:
@@ -530,23 +522,15 @@ def library_choices(root: Path) -> dict[frozenset[str], str]:
     commands (``beggar.research.strategies.BANDS``), by its values."""
     found: dict[frozenset[str], str] = {}
     for module, path in modules(root).items():
-        if layer(module) == "commands":
-            continue
         named: dict[str, str] = {}
-        for node in _parsed(path).body:
-            target, value = (
-                (node.targets[0], node.value)
-                if isinstance(node, ast.Assign) and len(node.targets) == 1
-                else (node.target, node.value)
-                if isinstance(node, ast.AnnAssign)
-                else (None, None)
-            )
-            if not isinstance(target, ast.Name):
-                continue
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                named[target.id] = value.value
-            elif (texts := _texts(value, named)) is not None and len(texts) > 1:
-                found.setdefault(frozenset(texts), f"{module}.{target.id}")
+        for node in _parsed(path).body if layer(module) != "commands" else []:
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+                value = node.value.value if isinstance(node.value, ast.Constant) else None
+                if isinstance(target, ast.Name) and isinstance(value, str):
+                    named[target.id] = value
+                elif isinstance(target, ast.Name) and len(texts := _texts(node.value, named) or ()) > 1:
+                    found.setdefault(frozenset(texts), f"{module}.{target.id}")
     return found
 
 
@@ -554,16 +538,14 @@ def copied_choices(root: Path) -> list[str]:
     """``click.Choice`` calls of the commands that write out the values of a library constant
     (:func:`library_choices`) instead of naming it: the library owns what can be chosen."""
     owned = library_choices(root)
-    wrong = []
-    for module, path in modules(root).items():
-        if layer(module) != "commands":
-            continue
-        for node, _ in _nodes(_parsed(path)):
-            if isinstance(node, ast.Call) and _base_name(node.func) == "Choice" and node.args:
-                texts = _texts(node.args[0], {})
-                if texts is not None and frozenset(texts) in owned:
-                    wrong.append(f"{module}:{node.lineno} copies {owned[frozenset(texts)]}")
-    return sorted(wrong)
+    return sorted(
+        f"{module}:{node.lineno} copies {owned[texts]}"
+        for module, path in modules(root).items()
+        if layer(module) == "commands"
+        for node, _ in _nodes(_parsed(path))
+        if isinstance(node, ast.Call) and _base_name(node.func) == "Choice" and node.args
+        if (texts := _texts(node.args[0], {})) in owned
+    )
 
 
 # -- the package ------------------------------------------------------------------------------------
