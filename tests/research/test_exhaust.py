@@ -248,6 +248,10 @@ def test_exhaust_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.Ca
     }
     assert set(data["cycles"][0]) >= {"deal", "period_cards", "period_tricks", "deals"}
     assert sum(c["deals"] for c in data["cycles"]) == 14
+    # a cycle is printed through its one description, as every command prints it
+    rules = rules_named(SMALL[0])
+    for cycle in data["cycles"]:
+        assert cycle == {**canonical_form(cycle["deal"], rules).to_dict(), "deals": cycle["deals"]}
     assert set(data["longest"][0]) >= {"index", "deal", "cards", "tricks"} and len(data["longest"]) == 100
     assert sum(data["lengths"]["cards"].values()) == 2520 - 14
     # run again: nothing is played twice

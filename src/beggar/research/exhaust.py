@@ -35,11 +35,12 @@ from typing import Any
 from beggar.deals import Arrangements, DealIndexError, lead_size
 from beggar.errors import BeggarError
 from beggar.research.cycles.kinds import Composition
-from beggar.research.store import Store
+from beggar.research.store import FIND_ORDERS, Store
 from beggar.rules import Rules, rules_named, shown_text
 
-MEASURES = ("cards", "tricks")
-"""The two lengths of a game, each with its histogram and its longest games."""
+MEASURES = FIND_ORDERS
+"""The two lengths of a game (cards, tricks), each with its histogram and its longest games: the
+lengths the store orders its finds by."""
 
 DEFAULT_UNIT = 1 << 24
 """Deals per unit: a few seconds of one core on the half deck."""
@@ -467,10 +468,15 @@ class ExhaustStore:
                 (key,),
             )
         ]
+        # A cycle is printed through its one description (CycleFigures.to_dict), its figures
+        # computed again from the stored canonical position: one kernel call a cycle, and the
+        # store keeps no second copy of the figures.
+        from beggar.research.cycles.canon import canonical_form
+
         cycles = [
-            {"deal": r[0], "period_cards": int(r[1]), "period_tricks": int(r[2]), "deals": int(r[3])}
+            {**canonical_form(r[0], deck.rules).to_dict(), "deals": int(r[1])}
             for r in self.db.execute(
-                "SELECT c.cycle, c.period_cards, c.period_tricks, COUNT(n.idx) FROM exhaust_cycles c "
+                "SELECT c.cycle, COUNT(n.idx) FROM exhaust_cycles c "
                 "JOIN exhaust_never_ending n ON n.deck = c.deck AND n.cycle = c.cycle WHERE c.deck = ? "
                 "GROUP BY c.cycle ORDER BY c.period_cards, c.cycle",
                 (key,),
