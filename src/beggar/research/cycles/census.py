@@ -33,6 +33,7 @@ from beggar.research.cycles.canon import Alphabet, played_form
 from beggar.research.cycles.kinds import Composition
 from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, instance_status, row_solutions
 from beggar.research.store import CensusCycle, CensusInstance, Store, StoredCycle
+from beggar.research.strategies import AUTO
 from beggar.rules import rules_named
 
 
@@ -135,7 +136,7 @@ def run_census(
     workers: int | None = None,
     executor: cf.Executor | None = None,
     on_progress: Callable[[CensusProgress], None] | None = None,
-    method: str = "auto",
+    method: str = AUTO,
     memory: int | None = None,
     by_period: bool = True,
 ) -> CensusProgress:
@@ -213,11 +214,7 @@ def census_summary(store: Store, composition: Composition, max_period: int) -> d
         "instances": [{**i.to_dict(), "method": method_of(play, i.period)} for i in instances],
         "play": None if play is None else play.to_dict(),
         "cycles": [c.to_dict() for c in cycles],
-        "deals": [
-            {"deal": d.deal, "cycle": d.cycle, "period_cards": periods[d.cycle]}
-            for d in deals
-            if d.cycle in periods
-        ],
+        "deals": [d.to_dict(periods[d.cycle]) for d in deals if d.cycle in periods],
     }
 
 
