@@ -285,6 +285,28 @@ def errors_caught_by_list(root: Path) -> list[str]:
     return broken
 
 
+def errors_read_by_text(root: Path) -> list[str]:
+    """``except`` clauses of the browser table that catch one of the package's errors and then
+    compare its text (``"full" in str(exc)``): an error is told apart by its class and its
+    ``field``, never by its words, which may change (the socket once sorted one error by its text)."""
+    errors = error_classes(root)
+    broken = []
+    for module, path in modules(root).items():
+        if layer(module) != "web":
+            continue
+        for node in ast.walk(_parsed(path)):
+            if not (isinstance(node, ast.ExceptHandler) and node.name and node.type is not None):
+                continue
+            caught = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            if not any(_base_name(each) in errors for each in caught):
+                continue
+            for inner in (each for part in node.body for each in ast.walk(part)):
+                text = ast.unparse(inner) if isinstance(inner, ast.Compare) else ""
+                if f"str({node.name})" in text or f"{node.name}.args" in text:
+                    broken.append(f"{module}:{inner.lineno} reads the text of {node.name}")
+    return broken
+
+
 def imports_of_tests(found: list[Import]) -> list[Import]:
     """Imports, among test files, of a test module (``test_*``) or of ``conftest``: what the test
     files share goes through ``tests/helpers.py`` and ``tests/conftest.py``'s fixtures."""
@@ -675,6 +697,7 @@ def test_every_error_of_the_package_derives_from_the_one_base() -> None:
 
 def test_the_browser_table_catches_several_errors_by_their_base() -> None:
     assert errors_caught_by_list(SOURCE) == []
+    assert errors_read_by_text(SOURCE) == []
 
 
 def test_the_id_alphabet_is_written_once() -> None:
@@ -781,6 +804,8 @@ PLANTED = {
         "from beggar.errors import UserError\n\n\nclass TableError(UserError, LookupError):\n    pass\n\n\n"
         "try:\n    pass\nexcept (TableError, KeyError):\n    pass\n"
         "except (UserError, errors.Stray) as exc:\n    pass\n"
+        "try:\n    pass\nexcept TableError as exc:\n    if 'full' in str(exc):\n        pass\n"
+        "try:\n    pass\nexcept RuntimeError as exc:\n    if 'close' in str(exc):\n        pass\n"
     ),
 }
 
@@ -935,3 +960,5 @@ def test_the_error_checks_find_a_class_off_the_base_and_errors_caught_by_list(pl
     ]
     assert errors_off_the_base(planted) == ["DealIndexError", "Stray"]
     assert errors_caught_by_list(planted) == ["beggar.web.lobby:12 catches UserError, Stray"]
+    # a project error sorted by its words is found; a library's (the socket's RuntimeError) is not
+    assert errors_read_by_text(planted) == ["beggar.web.lobby:17 reads the text of exc"]
