@@ -362,4 +362,4 @@ def test_every_command_with_cards_reads_and_refuses_them_alike(
     assert "bad --cards '6,x': write whole numbers separated by commas" in err
     assert list(tmp_path.iterdir()) == []  # refused before anything is written
     status, out, _ = beggar(capsys, command[0], "--help")
-    assert "smaller deck: number cards, then cards of each pay rank in rank order" in " ".join(out.split())
+    assert "smaller deck: number cards, then cards of each pay value in rank order" in " ".join(out.split())

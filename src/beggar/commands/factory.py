@@ -18,7 +18,7 @@ from beggar.rules import Rules
 
 
 @click.command("factory")
-@rules_option(help="Rules preset or spec (two players; each pay rank its own value).")
+@rules_option(help="Rules preset or spec (two players; number cards must not pay).")
 @campaign_options("Independent lineages")
 @click.option(
     "--basin-positions",

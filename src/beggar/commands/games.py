@@ -208,6 +208,9 @@ def deal_command(
 
     A deal's index is its rank among every arrangement of the deck's pay values in lexicographic
     order, the first hand first, top card first: index 0 deals every card that pays nothing first.
+    Ranks that pay the same are one kind (the jacks and queens of jack-pays-2): --index-of reads
+    either rank as its value, and --index writes a kind's cards in reading order with its first
+    rank, as many as the deck holds, then the next (J J Q Q).
     """
     from beggar.research.exhaust import ExhaustDeck
 

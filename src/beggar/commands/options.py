@@ -137,8 +137,9 @@ def cards_option(example: str = "6,2,1,1", *, goes_with: str | None = None) -> C
     return click.option(
         "--cards",
         default=None,
-        help=f"{lead} smaller deck: number cards, then cards of each pay rank in rank order, for example "
-        f"{example} (default: the rules' whole deck).",
+        help=f"{lead} smaller deck: number cards, then cards of each pay value in rank order, for example "
+        f"{example} (default: the rules' whole deck); ranks that pay the same are counted together "
+        "(under jack-pays-2, 6,3,1,1 is six number cards, three jacks or queens, a king and an ace).",
     )
 
 

@@ -112,7 +112,6 @@ def test_the_alphabet_writes_what_the_deal_parser_reads() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("jack-pays-2", "two pay ranks pay 2"),
         ("standard:pay=J1Q2K3A4T1", "number cards must not pay"),
         ("counter-clockwise", "two-player"),
     ],

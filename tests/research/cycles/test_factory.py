@@ -258,7 +258,7 @@ def test_a_factory_on_a_dask_cluster_stores_its_cycles(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["factory", "--rules", "jack-pays-2"], "two pay ranks pay 2"),
+        (["factory", "--rules", "standard:pay=J1Q2K3A4T1"], "number cards must not pay"),
         (["factory", "--rules", "nonsense"], "unknown rules"),
         (["factory", "--rules", "counter-clockwise"], "two-player"),
         (["cycles", "--db", "/nonexistent/factory.db"], "no database"),
@@ -280,8 +280,9 @@ def test_factory_arguments_are_checked() -> None:
         FactoryArgs(walkers=0)
     with pytest.raises(FactoryError, match="choose kind, total or loose"):
         FactoryArgs(band="wide")
-    with pytest.raises(FactoryError, match="two pay ranks"):
-        alphabet_of("jack-pays-2")
+    with pytest.raises(FactoryError, match="number cards must not pay"):
+        alphabet_of("standard:pay=J1Q2K3A4T1")
+    assert alphabet_of("jack-pays-2").shared == {2: ("J",) * 4 + ("Q",) * 4}  # one kind, paying 2
     with pytest.raises(FactoryError, match="at least 100 tries"):
         FactoryArgs(tries=99)
 

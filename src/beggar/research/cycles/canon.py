@@ -26,7 +26,7 @@ code; the kernels are loaded only when compiled play is first asked for.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -64,28 +64,44 @@ class Alphabet:
     """Symbols for the cards that pay nothing but are not number cards (the aces of the Italian
     game): the deal notation counts ``-`` against the deck's number cards, so zeros beyond those
     are written with these ranks."""
+    shared: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """For a pay value that several ranks pay (the jack and the queen of ``jack-pays-2``), the
+    rank each of its cards is written with, in reading order: as many of the first rank as the
+    deck holds, then the next rank's (``J J Q Q`` on the half deck). Play only looks at pay
+    values, so either rank reads as the value; writing them so keeps every position a valid deal
+    of the real deck, and one position one text."""
 
     @classmethod
     def of(cls, rules: Rules) -> Alphabet:
-        """The alphabet of two-player ``rules`` whose pay ranks each have their own value."""
+        """The alphabet of two-player ``rules`` whose number cards pay nothing.
+
+        Ranks that pay the same are one kind (:attr:`shared`), named by all its ranks in
+        :meth:`describe` (``JQ``).
+
+        >>> from beggar.rules import rules_named
+        >>> alphabet = Alphabet.of(rules_named("jack-pays-2:deck=half"))
+        >>> alphabet.describe(alphabet.deck), alphabet.compact([2, 0, 2, 2, 3, 2], 3)
+        ('-18 JQ4 K2 A2', 'J-J/QKQ')
+        """
         if rules.players != 2:
             raise CanonError("the cycle factory works on two-player games")
         if rules.number_ranks_pay:
             raise CanonError("the factory writes positions in compact notation, so number cards must not pay")
         symbols = {0: "-"}
         spare: list[str] = []
+        written: dict[int, list[str]] = {}
         for rank in COURT_AND_ACE:
             if rank not in rules.deck.ranks:
                 continue
             value = rules.pay_value(rank)
             if not value:
                 spare.extend(rank.symbol * rules.deck.count(rank))
-            elif value in symbols:
-                raise CanonError(f"two pay ranks pay {value}: the factory needs one rank per pay value")
-            else:
-                symbols[value] = rank.symbol
+                continue
+            symbols.setdefault(value, rank.symbol)
+            written.setdefault(value, []).extend(rank.symbol * rules.deck.count(rank))
+        shared = {value: tuple(ranks) for value, ranks in written.items() if len(set(ranks)) > 1}
         deck = Counter(rules.pay_value(card) for card in rules.deck.cards())
-        return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare))
+        return cls(rules, symbols, dict(sorted(deck.items())), tuple(spare), shared)
 
     @cached_property
     def cfg(self) -> npt.NDArray[np.int64]:
@@ -115,6 +131,7 @@ class Alphabet:
             raise CanonError(f"{text!r}: a position has two stacks separated by '/'")
         by_symbol = {symbol: value for value, symbol in self.symbols.items()}
         by_symbol.update({symbol: 0 for symbol in self.spare})
+        by_symbol.update({symbol: value for value, ranks in self.shared.items() for symbol in ranks})
         if all(ch in by_symbol for hand in hands for ch in hand.upper()):
             values = [by_symbol[ch] for hand in hands for ch in hand.upper()]
             lead_size = len(hands[0])
@@ -126,7 +143,7 @@ class Alphabet:
         for value, count in found.items():
             if within_deck and count > self.deck.get(value, 0):
                 raise CanonError(
-                    f"{text!r}: {count} cards written {self.symbols[value]!r}, "
+                    f"{text!r}: {count} cards written {self.label(value)!r}, "
                     f"but the deck holds {self.deck.get(value, 0)}"
                 )
         if not 0 < lead_size < len(values):
@@ -136,6 +153,12 @@ class Alphabet:
     def compact(self, values: U8 | list[int], lead_size: int) -> str:
         """Leader-first pay values in compact notation that :func:`beggar.notation.parse_deal` reads."""
         symbols = [self.symbols[int(v)] for v in values]
+        for value, ranks in self.shared.items():
+            # A value several ranks pay: the first ranks first, in reading order (a position
+            # holding more than the deck, as the loose band grows, keeps the last rank).
+            at = [i for i, v in enumerate(values) if int(v) == value]
+            for n, i in enumerate(at):
+                symbols[i] = ranks[min(n, len(ranks) - 1)]
         zeros = [i for i, v in enumerate(values) if int(v) == 0]
         excess = len(zeros) - (self.deck.get(0, 0) - len(self.spare))
         if excess > 0:  # the last zeros are written as the ranks that pay nothing
@@ -154,7 +177,12 @@ class Alphabet:
 
     def describe(self, composition: dict[int, int]) -> str:
         """``-28 J4 Q4 K4``: how many cards of each kind."""
-        return " ".join(f"{self.symbols[v]}{composition.get(v, 0)}" for v in self.deck)
+        return " ".join(f"{self.label(v)}{composition.get(v, 0)}" for v in self.deck)
+
+    def label(self, value: int) -> str:
+        """A kind's name in :meth:`describe`: its symbol, or every rank that pays ``value`` (``JQ``)."""
+        ranks = self.shared.get(value)
+        return "".join(dict.fromkeys(ranks)) if ranks else self.symbols[value]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,12 @@ class Composition:
     """A deck as card kinds: how many number cards, and how many pay cards of each value.
 
     ``values[0]`` is 0 (number cards); the other kinds are the pay values of the rules' pay ranks,
-    in rank order, each rank its own value.
+    in rank order. Ranks that pay the same are one kind, its count their cards together (the jacks
+    and queens of ``jack-pays-2``): play looks only at pay values.
+
+    >>> from beggar.rules import rules_named
+    >>> Composition.of(rules_named("jack-pays-2:deck=half")).describe()
+    '-18 JQ4 K2 A2'
     """
 
     rules: Rules
@@ -40,7 +45,7 @@ class Composition:
         """The whole deck of ``rules``."""
         _check_rules(rules)
         found = Counter(rules.pay_value(card) for card in rules.deck.cards())
-        values = (0, *(value for _, value in rules.pay))
+        values = (0, *_pay_values(rules))
         return cls(rules, values, tuple(found.get(value, 0) for value in values))
 
     @classmethod
@@ -56,19 +61,25 @@ class Composition:
 
     @classmethod
     def parse(cls, text: str, rules: Rules) -> Composition:
-        """A composition written ``6,2,1,1``: number cards, then cards of each pay rank in rank order.
+        """A composition written ``6,2,1,1``: number cards, then cards of each pay value in rank order.
 
-        >>> from beggar.rules import STANDARD
+        Ranks that pay the same value are one kind, given by one count (under ``jack-pays-2``,
+        ``6,3,1,1`` is six number cards, three cards paying 2, jacks or queens, a king and an ace).
+
+        >>> from beggar.rules import STANDARD, rules_named
         >>> Composition.parse("6,2,1,1", STANDARD).describe()
         '-6 J2 Q1 K1 A0'
+        >>> Composition.parse("6,3,1,1", rules_named("jack-pays-2")).describe()
+        '-6 JQ3 K1 A1'
         >>> Composition.parse("6,x", STANDARD)
         Traceback (most recent call last):
         ...
         beggar.research.cycles.kinds.ConstructError: bad --cards '6,x': write whole numbers ...
         """
         _check_rules(rules)
-        ranks = "".join(rank.symbol for rank, _ in rules.pay)
-        example = ", ".join(rank.symbol for rank, _ in rules.pay)
+        available = Composition.of(rules)
+        kinds = available.symbols[1:]
+        example = ", ".join(kinds)
         hint = f"for example 6,2,1,1 (number cards, then {example})"
         try:
             counts = [parse_whole(part.strip(), 0, 1_000, "each count") for part in text.split(",")]
@@ -76,15 +87,15 @@ class Composition:
             raise ConstructError(
                 f"bad --cards {text!r}: write whole numbers separated by commas, {hint}"
             ) from None
-        if len(counts) > len(rules.pay) + 1:
+        if len(counts) > len(kinds) + 1:
+            shared = " (ranks that pay the same are one kind)" if len(kinds) < len(rules.pay) else ""
             raise ConstructError(
-                f"bad --cards {text!r}: these rules have {len(rules.pay)} pay ranks ({ranks}), "
-                f"so give at most {len(rules.pay) + 1} numbers"
+                f"bad --cards {text!r}: these rules have {len(kinds)} kinds of pay card{shared}: "
+                f"{' '.join(kinds)}, so give at most {len(kinds) + 1} numbers"
             )
-        counts += [0] * (len(rules.pay) + 1 - len(counts))
-        available = Composition.of(rules)
+        counts += [0] * (len(kinds) + 1 - len(counts))
         for (value, want), have, symbol in zip(
-            zip(available.values, counts, strict=True), available.counts, ("-", *ranks), strict=True
+            zip(available.values, counts, strict=True), available.counts, available.symbols, strict=True
         ):
             if want > have:
                 raise ConstructError(
@@ -109,8 +120,11 @@ class Composition:
 
     @property
     def symbols(self) -> tuple[str, ...]:
-        """The compact symbol of each kind: ``-`` and the pay ranks."""
-        return ("-", *(rank.symbol for rank, _ in self.rules.pay))
+        """The name of each kind: ``-`` and the pay ranks, those that pay the same together (``JQ``)."""
+        ranks: dict[int, str] = {}
+        for rank, value in self.rules.pay:
+            ranks[value] = ranks.get(value, "") + rank.symbol
+        return ("-", *(ranks[value] for value in self.values[1:]))
 
     def describe(self) -> str:
         """``-28 J4 Q4 K4``: cards of each kind."""
@@ -137,14 +151,16 @@ class Composition:
 
 
 def _check_rules(rules: Rules) -> None:
-    """Refuse rules the model cannot take: more than two players, paying number cards, shared pay values."""
+    """Refuse rules the model cannot take: more than two players, paying number cards."""
     if rules.players != 2:
         raise ConstructError("the cycle model is for two players")
     if rules.number_ranks_pay:
         raise ConstructError("the cycle model writes positions compactly, so number cards must not pay")
-    values = [value for _, value in rules.pay]
-    if len(set(values)) != len(values):
-        raise ConstructError("the cycle model needs each pay rank to have its own pay value")
+
+
+def _pay_values(rules: Rules) -> tuple[int, ...]:
+    """The pay values of the rules' pay ranks in rank order, each once (a kind per value)."""
+    return tuple(dict.fromkeys(value for _, value in rules.pay))
 
 
 @dataclass(frozen=True)
