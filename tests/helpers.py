@@ -1,6 +1,6 @@
-"""What several test modules share: a scripted WebSocket client, a test client of a fresh server,
-Chromium's settings and page helpers, the accessibility audit, and stored never-ending deals
-(fixtures live in conftest.py and tests/web/conftest.py)."""
+"""What several test modules share: a game's events by kind and its state, a scripted WebSocket
+client, a test client of a fresh server, Chromium's settings and page helpers, the accessibility
+audit, and stored never-ending deals (fixtures live in conftest.py and tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -153,6 +153,26 @@ def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[G
     """What the reference engine says of each deal, its seat in ``firsts`` leading: what every
     kernel is held to."""
     return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
+
+
+def of_type(events: list[Any], kind: type) -> list[Any]:
+    """The events of one kind, in order."""
+    return [event for event in events if isinstance(event, kind)]
+
+
+def state(game: Game) -> tuple[Any, ...]:
+    """Everything that decides the rest of a game."""
+    return (
+        tuple(tuple(stack) for stack in game.stacks),
+        tuple(game.pile),
+        game.to_play,
+        game.owed,
+        game.creditor,
+        tuple(game.out),
+        game.cards,
+        game.tricks,
+        game.first,
+    )
 
 
 @contextlib.contextmanager
