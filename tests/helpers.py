@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import shutil
 import threading
@@ -20,11 +21,11 @@ from starlette.testclient import TestClient
 
 from beggar.cycle import find_cycle
 from beggar.engine import CardTurned, Game, GameRecord, play
-from beggar.notation import Deal
+from beggar.notation import Deal, random_deal
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.kinds import Composition
 from beggar.research.store import CycleDeal, Store, StoredCycle
-from beggar.rules import Rules, rules_named
+from beggar.rules import STANDARD, Rules, rules_named
 from beggar.web.app import create_app
 from beggar.web.settings import ServerSettings
 
@@ -173,6 +174,17 @@ def state(game: Game) -> tuple[Any, ...]:
         game.tricks,
         game.first,
     )
+
+
+@functools.cache
+def long_deal() -> Deal:
+    """The first standard random deal (by seed, the first hand leading) of more than 150 cards: a
+    game that goes on well past the cards a test of a saved or restarted table turns."""
+    for seed in range(1, 1000):
+        deal = random_deal(STANDARD, seed)
+        if play(deal, first=0).cards > 150:
+            return deal
+    raise AssertionError("no long deal")
 
 
 @contextlib.contextmanager
