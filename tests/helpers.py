@@ -1,11 +1,12 @@
-"""What several test modules share: a scripted WebSocket client, a test client of a fresh server,
-Chromium's settings and page helpers, the accessibility audit, and stored never-ending deals
-(fixtures live in conftest.py and tests/web/conftest.py)."""
+"""What several test modules share: a game's events by kind and its state, a scripted WebSocket
+client, a test client of a fresh server, Chromium's settings and page helpers, the accessibility
+audit, and stored never-ending deals (fixtures live in conftest.py and tests/web/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import shutil
 import threading
@@ -20,11 +21,11 @@ from starlette.testclient import TestClient
 
 from beggar.cycle import find_cycle
 from beggar.engine import CardTurned, Game, GameRecord, play
-from beggar.notation import Deal
+from beggar.notation import Deal, random_deal
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.kinds import Composition
 from beggar.research.store import CycleDeal, Store, StoredCycle
-from beggar.rules import Rules, rules_named
+from beggar.rules import STANDARD, Rules, rules_named
 from beggar.web.app import create_app
 from beggar.web.settings import ServerSettings
 
@@ -153,6 +154,37 @@ def engine_records(rules: Rules, deals: list[Deal], firsts: list[int]) -> list[G
     """What the reference engine says of each deal, its seat in ``firsts`` leading: what every
     kernel is held to."""
     return [play(deal, rules, first=first) for deal, first in zip(deals, firsts, strict=True)]
+
+
+def of_type(events: list[Any], kind: type) -> list[Any]:
+    """The events of one kind, in order."""
+    return [event for event in events if isinstance(event, kind)]
+
+
+def state(game: Game) -> tuple[Any, ...]:
+    """Everything that decides the rest of a game."""
+    return (
+        tuple(tuple(stack) for stack in game.stacks),
+        tuple(game.pile),
+        game.to_play,
+        game.owed,
+        game.creditor,
+        tuple(game.out),
+        game.cards,
+        game.tricks,
+        game.first,
+    )
+
+
+@functools.cache
+def long_deal() -> Deal:
+    """The first standard random deal (by seed, the first hand leading) of more than 150 cards: a
+    game that goes on well past the cards a test of a saved or restarted table turns."""
+    for seed in range(1, 1000):
+        deal = random_deal(STANDARD, seed)
+        if play(deal, first=0).cards > 150:
+            return deal
+    raise AssertionError("no long deal")
 
 
 @contextlib.contextmanager
