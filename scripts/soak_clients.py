@@ -24,6 +24,7 @@ import orjson
 import websockets
 
 from beggar.records import NEVER_ENDING
+from beggar.web.ids import ID_ALPHABET
 
 HOSTILE_ADDRESSES = [f"127.3.0.{i}" for i in range(1, 5)]
 CROWD_ADDRESS, CROWD_HOST = "127.4.0.1", "127.4.0.2"
@@ -36,7 +37,6 @@ CROWD_TABLE = {
     "rules": "standard:repeat=off:max-cards=1000000",
 }
 """A never-ending deal played at instant pace, stopped only by its card limit."""
-ID_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 @dataclass
@@ -347,7 +347,7 @@ async def guesser(soak: Soak) -> None:
         with quietly():
             ws = await hostile_connect(soak)
             for _ in range(200):
-                table = "".join(random.choices(ID_LETTERS, k=random.choice([8, 10, 16])))
+                table = "".join(random.choices(ID_ALPHABET, k=random.choice([8, 10, 16])))
                 await ws.send(json.dumps({"type": "join", "table": table}))
                 reply = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
                 soak.hostile["guessed joins"] += 1
