@@ -30,7 +30,7 @@ import numpy as np
 
 from beggar.kernels import lockstep as lanes
 from beggar.kernels.arrangements import next_arrangement
-from beggar.kernels.bits import shl, shr
+from beggar.kernels.bits import shl, shr, tz_llvm
 from beggar.kernels.bitwise import STASH, play_trick, stack_words
 from beggar.kernels.codes import CAPPED, CAPPED_AT_TRICK, CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
 from beggar.kernels.general import buffers, caps, settle
@@ -706,12 +706,18 @@ def _lanes(
     s = room[lanes.APART : lanes.APART + lanes.TRACKED_FIELDS * L]
     look = True
     while ctl[1] > 0:
-        if not look and lanes.step(s, payments, cap, usize, True) == _ZERO:
-            continue
-        look = False
-        for lane in range(L):
-            if not lanes.ended(s, lane, cap, usize):
-                continue
+        if look:
+            over = _ZERO
+            for lane in range(L):
+                if lanes.ended(s, lane, cap, usize):
+                    over |= _ONE << np.uint64(lane)
+            look = False
+        else:
+            over = lanes.step(s, payments, cap, usize, True)
+        while over != _ZERO:
+            # Only the lanes whose game has just ended, lowest first.
+            lane = tz_llvm(over)
+            over &= over - _ONE
             c = chunk[lane]
             if c < 0:
                 _deal_lane(s, lane, words, lead, n)

@@ -124,6 +124,14 @@ class ExhaustDeck:
         """The deal of ``index`` in compact notation."""
         return self.compact(self.arrangements.unrank(index))
 
+    def deals(self, indices: Iterable[int]) -> dict[int, str]:
+        """The deal of each of ``indices`` in compact notation, by index: :meth:`deal` for many
+        indices at once, with one alphabet for them all (making it is most of the time of one)."""
+        from beggar.research.cycles.canon import Alphabet  # compiled code: loaded only when a deal is written
+
+        alphabet = Alphabet.of(self.composition.rules)
+        return {i: alphabet.compact(list(self.arrangements.unrank(i)), self.lead) for i in set(indices)}
+
     def compact(self, pays: Iterable[int]) -> str:
         """Pay values, the leading hand first, in compact notation."""
         kind = {value: k for k, value in enumerate(self.composition.values)}
@@ -266,9 +274,15 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     if int(state[kernel.S_DONE]) != count:
         raise ExhaustError(f"the unit {unit.start:,} to {unit.stop:,} played {state[kernel.S_DONE]:,} deals")
     never.sort(key=lambda deal: deal.index)  # games in lockstep end out of order
+    tops = {
+        "cards": _longest(unit.start, by_cards, int(state[kernel.S_BY_CARDS]), kernel.C_CARDS),
+        "tricks": _longest(unit.start, by_tricks, int(state[kernel.S_BY_TRICKS]), kernel.C_TRICKS),
+    }
+    # Most games are among the longest by both measures: each deal is written once.
+    named = deck.deals(game[3] for games in tops.values() for game in games)
     longest = {
-        "cards": _longest(deck, unit.start, by_cards, int(state[kernel.S_BY_CARDS]), kernel.C_CARDS),
-        "tricks": _longest(deck, unit.start, by_tricks, int(state[kernel.S_BY_TRICKS]), kernel.C_TRICKS),
+        measure: [LongGame(i, named[i], cards, tricks, winner) for cards, tricks, winner, i in games]
+        for measure, games in tops.items()
     }
     return UnitResult(
         unit=unit,
@@ -283,18 +297,19 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     )
 
 
-def _longest(deck: ExhaustDeck, start: int, rows: Any, count: int, column: int) -> list[LongGame]:
-    """The unit's longest games from the kernel's candidates (a block of equal games expanded)."""
+def _longest(start: int, rows: Any, count: int, column: int) -> list[tuple[int, int, int, int]]:
+    """The unit's longest games from the kernel's candidates (a block of equal games expanded),
+    each as ``(cards, tricks, winner, index)``."""
     from beggar.kernels import exhaust as kernel
 
-    games: list[tuple[int, int, int, int, int]] = []
+    games: list[tuple[int, int, int, int]] = []
     for r in range(count):
         offset, cards, tricks, winner, times = (int(x) for x in rows[r])
         for i in range(min(times, kernel.LONGEST)):
-            games.append((cards, tricks, winner, start + offset + i, column))
+            games.append((cards, tricks, winner, start + offset + i))
     key = 0 if column == kernel.C_CARDS else 1
     games.sort(key=lambda g: (-g[key], g[3]))
-    return [LongGame(g[3], deck.deal(g[3]), g[0], g[1], g[2]) for g in games[: kernel.LONGEST]]
+    return games[: kernel.LONGEST]
 
 
 def _never_ending(deck: ExhaustDeck, index: int, row: Any) -> NeverEndingDeal:
