@@ -247,8 +247,7 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     in_lanes = standard and lockstep and deck.composition.size <= lanes.MAX_CARDS
     if in_lanes:
         # Chunks of consecutive deals, each lane playing one chunk at a time in index order.
-        chunks = min(count, max(lanes.LANES, count // CHUNK))
-        cuts = [count * c // chunks for c in range(chunks + 1)]
+        cuts = chunk_cuts(count, lanes.LANES)
         decks = np.array([deck.arrangements.unrank(unit.start + cut) for cut in cuts[:-1]], dtype=np.uint8)
         pos = np.array(cuts[:-1], dtype=np.int64)
         stop = np.array(cuts[1:], dtype=np.int64)
@@ -295,6 +294,29 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
         seconds=time.perf_counter() - began,
         games=int(state[kernel.S_PLAYED]),
     )
+
+
+def chunk_cuts(count: int, lanes: int) -> list[int]:
+    """Where a unit of ``count`` deals is cut into chunks for ``lanes`` lanes: ``0``, ..., ``count``.
+
+    Chunks of :data:`CHUNK` deals, shrinking towards the unit's end (each a ``2 * lanes``-th of
+    the deals left, down to a 64th of a chunk): a lane that takes the last chunk plays it while
+    the others, done, play nothing, so the last chunks are small and the lanes end together. With
+    chunks of equal size, the lanes' idle time at the end cost some 3% of a unit of 3,000,000
+    deals. A small unit is cut into a chunk a lane.
+
+    >>> chunk_cuts(10, 4)
+    [0, 2, 4, 6, 8, 10]
+    >>> sizes = [b - a for a, b in itertools.pairwise(chunk_cuts(3_000_000, 4))]
+    >>> sizes[:2], sizes[-3:], len(sizes)
+    ([65536, 65536], [1024, 1024, 954], 77)
+    """
+    smallest = max(1, min(CHUNK // 64, count // lanes))
+    cuts = [0]
+    while cuts[-1] < count:
+        left = count - cuts[-1]
+        cuts.append(cuts[-1] + min(CHUNK, left, max(left // (2 * lanes), smallest)))
+    return cuts
 
 
 def _longest(start: int, rows: Any, count: int, column: int) -> list[tuple[int, int, int, int]]:
