@@ -107,7 +107,9 @@ def _le(a: np.uint64, b: np.uint64) -> bool:
 
 
 @jit_inline
-def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track: bool) -> np.uint64:
+def step(
+    s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track: bool, capping: bool = True
+) -> np.uint64:
     """Advance every lane of ``s`` by one step; the lanes whose game is over, as bits (lane ``i``: bit ``i``).
 
     ``pays`` holds the payment of value code ``c`` in its byte ``c``; ``cap`` is the tally at
@@ -116,7 +118,10 @@ def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track:
     (:data:`TRACKED_FIELDS`), past zero (:func:`unturned1` reads a negative count as none: a
     subtraction a step, where stopping at zero took a compare and a choice more, and the step's
     values already fill the sixteen vector registers). Each lane's step returns its bit ``i`` of
-    the result, set when its game is over, so that the caller visits only those lanes.
+    the result, set when its game is over, so that the caller visits only those lanes. With
+    ``capping`` False (a constant) a game past ``cap`` is not reported: the caller looks for those
+    with :func:`ended` every so many passes (a compare fewer a step; a game may then run a few
+    steps past the cap, and one that ends past it is replayed exactly all the same).
     Every quantity is an unsigned word and every choice a mask (``0`` or all ones), so that the
     loop over the lanes has no branch. Every shift is by less than 64 while a lane's game is
     being played (the largest is by the deck's size, at most :data:`MAX_CARDS`), so no shift
@@ -200,7 +205,9 @@ def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track:
         s[_OWED * L + i] = owed
         s[_TALLY * L + i] = tally
         # tally >= cap compared as signed words (both are below 2**63): one instruction, not three.
-        over = _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL) | _U(not _le(tally, cap - _ONE))
+        over = _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL)
+        if capping:
+            over |= _U(not _le(tally, cap - _ONE))
         over_any |= over << _U(i)
     return over_any
 
