@@ -137,6 +137,21 @@ def test_units_add_up_to_the_whole_and_a_range_is_its_own_deals() -> None:
     assert [n.index for p in parts for n in p.never_ending] == [n.index for n in whole.never_ending]
 
 
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 1000, 65_536 * 9 + 17, 1 << 24])
+def test_a_unit_is_cut_into_chunks_that_shrink_towards_its_end(count: int) -> None:
+    # Every deal in one chunk, a chunk for each lane where there are deals enough, none larger
+    # than CHUNK, and the last chunks small, so that the lanes end a unit together.
+    from beggar.research.exhaust import CHUNK, chunk_cuts
+
+    cuts = chunk_cuts(count, 4)
+    sizes = [b - a for a, b in itertools.pairwise(cuts)]
+    assert (cuts[0], cuts[-1]) == (0, count)
+    assert all(0 < size <= CHUNK for size in sizes)
+    assert len(sizes) >= min(count, 4)
+    if count > 16 * CHUNK:
+        assert max(sizes[-4:]) <= CHUNK // 16
+
+
 def test_a_run_cut_otherwise_plays_only_the_deals_still_missing(tmp_path: Path) -> None:
     deck = ExhaustDeck.of(rules_named(SMALL[0]), SMALL[1])
     store = ExhaustStore(Store(tmp_path / "cuts.db"))

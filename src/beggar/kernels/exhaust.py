@@ -30,7 +30,7 @@ import numpy as np
 
 from beggar.kernels import lockstep as lanes
 from beggar.kernels.arrangements import next_arrangement
-from beggar.kernels.bits import shl, shr
+from beggar.kernels.bits import shl, shr, tz_llvm
 from beggar.kernels.bitwise import STASH, play_trick, stack_words
 from beggar.kernels.codes import CAPPED, CAPPED_AT_TRICK, CFG_NEWEST_FIRST, CFG_WHEN_EMPTY, REASON_REPEAT
 from beggar.kernels.general import buffers, caps, settle
@@ -42,6 +42,8 @@ CANDIDATES = 1024
 """Rows of each candidate buffer of long games before it is cut back to the longest."""
 HISTOGRAM = 1 << 16
 """Lengths the histograms hold: a finished game of more cards or tricks stops the unit."""
+CAP_EVERY = 32
+"""Lockstep passes between two looks for games past the card cap (a power of two)."""
 LOOPS = 4096
 """Never-ending deals recorded before the kernel hands them back."""
 
@@ -695,6 +697,8 @@ def _lanes(
     hand-over was a locked increment and decrement, a quarter of the kernel's time. So it
     allocates nothing, and the exact replay (which does) is left to the caller. Lanes whose game
     has ended are looked for before the first step, for a call that takes up after such a replay.
+    Games past the card cap (never-ending ones) are looked for every :data:`CAP_EVERY` passes
+    rather than by the step (a compare fewer a pass, about 4% of the kernel's time).
     """
     binom, kinds, room, words, chunk, ctl = scratch
     L = lanes.LANES
@@ -705,13 +709,25 @@ def _lanes(
     payments = lanes.pay_bytes(pays)
     s = room[lanes.APART : lanes.APART + lanes.TRACKED_FIELDS * L]
     look = True
+    passes = 0
     while ctl[1] > 0:
-        if not look and lanes.step(s, payments, cap, usize, True) == _ZERO:
-            continue
-        look = False
-        for lane in range(L):
-            if not lanes.ended(s, lane, cap, usize):
-                continue
+        if look:
+            over = _ZERO
+            for lane in range(L):
+                if lanes.ended(s, lane, cap, usize):
+                    over |= _ONE << np.uint64(lane)
+            look = False
+        else:
+            over = lanes.step(s, payments, cap, usize, True, False)
+            passes += 1
+            if passes & (CAP_EVERY - 1) == 0:
+                for lane in range(L):
+                    if lanes.ended(s, lane, cap, usize):
+                        over |= _ONE << np.uint64(lane)
+        while over != _ZERO:
+            # Only the lanes whose game has just ended, lowest first.
+            lane = tz_llvm(over)
+            over &= over - _ONE
             c = chunk[lane]
             if c < 0:
                 _deal_lane(s, lane, words, lead, n)
@@ -740,6 +756,7 @@ def _lanes(
 
 __all__ = [
     "CANDIDATES",
+    "CAP_EVERY",
     "C_CARDS",
     "C_OFFSET",
     "C_TIMES",

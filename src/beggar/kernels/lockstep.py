@@ -107,13 +107,21 @@ def _le(a: np.uint64, b: np.uint64) -> bool:
 
 
 @jit_inline
-def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track: bool) -> np.uint64:
-    """Advance every lane of ``s`` by one step; nonzero when some lane's game is over.
+def step(
+    s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track: bool, capping: bool = True
+) -> np.uint64:
+    """Advance every lane of ``s`` by one step; the lanes whose game is over, as bits (lane ``i``: bit ``i``).
 
     ``pays`` holds the payment of value code ``c`` in its byte ``c``; ``cap`` is the tally at
     which a game is handed to the exact replay (cards from bit 32); ``size`` is the deck's size.
     ``track`` (a constant where it is inlined) also counts down seat 1's unturned dealt cards
-    (:data:`TRACKED_FIELDS`): exact for the winner of a game that ended, the only one it is read for.
+    (:data:`TRACKED_FIELDS`), past zero (:func:`unturned1` reads a negative count as none: a
+    subtraction a step, where stopping at zero took a compare and a choice more, and the step's
+    values already fill the sixteen vector registers). Each lane's step returns its bit ``i`` of
+    the result, set when its game is over, so that the caller visits only those lanes. With
+    ``capping`` False (a constant) a game past ``cap`` is not reported: the caller looks for those
+    with :func:`ended` every so many passes (a compare fewer a step; a game may then run a few
+    steps past the cap, and one that ends past it is replayed exactly all the same).
     Every quantity is an unsigned word and every choice a mask (``0`` or all ones), so that the
     loop over the lanes has no branch. Every shift is by less than 64 while a lane's game is
     being played (the largest is by the deck's size, at most :data:`MAX_CARDS`), so no shift
@@ -176,10 +184,10 @@ def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track:
         owed = (pays >> ((c0 << _U(3)) | (c1 << _U(4)))) & _U(255) & keep
         if track:
             # Seat 1 turned kx cards if it is X, else ky (the turner with no card left counts one
-            # too many, but that is never seat 1 while it still holds dealt cards).
+            # too many, but that is never seat 1 while it still holds dealt cards, so the count
+            # is exact down to zero, and only its sign matters below).
             k1 = _pick(_mask((tally & _SEAT_BIT) != _ZERO), kx, ky)
-            d1 = s[_D1 * L + i]
-            s[_D1 * L + i] = d1 - _pick(_mask(_le(k1, d1)), k1, d1)
+            s[_D1 * L + i] -= k1
         tally = ((tally + (k << _CARDS_AT)) - m_paid) ^ (m_x & _SEAT_BIT)
         # X is whoever turns next: the payer, or the taker of the pile.
         nx, ny = _pick(m_x, ny, nx), _pick(m_x, nx, ny)
@@ -196,7 +204,11 @@ def step(s: np.ndarray, pays: np.uint64, cap: np.uint64, size: np.uint64, track:
         s[_NY * L + i] = ny
         s[_OWED * L + i] = owed
         s[_TALLY * L + i] = tally
-        over_any |= _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL) | _U(tally >= cap)
+        # tally >= cap compared as signed words (both are below 2**63): one instruction, not three.
+        over = _U(_pick(m_paid, ny, nx) == _ZERO) | _U(ny == _ALL)
+        if capping:
+            over |= _U(not _le(tally, cap - _ONE))
+        over_any |= over << _U(i)
     return over_any
 
 
@@ -269,8 +281,9 @@ def put_lane(
 
 @jit_inline
 def unturned1(s: np.ndarray, lane: int) -> int:
-    """Seat 1's dealt cards not turned yet in ``lane`` (a state with :data:`TRACKED_FIELDS`)."""
-    return int(np.int64(s[_D1 * LANES + lane]))
+    """Seat 1's dealt cards not turned yet in ``lane`` (a state with :data:`TRACKED_FIELDS`):
+    :func:`step` counts them down past zero."""
+    return max(int(np.int64(s[_D1 * LANES + lane])), 0)
 
 
 @jit_inline

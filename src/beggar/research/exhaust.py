@@ -125,6 +125,14 @@ class ExhaustDeck:
         """The deal of ``index`` in compact notation."""
         return self.compact(self.arrangements.unrank(index))
 
+    def deals(self, indices: Iterable[int]) -> dict[int, str]:
+        """The deal of each of ``indices`` in compact notation, by index: :meth:`deal` for many
+        indices at once, with one alphabet for them all (making it is most of the time of one)."""
+        from beggar.research.cycles.canon import Alphabet  # compiled code: loaded only when a deal is written
+
+        alphabet = Alphabet.of(self.composition.rules)
+        return {i: alphabet.compact(list(self.arrangements.unrank(i)), self.lead) for i in set(indices)}
+
     def compact(self, pays: Iterable[int]) -> str:
         """Pay values, the leading hand first, in compact notation."""
         kind = {value: k for k, value in enumerate(self.composition.values)}
@@ -240,8 +248,7 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     in_lanes = standard and lockstep and deck.composition.size <= lanes.MAX_CARDS
     if in_lanes:
         # Chunks of consecutive deals, each lane playing one chunk at a time in index order.
-        chunks = min(count, max(lanes.LANES, count // CHUNK))
-        cuts = [count * c // chunks for c in range(chunks + 1)]
+        cuts = chunk_cuts(count, lanes.LANES)
         decks = np.array([deck.arrangements.unrank(unit.start + cut) for cut in cuts[:-1]], dtype=np.uint8)
         pos = np.array(cuts[:-1], dtype=np.int64)
         stop = np.array(cuts[1:], dtype=np.int64)
@@ -267,9 +274,15 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     if int(state[kernel.S_DONE]) != count:
         raise ExhaustError(f"the unit {unit.start:,} to {unit.stop:,} played {state[kernel.S_DONE]:,} deals")
     never.sort(key=lambda deal: deal.index)  # games in lockstep end out of order
+    tops = {
+        "cards": _longest(unit.start, by_cards, int(state[kernel.S_BY_CARDS]), kernel.C_CARDS),
+        "tricks": _longest(unit.start, by_tricks, int(state[kernel.S_BY_TRICKS]), kernel.C_TRICKS),
+    }
+    # Most games are among the longest by both measures: each deal is written once.
+    named = deck.deals(game[3] for games in tops.values() for game in games)
     longest = {
-        "cards": _longest(deck, unit.start, by_cards, int(state[kernel.S_BY_CARDS]), kernel.C_CARDS),
-        "tricks": _longest(deck, unit.start, by_tricks, int(state[kernel.S_BY_TRICKS]), kernel.C_TRICKS),
+        measure: [LongGame(i, named[i], cards, tricks, winner) for cards, tricks, winner, i in games]
+        for measure, games in tops.items()
     }
     return UnitResult(
         unit=unit,
@@ -284,18 +297,42 @@ def play_unit(unit: Unit, *, skip: bool = True, lockstep: bool = True) -> UnitRe
     )
 
 
-def _longest(deck: ExhaustDeck, start: int, rows: Any, count: int, column: int) -> list[LongGame]:
-    """The unit's longest games from the kernel's candidates (a block of equal games expanded)."""
+def chunk_cuts(count: int, lanes: int) -> list[int]:
+    """Where a unit of ``count`` deals is cut into chunks for ``lanes`` lanes: ``0``, ..., ``count``.
+
+    Chunks of :data:`CHUNK` deals, shrinking towards the unit's end (each a ``2 * lanes``-th of
+    the deals left, down to a 64th of a chunk): a lane that takes the last chunk plays it while
+    the others, done, play nothing, so the last chunks are small and the lanes end together. With
+    chunks of equal size, the lanes' idle time at the end cost some 3% of a unit of 3,000,000
+    deals. A small unit is cut into a chunk a lane.
+
+    >>> chunk_cuts(10, 4)
+    [0, 2, 4, 6, 8, 10]
+    >>> sizes = [b - a for a, b in itertools.pairwise(chunk_cuts(3_000_000, 4))]
+    >>> sizes[:2], sizes[-3:], len(sizes)
+    ([65536, 65536], [1024, 1024, 954], 77)
+    """
+    smallest = max(1, min(CHUNK // 64, count // lanes))
+    cuts = [0]
+    while cuts[-1] < count:
+        left = count - cuts[-1]
+        cuts.append(cuts[-1] + min(CHUNK, left, max(left // (2 * lanes), smallest)))
+    return cuts
+
+
+def _longest(start: int, rows: Any, count: int, column: int) -> list[tuple[int, int, int, int]]:
+    """The unit's longest games from the kernel's candidates (a block of equal games expanded),
+    each as ``(cards, tricks, winner, index)``."""
     from beggar.kernels import exhaust as kernel
 
-    games: list[tuple[int, int, int, int, int]] = []
+    games: list[tuple[int, int, int, int]] = []
     for r in range(count):
         offset, cards, tricks, winner, times = (int(x) for x in rows[r])
         for i in range(min(times, kernel.LONGEST)):
-            games.append((cards, tricks, winner, start + offset + i, column))
+            games.append((cards, tricks, winner, start + offset + i))
     key = 0 if column == kernel.C_CARDS else 1
     games.sort(key=lambda g: (-g[key], g[3]))
-    return [LongGame(g[3], deck.deal(g[3]), g[0], g[1], g[2]) for g in games[: kernel.LONGEST]]
+    return games[: kernel.LONGEST]
 
 
 def _never_ending(deck: ExhaustDeck, index: int, row: Any) -> NeverEndingDeal:
