@@ -4,6 +4,7 @@ Back, the recent games, and what a first visit costs."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -139,19 +140,21 @@ def test_the_home_page_and_its_header_lead_back_to_a_game_left_by_back(server: s
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.go_back()
         page.wait_for_selector("#home:not([hidden])")
+        # Back at the table once its state is drawn (Turn waits disabled until then; the counts
+        # still drawn from before would not say so).
         page.go_forward()
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.go_back()
         page.click("#current-link")
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.click("header nav >> text=Play")
         page.wait_for_selector("#home:not([hidden])")
         page.wait_for_selector("#current-game:not([hidden])")
         page.click("#current-link")
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.click("#leave")
         assert page.locator("#table").is_visible()  # a game under way: asked first
         page.click("#leave-no")
@@ -160,6 +163,39 @@ def test_the_home_page_and_its_header_lead_back_to_a_game_left_by_back(server: s
         page.click("#leave-yes")
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_hidden()
+
+
+def test_back_before_a_game_is_drawn_again_keeps_the_way_back(server: str, browser: Any) -> None:
+    """Forward to a game left by Back, and Back again before its state has come (the server's
+    answers held after "joined"): the home page still leads back to the game, which goes on."""
+    with opened(browser) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.go_back()
+        page.wait_for_selector("#current-game:not([hidden])")
+        routed: list[Any] = []
+
+        def hold(socket: Any) -> None:
+            """The first socket routed lets "joined" through and holds the server's other answers."""
+            to_server = socket.connect_to_server()
+            routed.append(socket)
+            if len(routed) > 1:
+                return  # connected: its messages pass both ways
+
+            def answer(text: str | bytes) -> None:
+                if json.loads(text)["type"] == "joined":
+                    socket.send(text)
+
+            to_server.on_message(answer)
+
+        page.route_web_socket(re.compile(r"/ws/"), hold)
+        page.go_forward()
+        # "joined" is drawn (it focuses the table); the table's state is held back.
+        page.wait_for_function("document.activeElement === document.querySelector('#table')")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_visible()
+        page.click("#current-link")
+        page.wait_for_selector("#turn:enabled")  # the game goes on, its state drawn
 
 
 def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browser: Any) -> None:
