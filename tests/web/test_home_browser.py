@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from typing import Any
 
 import pytest
@@ -196,6 +197,39 @@ def test_back_before_a_game_is_drawn_again_keeps_the_way_back(server: str, brows
         assert page.locator("#current-game").is_visible()
         page.click("#current-link")
         page.wait_for_selector("#turn:enabled")  # the game goes on, its state drawn
+
+
+def test_a_section_chosen_before_a_new_game_has_its_table_stays(server: str, browser: Any) -> None:
+    """Play the computer, then Rules before the server has answered (its answers held): the rules
+    page stays, and the table opened meanwhile does not take the page over when they come."""
+    with opened(browser) as page:
+        page.goto(server)
+        held: list[str | bytes] = []
+        routed: list[Any] = []
+        closed: list[bool] = []
+
+        def hold(socket: Any) -> None:
+            to_server = socket.connect_to_server()
+            routed.append(socket)
+            to_server.on_message(lambda message: held.append(message))
+            socket.on_close(lambda *_: closed.append(True))
+
+        page.route_web_socket(re.compile(r"/ws/"), hold)
+        page.click("#play-computer")
+        deadline = time.monotonic() + 30
+        while not held:  # the table is open at the server, its first answer held
+            assert time.monotonic() < deadline, "the server did not answer"
+            page.wait_for_timeout(20)
+        page.click("header nav >> text=Rules")
+        page.wait_for_selector("#rules:not([hidden])")
+        if not closed:
+            for message in held:
+                routed[0].send(message)
+        # Either the page let the table go (its socket closed) or the table's answers took it over.
+        while not closed and page.locator("#table").is_hidden():
+            assert time.monotonic() < deadline, "the page neither let the table go nor showed it"
+            page.wait_for_timeout(20)
+        assert page.locator("#rules").is_visible() and "/t/" not in page.url
 
 
 def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browser: Any) -> None:

@@ -119,6 +119,13 @@ class App {
       this.openReplay(replay[1]);
       return;
     }
+    if (!this.me.table && this.me.mode) {
+      // A table asked for that the server has not opened yet: the person went elsewhere first.
+      // It is let go, or its answer would take the page over from where they went.
+      this.connection.send({ type: "leave" });
+      this.connection.close();
+      this.me = seatedAt();
+    }
     const page = location.hash.replace("#", "") || "home";
     // Back from a table with its own address is not leaving it: Forward, or the home page's link
     // back, returns to it (a friend table keeps the seat while its friends wait a while).
