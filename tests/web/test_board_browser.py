@@ -31,6 +31,15 @@ DESKTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 768, "height": 1024}
 
 
+SEAT_BOXES = """() => [...document.querySelectorAll('#seats > .seat')].map((seat) => {
+  const box = seat.getBoundingClientRect();
+  return {you: seat.classList.contains('you'), x: box.x, y: box.y, width: box.width, height: box.height};
+})"""
+"""Each seat's box, in the order of the seats, read in one step: the board draws its seats afresh
+with each state, and seats read one after another may straddle a state (one read as it is replaced
+has no box at all)."""
+
+
 def _resized(page: Any, size: dict[str, int]) -> None:
     """Give ``page`` the window ``size`` and wait two frames: what watches for a resize (the pile's
     fan, the log) has then laid the page out again."""
@@ -58,14 +67,15 @@ def test_on_a_phone_at_eight_seats_every_name_your_mark_and_the_owed_words_are_w
         assert "Bartholomew" in mine.inner_text() and "(you)" in mine.inner_text()
         assert mine.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
-        seats = [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)]
+        seats = page.evaluate(SEAT_BOXES)
+        assert len(seats) == 8
         page.keyboard.press("Space")
         page.wait_for_selector(".seat.you .owed", timeout=30_000)
         words = page.locator(".seat.you .owed-words")
         assert words.is_visible() and words.inner_text() == "3 to pay"
         whole = "el => el.scrollWidth <= el.clientWidth"
         assert words.evaluate(whole) and page.locator(".seat.you .owed").evaluate(whole)
-        assert [page.locator(f".seat[data-seat='{i}']").bounding_box() for i in range(8)] == seats
+        assert page.evaluate(SEAT_BOXES) == seats
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
 
 
@@ -158,9 +168,10 @@ def _the_game_gets_the_screen(page: Any) -> None:
     width = page.locator("#pile .card").first.evaluate("el => el.offsetWidth")
     assert width > 84  # cards grow with a desktop window
     pile = page.locator("#pile").bounding_box()
-    mine = page.locator(".seat.you").bounding_box()
-    others = [box for box in (s.bounding_box() for s in page.locator(".seat:not(.you)").all()) if box]
-    assert pile is not None and mine is not None and len(others) == 3
+    seats = page.evaluate(SEAT_BOXES)
+    [mine] = [box for box in seats if box["you"]]
+    others = [box for box in seats if not box["you"]]
+    assert pile is not None and len(others) == 3
     # Around the pile: one across it, one on each side, this person below it.
     assert len([box for box in others if box["y"] + box["height"] <= pile["y"]]) == 1
     assert len([box for box in others if box["x"] + box["width"] <= pile["x"]]) == 1

@@ -4,8 +4,10 @@ Back, the recent games, and what a first visit costs."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import time
 from typing import Any
 
 import pytest
@@ -139,19 +141,21 @@ def test_the_home_page_and_its_header_lead_back_to_a_game_left_by_back(server: s
         page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
         page.go_back()
         page.wait_for_selector("#home:not([hidden])")
+        # Back at the table once its state is drawn (Turn waits disabled until then; the counts
+        # still drawn from before would not say so).
         page.go_forward()
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.go_back()
         page.click("#current-link")
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.click("header nav >> text=Play")
         page.wait_for_selector("#home:not([hidden])")
         page.wait_for_selector("#current-game:not([hidden])")
         page.click("#current-link")
         page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function("parseInt(document.querySelector('#counts').innerText) >= 1")
+        page.wait_for_selector("#turn:enabled")
         page.click("#leave")
         assert page.locator("#table").is_visible()  # a game under way: asked first
         page.click("#leave-no")
@@ -160,6 +164,72 @@ def test_the_home_page_and_its_header_lead_back_to_a_game_left_by_back(server: s
         page.click("#leave-yes")
         page.wait_for_selector("#home:not([hidden])")
         assert page.locator("#current-game").is_hidden()
+
+
+def test_back_before_a_game_is_drawn_again_keeps_the_way_back(server: str, browser: Any) -> None:
+    """Forward to a game left by Back, and Back again before its state has come (the server's
+    answers held after "joined"): the home page still leads back to the game, which goes on."""
+    with opened(browser) as page:
+        play_the_computer(page, server, seed=SHORT_SEED, pace="fast")
+        page.go_back()
+        page.wait_for_selector("#current-game:not([hidden])")
+        routed: list[Any] = []
+
+        def hold(socket: Any) -> None:
+            """The first socket routed lets "joined" through and holds the server's other answers."""
+            to_server = socket.connect_to_server()
+            routed.append(socket)
+            if len(routed) > 1:
+                return  # connected: its messages pass both ways
+
+            def answer(text: str | bytes) -> None:
+                if json.loads(text)["type"] == "joined":
+                    socket.send(text)
+
+            to_server.on_message(answer)
+
+        page.route_web_socket(re.compile(r"/ws/"), hold)
+        page.go_forward()
+        # "joined" is drawn (it focuses the table); the table's state is held back.
+        page.wait_for_function("document.activeElement === document.querySelector('#table')")
+        page.go_back()
+        page.wait_for_selector("#home:not([hidden])")
+        assert page.locator("#current-game").is_visible()
+        page.click("#current-link")
+        page.wait_for_selector("#turn:enabled")  # the game goes on, its state drawn
+
+
+def test_a_section_chosen_before_a_new_game_has_its_table_stays(server: str, browser: Any) -> None:
+    """Play the computer, then Rules before the server has answered (its answers held): the rules
+    page stays, and the table opened meanwhile does not take the page over when they come."""
+    with opened(browser) as page:
+        page.goto(server)
+        held: list[str | bytes] = []
+        routed: list[Any] = []
+        closed: list[bool] = []
+
+        def hold(socket: Any) -> None:
+            to_server = socket.connect_to_server()
+            routed.append(socket)
+            to_server.on_message(lambda message: held.append(message))
+            socket.on_close(lambda *_: closed.append(True))
+
+        page.route_web_socket(re.compile(r"/ws/"), hold)
+        page.click("#play-computer")
+        deadline = time.monotonic() + 30
+        while not held:  # the table is open at the server, its first answer held
+            assert time.monotonic() < deadline, "the server did not answer"
+            page.wait_for_timeout(20)
+        page.click("header nav >> text=Rules")
+        page.wait_for_selector("#rules:not([hidden])")
+        if not closed:
+            for message in held:
+                routed[0].send(message)
+        # Either the page let the table go (its socket closed) or the table's answers took it over.
+        while not closed and page.locator("#table").is_hidden():
+            assert time.monotonic() < deadline, "the page neither let the table go nor showed it"
+            page.wait_for_timeout(20)
+        assert page.locator("#rules").is_visible() and "/t/" not in page.url
 
 
 def test_each_preset_says_what_it_does_to_a_game_as_measured(server: str, browser: Any) -> None:

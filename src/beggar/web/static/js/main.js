@@ -119,6 +119,13 @@ class App {
       this.openReplay(replay[1]);
       return;
     }
+    if (!this.me.table && this.me.mode) {
+      // A table asked for that the server has not opened yet: the person went elsewhere first.
+      // It is let go, or its answer would take the page over from where they went.
+      this.connection.send({ type: "leave" });
+      this.connection.close();
+      this.me = seatedAt();
+    }
     const page = location.hash.replace("#", "") || "home";
     // Back from a table with its own address is not leaving it: Forward, or the home page's link
     // back, returns to it (a friend table keeps the seat while its friends wait a while).
@@ -183,7 +190,6 @@ class App {
       if (message.addressed && message.seat !== null && App.here() !== here) {
         history.pushState(null, "", siteUrl(here).href);
       }
-      if (message.seat !== null) setCurrentGame(null); // back at a table: no link back needed
       this.table.reset();
       if (this.end) this.end.reset();
       else this.endDialog(); // loaded now, before any game at this table ends
@@ -209,6 +215,9 @@ class App {
           earlier,
         });
       }
+      // Back at a table, its state drawn: no link back needed. Not at "joined": Back pressed before
+      // the state comes leaves the table as it found it, and the link back is still wanted then.
+      if (!this.table.state && message.you !== null && message.you !== undefined) setCurrentGame(null);
       this.table.render(message);
       const seen = { points: this.table.chartPoints, player: this.table.player };
       if (this.end) this.end.render(message, seen);
@@ -346,9 +355,15 @@ class App {
     // Not on purpose is Back or a link: the page says it goes elsewhere, which is no lost line.
     this.connection.send({ type: onPurpose ? "leave" : "away" });
     const s = this.table && this.table.state;
-    // A game left by Back waits for its person (a friend table, a while): the home page links to it.
-    const waits = !onPurpose && s && s.addressed && this.table.player && !s.over;
-    setCurrentGame(waits ? { table: s.table, title: tableTitle(s) } : null);
+    if (s) {
+      // A game left by Back waits for its person (a friend table, a while): the home page links to it.
+      const waits = !onPurpose && s.addressed && this.table.player && !s.over;
+      setCurrentGame(waits ? { table: s.table, title: tableTitle(s) } : null);
+    } else if (onPurpose) {
+      setCurrentGame(null);
+    }
+    // Else Back (or a link) came before the table's first state, as the page was still joining it:
+    // the page learnt nothing new of the game, and the home page's way back to it stays as it was.
     this.connection.close();
     this.me = seatedAt();
     if (this.table) this.table.reset();
