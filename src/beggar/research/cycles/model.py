@@ -51,12 +51,12 @@ class _Cnf:
 
     def add(self, *literals: int) -> None:
         """Add the clause, dropping false constants; a clause holding a true constant is skipped."""
-        clause = []
-        for literal in literals:
-            if literal == self.true:
-                return
-            if literal != -self.true:
-                clause.append(literal)
+        # the models hold hundreds of thousands of clauses: the membership tests run in C, and
+        # most clauses hold no constant at all
+        if self.true in literals:
+            return
+        false = -self.true
+        clause = list(literals) if false not in literals else [lit for lit in literals if lit != false]
         if not clause:
             self.clauses.append([-self.true])  # an empty clause: the instance is unsatisfiable
         else:
@@ -502,16 +502,23 @@ class _Period:
                 cnf.add(-variables[v + 1], variables[v])
             return variables
 
+        # the loops stop where a counter's literal is the true constant (no clause): "turns >= w + v"
+        # is false past the counter's width at ``t``, and "turns >= t - v - w + 1" true from w = t - v on
+        # (the literals each loop reads are looked up once: these loops write most of a row's clauses)
         def lost0(t: int, at_least: Sequence[int], *guard: int) -> None:  # D_0(t) >= v implies at_least[v]
-            for v in range(1, len(at_least)):
-                for w in range(k1 + 1):
-                    cnf.add(*guard, -turns.at(t, w + v), held0.at(t, w + 1), at_least[v])
+            width = min(t, turns.cap)
+            turned = turns.rows[t]  # turned[u]: "turns >= u", for u up to the width
+            held = [held0.at(t, w + 1) for w in range(k1 + 1)]
+            for v in range(1, min(len(at_least), width + 1)):
+                for w in range(min(k1, width - v) + 1):
+                    cnf.add(*guard, -turned[w + v], held[w], at_least[v])
 
         def lost1(t: int, at_least: Sequence[int], *guard: int) -> None:  # D_1(t) >= v implies at_least[v]
+            held = [held1.at(t, w + 1) for w in range(k2 + 1)]
+            turned = [turns.at(t, u) for u in range(t + 1)]
             for v in range(1, len(at_least)):
-                for w in range(k2 + 1):
-                    if t - v - w + 1 >= 0:
-                        cnf.add(*guard, held1.at(t, w + 1), turns.at(t, t - v - w + 1), at_least[v])
+                for w in range(min(k2, t - v) + 1):
+                    cnf.add(*guard, held[w], turned[t - v - w + 1], at_least[v])
 
         self.lost = (extreme(k1), extreme(k2))
         self.least = (extreme(k1), extreme(k1)) if least_stack else ([], [])
