@@ -21,7 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from beggar.research.cycles.kinds import (
     leader_first,
     replay,
 )
-from beggar.research.cycles.model import build_period, build_row
+from beggar.research.cycles.model import RowModel, build_period, build_row
 
 SAT = "sat"
 UNSAT = "unsat"
@@ -224,40 +224,25 @@ def _enumerate_row(
     """The positions of each instance of a row in turn, as ``(n1, kinds)``; ``(n1, [])`` closes each.
 
     ``clock`` adds up the CPU time of the solver's calls."""
-    model = build_row(
-        composition,
-        period,
-        k1,
-        hands,
-        **encoding.model_options(),
-    )
+    model = build_row(composition, period, k1, hands, **encoding.model_options())
     solver = _solver(model.cnf.clauses, encoding)
     try:
         if encoding.free_hands:  # one question for the whole row: some hand size of ``hands``
-            while _timed(solver, [], clock):
-                n1, kinds = model.decode(solver.get_model())
-                yield n1, kinds
-                _, cycle = replay(composition, kinds, Instance(period, k1, n1))
-                for position in cycle.positions:
-                    if lead_size(position) in model.selectors:
-                        solver.add_clause(
-                            model.blocking(lead_size(position), leader_first(composition, position))
-                        )
-                solver.add_clause(model.blocking(n1, kinds))
+            # every trick end of a cycle found, whatever its hand size, is blocked in the row
+            yield from _positions(
+                solver, model, composition, period, k1, None, [], clock,
+                lambda _, size, __: (size, k1) if size in model.selectors else None,
+            )  # fmt: skip
             for n1 in hands:
                 yield n1, []
             return
         for n1 in hands:
-            instance = Instance(period, k1, n1)
-            assumptions = model.assumptions(k1, n1)
-            while _timed(solver, assumptions, clock):
-                _, kinds = model.decode(solver.get_model())
-                yield n1, kinds
-                _, cycle = replay(composition, kinds, instance)
-                for position in cycle.positions:
-                    if lead_size(position) == n1:
-                        solver.add_clause(model.blocking(n1, leader_first(composition, position)))
-                solver.add_clause(model.blocking(n1, kinds))
+            # the trick ends of a cycle found are blocked in this instance only: a later hand size
+            # of the row decides its own instance, the cycle given again if it holds one
+            yield from _positions(
+                solver, model, composition, period, k1, n1, model.assumptions(k1, n1), clock,
+                lambda n1, size, _: (n1, k1) if size == n1 else None,
+            )  # fmt: skip
             yield n1, []
     finally:
         solver.delete()
@@ -283,30 +268,52 @@ def period_enumerate(
     ends, and an instance asked later may answer ``unsat`` where a row model would give the same
     cycle again.
     """
-    model = build_period(
-        composition,
-        period,
-        k1s,
-        hands,
-        **encoding.model_options(),
-    )
+    model = build_period(composition, period, k1s, hands, **encoding.model_options())
     solver = _solver(model.cnf.clauses, encoding)
     try:
         for k1 in k1s:
+
+            def trick_end(_: int, size: int, leader: int, k1: int = k1) -> tuple[int, int] | None:
+                row = k1 if leader == 0 else period - k1
+                return (size, row) if row in model.rows and size in model.selectors else None
+
             for n1 in hands:
-                instance = Instance(period, k1, n1)
-                while _timed(solver, model.assumptions(k1, n1), clock):
-                    _, kinds = model.decode(solver.get_model())
+                for _, kinds in _positions(
+                    solver, model, composition, period, k1, n1, model.assumptions(k1, n1), clock, trick_end
+                ):
                     yield k1, n1, kinds
-                    _, cycle = replay(composition, kinds, instance)
-                    for position in cycle.positions:
-                        row, size = k1 if position.leader == 0 else period - k1, lead_size(position)
-                        if row in model.rows and size in model.selectors:
-                            solver.add_clause(model.blocking(size, leader_first(composition, position), row))
-                    solver.add_clause(model.blocking(n1, kinds, k1))
                 yield k1, n1, []
     finally:
         solver.delete()
+
+
+def _positions(
+    solver: Any,
+    model: RowModel,
+    composition: Composition,
+    period: int,
+    k1: int,
+    hand: int | None,
+    assumptions: list[int],
+    clock: SolverClock | None,
+    trick_end: Callable[[int, int, int], tuple[int, int] | None],
+) -> Generator[tuple[int, list[int]]]:
+    """Every position the solver gives in the row ``(period, k1)`` under ``assumptions``, as ``(n1,
+    kinds)`` (``n1`` is ``hand``, or read from the answer where the question leaves it free).
+
+    Each is replayed by the engine, then blocked, and with it every trick end of its cycle that
+    ``trick_end(n1, its leader's stack size, its leader)`` names as ``(size, row)``: the one loop of
+    the row census and the period census, which differ only in the trick ends they block."""
+    while _timed(solver, assumptions, clock):
+        decoded, kinds = model.decode(solver.get_model())
+        n1 = decoded if hand is None else hand  # an assumed hand size is the one asked, not decoded
+        yield n1, kinds
+        _, cycle = replay(composition, kinds, Instance(period, k1, n1))
+        for position in cycle.positions:
+            named = trick_end(n1, lead_size(position), position.leader)
+            if named is not None:
+                solver.add_clause(model.blocking(named[0], leader_first(composition, position), named[1]))
+        solver.add_clause(model.blocking(n1, kinds, k1))
 
 
 def _timed(solver: Any, assumptions: list[int], clock: SolverClock | None) -> bool:
