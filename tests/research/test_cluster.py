@@ -3,6 +3,9 @@ and a failing unit stops the run with its error."""
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+from typing import Any
+
 import click
 import pytest
 
@@ -48,3 +51,20 @@ def test_the_search_offers_exactly_the_strategies_and_targets_it_runs() -> None:
 
     choices = {p.name: p.type.choices for p in search_command.params if isinstance(p.type, click.Choice)}
     assert choices == {"strategy": STRATEGIES, "target": TARGETS}
+
+
+class _Finished(cf.Executor):
+    """An executor whose every unit is done when submitted: all come back in one round."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        future: cf.Future[Any] = cf.Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_results_of_one_round_are_recorded_in_the_order_their_units_were_submitted() -> None:
+    """So that one worker's units are kept in order, and a run stopped by a record that fails (a
+    full disk) keeps every unit before the one refused and none after it."""
+    recorded: list[int] = []
+    run_units(UnitList(range(200), abs, recorded.append), Schedule(executor=_Finished()))
+    assert recorded == list(range(200))

@@ -511,8 +511,14 @@ def test_house_rules_taking_the_figures_away_as_the_field_is_left_do_not_steal_t
 ) -> None:
     with opened(browser, PHONE_SCREEN) as page:
         page.goto(server)
+        # the measured figures are drawn once the page has the presets (read before, they were
+        # empty, and the presets' arrival then drew the shorter sentence under the press)
+        page.wait_for_function(
+            "document.querySelector('#opt-rules-measured').textContent.startsWith('With ')"
+        )
         open_settings(page, spec="max-cards=20")
         figures = page.inner_text("#opt-rules-measured")
+        assert figures.startswith("With ")
         page.locator("#opt-contrast").scroll_into_view_if_needed()
         box = page.locator("#opt-contrast").bounding_box()
         assert box is not None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import ctypes
+import itertools
 import math
 import os
 import re
@@ -179,23 +180,34 @@ def _drive(
     pool = schedule.executor or local_pool(schedule.workers or default_workers(), initializer, units=units)
     deadline = time.monotonic() + schedule.seconds
     pending: set[cf.Future[R]] = set()
+    # Results that come back in the same round are recorded in the order their units were
+    # submitted: one worker's units are then kept in order, and a run stopped by a failed record
+    # (a full disk) has kept every unit before the one refused, none after it.
+    submitted: dict[cf.Future[R], int] = {}
+    order = itertools.count()
+
+    def submit(task: tuple[Any, ...]) -> None:
+        future = pool.submit(work, *task)
+        submitted[future] = next(order)
+        pending.add(future)
 
     def fill() -> None:
         while len(pending) < window and time.monotonic() < deadline:
             task = next(first, None)
             if task is None:
                 return
-            pending.add(pool.submit(work, *task))
+            submit(task)
 
     try:
         fill()
         while pending:
             done, _ = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            for future in done:
+            for future in sorted(done, key=submitted.__getitem__):
                 pending.discard(future)
+                del submitted[future]
                 follow = record(future.result())
                 if follow is not None and time.monotonic() < deadline:
-                    pending.add(pool.submit(work, *follow))
+                    submit(follow)
             fill()
             if on_round is not None:
                 on_round()
