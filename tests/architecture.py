@@ -272,15 +272,21 @@ def errors_caught_by_list(root: Path) -> list[str]:
     of its list (the socket once answered five classes by name, and a sixth "went wrong")."""
     errors = error_classes(root)
     broken = []
-    for module, path in modules(root).items():
-        if layer(module) != "web":
-            continue
-        for node in ast.walk(_parsed(path)):
-            if isinstance(node, ast.ExceptHandler) and isinstance(node.type, ast.Tuple):
-                named = [_base_name(each) for each in node.type.elts if _base_name(each) in errors]
-                if len(named) > 1:
-                    broken.append(f"{module}:{node.lineno} catches {', '.join(named)}")
+    for module, node in web_handlers(root):
+        if isinstance(node.type, ast.Tuple):
+            named = [_base_name(each) for each in node.type.elts if _base_name(each) in errors]
+            if len(named) > 1:
+                broken.append(f"{module}:{node.lineno} catches {', '.join(named)}")
     return broken
+
+
+def web_handlers(root: Path) -> Iterator[tuple[str, ast.ExceptHandler]]:
+    """Every ``except`` clause of the browser table (``web/``), with its module."""
+    for module, path in modules(root).items():
+        if layer(module) == "web":
+            for node in ast.walk(_parsed(path)):
+                if isinstance(node, ast.ExceptHandler):
+                    yield module, node
 
 
 def errors_read_by_text(root: Path) -> list[str]:
@@ -289,19 +295,16 @@ def errors_read_by_text(root: Path) -> list[str]:
     ``field``, never by its words, which may change (the socket once sorted one error by its text)."""
     errors = error_classes(root)
     broken = []
-    for module, path in modules(root).items():
-        if layer(module) != "web":
+    for module, node in web_handlers(root):
+        if not node.name or node.type is None:
             continue
-        for node in ast.walk(_parsed(path)):
-            if not (isinstance(node, ast.ExceptHandler) and node.name and node.type is not None):
-                continue
-            caught = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
-            if not any(_base_name(each) in errors for each in caught):
-                continue
-            for inner in (each for part in node.body for each in ast.walk(part)):
-                text = ast.unparse(inner) if isinstance(inner, ast.Compare) else ""
-                if f"str({node.name})" in text or f"{node.name}.args" in text:
-                    broken.append(f"{module}:{inner.lineno} reads the text of {node.name}")
+        caught = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+        if not any(_base_name(each) in errors for each in caught):
+            continue
+        for inner in (each for part in node.body for each in ast.walk(part)):
+            text = ast.unparse(inner) if isinstance(inner, ast.Compare) else ""
+            if f"str({node.name})" in text or f"{node.name}.args" in text:
+                broken.append(f"{module}:{inner.lineno} reads the text of {node.name}")
     return broken
 
 

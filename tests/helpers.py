@@ -11,6 +11,7 @@ import json
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,10 +21,11 @@ from proxied import free_port
 from starlette.testclient import TestClient
 
 from beggar.cycle import find_cycle
-from beggar.engine import CardTurned, Game, GameRecord, play
+from beggar.engine import CardTurned, Game, GameRecord, Status, play
 from beggar.notation import Deal, random_deal
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.cycles.kinds import Composition
+from beggar.research.exhaust import ExhaustDeck
 from beggar.research.store import CycleDeal, Store, StoredCycle
 from beggar.rules import STANDARD, Rules, rules_named
 from beggar.web.app import create_app
@@ -459,3 +461,30 @@ def brute_force(composition: Composition, max_period: int) -> tuple[set[tuple[in
                 found.add((repeat * cycle.period_cards, repeat * k1, n1))
                 repeat += 1
     return found, on_cycles
+
+
+Played = tuple[Counter[int], Counter[int], tuple[int, int], list[int], list[tuple[int, int, int]]]
+
+
+@functools.cache
+def every_deal_by_the_engine(rules: str, cards_spec: str) -> Played:
+    """Every deal of a small deck (``beggar exhaust``'s, in index order) played by the reference
+    engine: the lengths in cards and tricks, the wins, the never-ending deals' indices and each
+    finished game's ``(cards, tricks, index)``."""
+    deck = ExhaustDeck.of(rules_named(rules), cards_spec)
+    cards: Counter[int] = Counter()
+    tricks: Counter[int] = Counter()
+    wins = [0, 0]
+    never: list[int] = []
+    games = []
+    for index in range(deck.total):
+        record = Game(deck.deal(index), deck.rules, first=0, complete=False).run()
+        if record.status is Status.LOOP:
+            never.append(index)
+            continue
+        assert record.winner is not None
+        cards[record.cards] += 1
+        tricks[record.tricks] += 1
+        wins[record.winner] += 1
+        games.append((record.cards, record.tricks, index))
+    return cards, tricks, (wins[0], wins[1]), never, games

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import os
@@ -20,12 +19,12 @@ import pytest
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.deals import Arrangements, DealIndexError, deal_index, deck_arrangements
-from beggar.engine import Game, Status
 from beggar.research.cluster import connect
 from beggar.research.cycles.canon import canonical_form
 from beggar.research.exhaust import ExhaustDeck, ExhaustError, ExhaustStore, play_unit, run_exhaust
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
+from helpers import every_deal_by_the_engine
 
 SMALL = ("half-deck", "6,2,1,1")
 """2,520 deals, 14 of them never end."""
@@ -82,37 +81,12 @@ def test_a_deal_of_another_deck_or_split_has_no_index() -> None:
 # == exhaust against the engine ======================================================================
 
 
-Played = tuple[Counter[int], Counter[int], tuple[int, int], list[int], list[tuple[int, int, int]]]
-
-
-@functools.cache
-def _by_the_engine(rules: str, cards_spec: str) -> Played:
-    """Every deal of a small deck played by the reference engine: lengths, wins, loops, games."""
-    deck = ExhaustDeck.of(rules_named(rules), cards_spec)
-    cards: Counter[int] = Counter()
-    tricks: Counter[int] = Counter()
-    wins = [0, 0]
-    never: list[int] = []
-    games = []
-    for index in range(deck.total):
-        record = Game(deck.deal(index), deck.rules, first=0, complete=False).run()
-        if record.status is Status.LOOP:
-            never.append(index)
-            continue
-        assert record.winner is not None
-        cards[record.cards] += 1
-        tricks[record.tricks] += 1
-        wins[record.winner] += 1
-        games.append((record.cards, record.tricks, index))
-    return cards, tricks, (wins[0], wins[1]), never, games
-
-
 @pytest.mark.parametrize("skip", [True, False])
 def test_exhaust_agrees_with_the_engine_on_every_deal_of_a_small_deck(skip: bool) -> None:
     deck = ExhaustDeck.of(rules_named(SMALL[0]), SMALL[1])
     assert deck.total == 2520
     result = play_unit(deck.units(0, deck.total, 10**6)[0], skip=skip)
-    cards, tricks, wins, never, games = _by_the_engine(*SMALL)
+    cards, tricks, wins, never, games = every_deal_by_the_engine(*SMALL)
     assert result.deals == deck.total
     assert result.cards == dict(cards) and result.tricks == dict(tricks)
     assert result.wins == wins
@@ -220,7 +194,7 @@ def test_an_exhaust_killed_resumes_with_nothing_lost_or_doubled(
     data = json.loads(out)
     after = sorted(_units(db))
     assert before <= set(after) and after == [(i, i + 10) for i in range(0, 2520, 10)]
-    cards, tricks, wins, never, _ = _by_the_engine(*SMALL)
+    cards, tricks, wins, never, _ = every_deal_by_the_engine(*SMALL)
     assert data["deals"] == 2520
     assert data["lengths"]["cards"] == {str(k): v for k, v in sorted(cards.items())}
     assert data["lengths"]["tricks"] == {str(k): v for k, v in sorted(tricks.items())}

@@ -16,7 +16,6 @@ import pytest
 from beggar.cli import run
 from beggar.cycle import find_cycle
 from beggar.deals import deal_index
-from beggar.engine import Game, Status
 from beggar.notation import parse_deal
 from beggar.research.cycles import complete
 from beggar.research.cycles.canon import Alphabet, canonical_form
@@ -25,7 +24,7 @@ from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.exhaust import ExhaustDeck, play_unit
 from beggar.research.store import Store
 from beggar.rules import rules_named
-from helpers import brute_force
+from helpers import brute_force, every_deal_by_the_engine
 
 JP2 = "jack-pays-2:deck=half"
 RULES = rules_named(JP2)
@@ -91,23 +90,11 @@ def test_deal_by_index_and_index_of_a_deal(capsys: pytest.CaptureFixture[str]) -
 def test_exhaust_agrees_with_the_engine_on_every_deal_of_a_small_deck() -> None:
     deck = ExhaustDeck.of(RULES, SMALL)
     assert deck.total == 286
-    cards: Counter[int] = Counter()
-    tricks: Counter[int] = Counter()
-    wins = [0, 0]
-    never = []
-    for index in range(deck.total):
-        record = Game(deck.deal(index), deck.rules, first=0, complete=False).run()
-        if record.status is Status.LOOP:
-            never.append(index)
-            continue
-        assert record.winner is not None
-        cards[record.cards] += 1
-        tricks[record.tricks] += 1
-        wins[record.winner] += 1
+    cards, tricks, wins, never, _ = every_deal_by_the_engine(JP2, SMALL)
     result = play_unit(deck.units(0, deck.total, 10**6)[0])
     assert result.deals == deck.total
     assert result.cards == dict(cards) and result.tricks == dict(tricks)
-    assert result.wins == (wins[0], wins[1])
+    assert result.wins == wins
     assert [n.index for n in result.never_ending] == never and len(never) == 15
     assert {n.cycle for n in result.never_ending} == {"---J--/J---Q--", "--JJ--/----Q--", "-----J--/J-Q--"}
     for found in result.never_ending:
