@@ -206,3 +206,20 @@ def test_the_client_check_finds_a_client_fixture_by_its_name_or_its_function_s(
         "test_b.py:5 defines the client fixture",
         "web/test_a.py:6 defines the client fixture",
     ]
+
+
+def test_every_collected_test_carries_the_markers_of_what_it_uses(request: pytest.FixtureRequest) -> None:
+    """The tiers follow from what a test uses (``tests/conftest.py``): Chromium makes it a
+    ``browser`` test and a Dask cluster a ``system`` test, in whatever module it stands, and an
+    ``exhaustive`` test is ``slow`` too, so that the quick tier never starts a browser."""
+    items = request.session.items
+    assert request.node in items  # the check reads this run's collected tests
+    wrong = []
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        needs = {"browser"} if {"browser", "page"} & uses else set()
+        needs |= {"system"} if "dask_scheduler" in uses else set()
+        needs |= {"slow"} if item.get_closest_marker("exhaustive") else set()
+        missing = sorted(name for name in needs if not item.get_closest_marker(name))
+        wrong += [f"{item.nodeid} is not marked {name}" for name in missing]
+    assert wrong == []
