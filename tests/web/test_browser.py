@@ -163,6 +163,8 @@ def test_every_card_is_narrated_for_screen_readers(server: str, page: Any) -> No
     open_settings(page, seed=SHORT_SEED)
     page.click("#play-computer")
     page.wait_for_selector("#table:not([hidden])")
+    # Enter turns a card once the game's state is drawn (the table shows at "joined", before it)
+    page.wait_for_selector("#turn:enabled")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#narration').innerText.includes('turns')")
     assert page.get_attribute("#narration", "aria-live") == "polite"
