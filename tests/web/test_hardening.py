@@ -53,8 +53,8 @@ def test_a_connection_that_creates_again_leaves_the_table_it_made(client: TestCl
 def test_live_tables_are_bounded_per_browser_and_a_new_browser_at_the_address_is_not_refused() -> None:
     with app_client(creates_per_minute=10_000, max_tables_per_browser=3, max_tables_per_address=5) as client:
         mark = client.get("/").cookies.get("beggar-browser")  # the page marks each new browser
-        assert mark and client.get("/", cookies={"beggar-browser": mark}).headers.get("set-cookie") is None
         first = {"cookie": f"beggar-browser={mark}"}
+        assert mark and client.get("/", headers=first).headers.get("set-cookie") is None
         with client.websocket_connect("/ws", headers=first) as ws:
             me = Socket(ws)
             # No deal numbers: a numbered deal loads the compiled dealer, and what is counted here

@@ -281,12 +281,17 @@ def plot_times(store: Store, path: Path | str) -> None:
     form = plot_format(path)
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
+    slowest = 0.0
     for deck in store.census_decks():
         table = period_table(store, deck)
         periods = [row.period for row in table]
         axes.plot(periods, [row.mean_seconds for row in table], label=f"{deck}: mean")
         axes.plot(periods, [row.max_seconds for row in table], linestyle="--", label=f"{deck}: slowest")
-    axes.set_yscale("log")
+        slowest = max([slowest, *(row.max_seconds for row in table)])
+    # Times span orders of magnitude from period to period; but a census decided by playing every
+    # position records no solver time, and a log scale of nothing but zeros draws nothing.
+    if slowest > 0:
+        axes.set_yscale("log")
     axes.set_xlabel("period L (cards)")
     axes.set_ylabel("seconds per instance (L, k1, n1)")
     axes.set_title("Census: solver time per instance")

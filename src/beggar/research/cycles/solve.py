@@ -21,7 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -356,15 +356,8 @@ def row_solutions(
             for n1 in hands:
                 yield from solutions(composition, Instance(period, k1, n1), least_leader=least_leader)
             return
-        start = time.perf_counter()
-        for n1, kinds in _enumerate_row(composition, period, k1, hands, encoding, clock):
-            instance = Instance(period, k1, n1)
-            if not kinds:
-                yield Answer(instance, UNSAT, time.perf_counter() - start)
-                start = time.perf_counter()
-                continue
-            deal, cycle = replay(composition, kinds, instance)
-            yield Answer(instance, SAT, time.perf_counter() - start, kinds, deal, cycle)
+        enumerated = _enumerate_row(composition, period, k1, hands, encoding, clock)
+        yield from _answers(composition, period, ((k1, n1, kinds) for n1, kinds in enumerated))
         return
     left = list(hands)
     while left:
@@ -394,8 +387,18 @@ def period_solutions(
         return
     if time_limit is not None:
         raise ConstructError("a whole period in one solver has no time limit: ask it row by row")
+    enumerated = period_enumerate(composition, period, k1s, hands, encoding, clock)
+    yield from _answers(composition, period, enumerated)
+
+
+def _answers(
+    composition: Composition, period: int, enumerated: Iterable[tuple[int, int, list[int]]]
+) -> Iterator[Answer]:
+    """The answers of enumerated positions ``(k1, n1, kinds)``, each replayed by the engine, and
+    the ``unsat`` that closes each instance (an empty ``kinds``); an answer's seconds run from the
+    end of the instance before, so the first carries the model's building."""
     start = time.perf_counter()
-    for k1, n1, kinds in period_enumerate(composition, period, k1s, hands, encoding, clock):
+    for k1, n1, kinds in enumerated:
         instance = Instance(period, k1, n1)
         if not kinds:
             yield Answer(instance, UNSAT, time.perf_counter() - start)
