@@ -292,6 +292,15 @@ def plot_times(store: Store, path: Path | str) -> None:
     # position records no solver time, and a log scale of nothing but zeros draws nothing.
     if slowest > 0:
         axes.set_yscale("log")
+    else:
+        axes.set_ylim(bottom=0)
+        axes.text(
+            0.5,
+            0.5,
+            "no solver time to show: playing every position takes none",
+            transform=axes.transAxes,
+            ha="center",
+        )
     axes.set_xlabel("period L (cards)")
     axes.set_ylabel("seconds per instance (L, k1, n1)")
     axes.set_title("Census: solver time per instance")
