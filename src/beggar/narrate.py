@@ -127,13 +127,17 @@ def _counts(record: GameRecord) -> str:
     return f"after {counted(record.cards, 'card')} and {counted(record.tricks, 'trick')}"
 
 
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless there is exactly one.
+def counted(n: int, noun: str, *, grouped: bool = True) -> str:
+    """``n`` and ``noun``, plural unless there is exactly one; thousands grouped unless
+    ``grouped`` is false (where a line is read by programs too).
 
     >>> counted(1, "cycle"), counted(1214, "cycle"), counted(0, "period")
     ('1 cycle', '1,214 cycles', '0 periods')
+    >>> counted(7157, "card", grouped=False), counted(1, "trick", grouped=False)
+    ('7157 cards', '1 trick')
     """
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+    number = f"{n:,}" if grouped else str(n)
+    return f"{number} {noun}{'' if n == 1 else 's'}"
 
 
 def holdings_phrase(record: GameRecord) -> str:

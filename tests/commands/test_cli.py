@@ -65,6 +65,10 @@ def test_trace_tells_the_game_card_by_card(capsys: pytest.CaptureFixture[str]) -
     assert lines[3] == "    3. B turns a jack: the queen is cancelled, and A owes 1."
     assert "The king is paid: B takes the 10 cards of the pile (trick 1)." in lines[10]
     assert lines[-1].endswith("B wins with all 11 cards, after 10 cards and 1 trick.")
+    # Without --trace, the one line; a count of one in the singular, numbers ungrouped (programs
+    # read these lines from `play -`).
+    one = "finished: 10 cards, 1 trick; the second hand (B) wins\n"
+    assert beggar(capsys, "play", "--partial", "QAT46/6J37K5")[1] == one
 
 
 def test_trace_ends_a_loop_with_where_it_repeats(capsys: pytest.CaptureFixture[str]) -> None:

@@ -251,6 +251,13 @@ def test_exhaust_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.Ca
     out, err = capsys.readouterr()
     assert err == ""
     assert out.startswith("half-deck (-6 J2 Q1 K1 A0): 2,520 of 2,520 deals played; 14 never end")
+    assert out.endswith(" 0 units, 0 deals a second\n")  # nothing was left to play
+    # Counts of one are in the singular.
+    one = ["exhaust", "--rules", SMALL[0], "--cards", "4,1,1", "--to", "1", "--db", str(tmp_path / "one.db")]
+    assert run(one) == 0
+    out = capsys.readouterr()[0]
+    assert "1 of 30 deals played; 0 never end, 1 finishes (" in out and "5 cards, 1 trick\n" in out
+    assert ", 1 unit, " in out
 
 
 @pytest.mark.parametrize(

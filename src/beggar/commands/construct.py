@@ -141,7 +141,7 @@ def construct_command(
         tally = answer.tally()
         say(
             f"{len(asked)} instances of period {period}: {tally['sat']} sat, {tally['unsat']} unsat, "
-            f"{tally['unknown']} unknown; {len(answer.found)} positions found"
+            f"{tally['unknown']} unknown; {counted(len(answer.found), 'position')} found"
         )
 
 
@@ -300,7 +300,8 @@ def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path:
         row.period for row in rows if row.unsat == row.instances and row.period <= summary["max_period"]
     ]
     out.print(
-        f"{len(summary['instances'])} instances in {path}; {counted(len(summary['cycles']), 'cycle')}; "
+        f"{counted(len(summary['instances']), 'instance')} in {path}; "
+        f"{counted(len(summary['cycles']), 'cycle')}; "
         f"{counted(len(proven), 'period')} proved to have none; this run {progress.seconds:.1f} s",
         highlight=False,
     )

@@ -18,6 +18,7 @@ from beggar.commands.options import (
     rules_option,
     where_options,
 )
+from beggar.narrate import counted
 from beggar.research.exhaust import DEFAULT_UNIT
 
 _RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
@@ -97,32 +98,37 @@ def _print(summary: dict[str, Any], progress: Any, path: str) -> None:
     """The stored results in a few lines."""
     out = console()
     finished = sum(summary["lengths"]["cards"].values())
+    never = len(summary["never_ending"])
     out.print(
         f"{summary['rules']} ({summary['composition']}): {summary['deals']:,} of {summary['total']:,} "
-        f"deals played; {len(summary['never_ending'])} never end, {finished:,} finish "
+        f"deals played; {never:,} never {'ends' if never == 1 else 'end'}, "
+        f"{finished:,} {'finishes' if finished == 1 else 'finish'} "
         f"(the first hand wins {summary['wins']['first']:,}, the second {summary['wins']['second']:,})",
         highlight=False,
     )
     for cycle in summary["cycles"]:
         out.print(
-            f"cycle {cycle['deal']}: {cycle['period_cards']} cards, {cycle['period_tricks']} tricks; "
-            f"{cycle['deals']} deals reach it",
+            f"cycle {cycle['deal']}: {counted(cycle['period_cards'], 'card')}, "
+            f"{counted(cycle['period_tricks'], 'trick')}; "
+            f"{counted(cycle['deals'], 'deal')} {'reaches' if cycle['deals'] == 1 else 'reach'} it",
             highlight=False,
         )
     for never in summary["never_ending"][:20]:
         out.print(
             f"never ends: index {never['index']} {never['deal']} (enters its cycle after "
-            f"{never['lead_in_cards']} cards)",
+            f"{counted(never['lead_in_cards'], 'card')})",
             highlight=False,
         )
     for game in summary["longest"][:5]:
         out.print(
-            f"longest: index {game['index']} {game['deal']}: {game['cards']} cards, {game['tricks']} tricks",
+            f"longest: index {game['index']} {game['deal']}: {counted(game['cards'], 'card')}, "
+            f"{counted(game['tricks'], 'trick')}",
             highlight=False,
         )
     rate = (progress.done - progress.skipped) / progress.seconds if progress.seconds else 0.0
     out.print(
-        f"{path}; this run {progress.seconds:.1f} s, {progress.units} units, {rate:,.0f} deals a second",
+        f"{path}; this run {progress.seconds:.1f} s, {counted(progress.units, 'unit')}, "
+        f"{rate:,.0f} deals a second",
         highlight=False,
     )
 

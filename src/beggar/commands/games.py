@@ -15,7 +15,7 @@ from rich.table import Table
 from beggar.commands.options import RulesType, Whole, cards_option, console, deck_of, rules_option
 from beggar.engine import Game, GameRecord, Outcome, Status
 from beggar.errors import UserError
-from beggar.narrate import Narrator
+from beggar.narrate import Narrator, counted
 from beggar.notation import MAX_DEAL_TEXT, NOTATIONS, DealError, deal_cards, random_deal, seat_names
 from beggar.records import ALL_GAMES, PublishedGame
 from beggar.rules import PRESET_BY_NAME, PRESETS, STANDARD, Lead, Rules
@@ -34,13 +34,28 @@ def _winner_words(record: GameRecord, names: Sequence[str]) -> str:
     return f"the {_ORDINALS[record.winner]} hand ({names[record.winner]}) wins"
 
 
+def _counted(n: int, noun: str) -> str:
+    # Ungrouped: these lines are also the tab-separated lines of `play -` (deals from standard input),
+    # read by programs.
+    return counted(n, noun, grouped=False)
+
+
+def _cards_and_tricks(cards: int, tricks: int) -> str:
+    return f"{_counted(cards, 'card')}, {_counted(tricks, 'trick')}"
+
+
+def _tricks_and_cards(tricks: int, cards: int) -> str:
+    return f"{_counted(tricks, 'trick')}, {_counted(cards, 'card')}"
+
+
 def summary_line(record: GameRecord, rules: Rules) -> str:
     """``finished: 7157 cards, 1007 tricks; the second hand (B) wins``."""
     names = seat_names(rules.players)
-    text = f"{record.status}: {record.cards} cards, {record.tricks} tricks; {_winner_words(record, names)}"
+    played = _cards_and_tricks(record.cards, record.tricks)
+    text = f"{record.status}: {played}; {_winner_words(record, names)}"
     if record.status is Status.LOOP and record.repeat_of is not None:
         cards, tricks = record.repeat_of
-        text += f" (cycle of {record.tricks - tricks} tricks, {record.cards - cards} cards)"
+        text += f" (cycle of {_tricks_and_cards(record.tricks - tricks, record.cards - cards)})"
     elif record.status is Status.STOPPED:
         text += f" ({record.reason})"
     if rules.lead is Lead.RANDOM:
@@ -273,18 +288,20 @@ def records_command(as_json: bool) -> None:
 
 def _published_text(game: PublishedGame) -> str:
     if game.cycle_tricks is not None:
-        return f"never ends; cycle {game.cycle_tricks} tricks"
-    return f"{game.cards} cards, {game.tricks} tricks"
+        return f"never ends; cycle {_counted(game.cycle_tricks, 'trick')}"
+    if game.cards is None or game.tricks is None:
+        return "never ends"
+    return _cards_and_tricks(game.cards, game.tricks)
 
 
 def _replayed_text(record: GameRecord) -> str:
     if record.status is Status.LOOP and record.repeat_of is not None:
         cards, tricks = record.repeat_of
         return (
-            f"loop at {record.cards} cards, {record.tricks} tricks; "
-            f"cycle {record.tricks - tricks} tricks, {record.cards - cards} cards"
+            f"loop at {_cards_and_tricks(record.cards, record.tricks)}; "
+            f"cycle {_tricks_and_cards(record.tricks - tricks, record.cards - cards)}"
         )
-    return f"{record.cards} cards, {record.tricks} tricks"
+    return _cards_and_tricks(record.cards, record.tricks)
 
 
 def _record_row(game: PublishedGame, record: GameRecord) -> dict[str, Any]:
