@@ -42,13 +42,37 @@ for _command in (
 
 
 def _protect_deals(args: list[str]) -> list[str]:
-    """Move deal strings that start with '-' behind '--' so they are not read as options."""
+    """Move deal strings that start with '-' behind '--' so they are not read as options; a deal
+    given as an option's value (``--index-of -K--/...``) stays where it is, since click takes the
+    word after such an option as its value whatever it starts with.
+
+    >>> _protect_deals(["play", "--rules", "standard", "-K-/J--"])
+    ['play', '--rules', 'standard', '--', '-K-/J--']
+    >>> _protect_deals(["deal", "--index-of", "-K-/J--", "--rules", "half-deck"])
+    ['deal', '--index-of', '-K-/J--', '--rules', 'half-deck']
+    """
     if "--" in args:
         return args
-    deals = [a for a in args if "/" in a and _DEAL_TOKEN.fullmatch(a)]
+    valued = _options_with_values()
+    deals = [
+        i
+        for i, a in enumerate(args)
+        if "/" in a and _DEAL_TOKEN.fullmatch(a) and not (i and args[i - 1] in valued)
+    ]
     if not deals:
         return args
-    return [a for a in args if a not in deals] + ["--", *deals]
+    return [a for i, a in enumerate(args) if i not in deals] + ["--", *(args[i] for i in deals)]
+
+
+def _options_with_values() -> set[str]:
+    """Every spelling of every command's options that take a value (``--rules``, ``-n``)."""
+    return {
+        spelling
+        for command in cli.commands.values()
+        for param in command.params
+        if isinstance(param, click.Option) and not param.is_flag and not param.count
+        for spelling in param.opts
+    }
 
 
 def run(args: Sequence[str] | None = None) -> int:

@@ -282,11 +282,10 @@ def test_a_range_or_deck_exhaust_cannot_play_is_refused_in_one_line_before_any_w
 def test_deal_by_index_and_index_of_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["deal", "--index", "246414", "--rules", ITALIAN_20[0], "--cards", ITALIAN_20[1]]) == 0
     assert capsys.readouterr()[0] == "------K-J-/-J--K-Q-Q-\n"
-    assert (
-        run(["deal", "--index-of=------K-J-/-J--K-Q-Q-", "--rules", ITALIAN_20[0], "--cards", ITALIAN_20[1]])
-        == 0
-    )
-    assert capsys.readouterr()[0] == "246414\n"
+    # The deal starts with '-': after the option, with or without '=', it is the option's value.
+    for index_of in (["--index-of=------K-J-/-J--K-Q-Q-"], ["--index-of", "------K-J-/-J--K-Q-Q-"]):
+        assert run(["deal", *index_of, "--rules", ITALIAN_20[0], "--cards", ITALIAN_20[1]]) == 0
+        assert capsys.readouterr()[0] == "246414\n"
     assert run(["deal", "--index", "3936933000", "--rules", "half-deck"]) == 2
     assert "outside this deck's deals" in capsys.readouterr()[1]
     assert run(["deal", "--index-of", "K-/-K"]) == 2
