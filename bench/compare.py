@@ -29,10 +29,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from beggar.kernels import bitwise
-from beggar.kernels import general
-from beggar.rules import STANDARD
+from beggar.kernels import bitwise, general
 from beggar.research.simulate import CHUNK
+from beggar.rules import STANDARD
 
 HERE = Path(__file__).resolve().parent
 

@@ -132,3 +132,53 @@ def test_results_kept_only_in_memory_are_refused(
     monkeypatch.setenv("BEGGAR_DB", ":memory:")
     assert run(command) == 2
     assert "$BEGGAR_DB=:memory: would lose every result" in capsys.readouterr().err
+
+
+FACTORY = ["factory", "--rules", "half-deck:pay=J1Q2", "--minutes", "0.01"]
+EXHAUST = ["exhaust", "--rules", "half-deck", "--cards", "4,1,1"]
+CENSUS = ["census", "--cards", "5,2,1", "--max-period", "3"]
+
+
+@pytest.mark.parametrize(
+    ("command", "library", "error", "status"),
+    [
+        (["search", "--minutes", "0.01"], "beggar.research.search.run_search", "SearchError", 2),
+        (FACTORY, "beggar.research.cycles.factory.run_factory", "FactoryError", 2),
+        (CENSUS, "beggar.research.cycles.census.run_census", "ConstructError", 1),
+        (EXHAUST, "beggar.research.exhaust.run_exhaust", "ExhaustError", 1),
+        (CENSUS, "beggar.research.cycles.census.run_census", "ClusterError", 1),
+    ],
+)
+def test_every_resumable_command_gives_a_library_error_mid_run_the_same_way(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    library: str,
+    error: str,
+    status: int,
+) -> None:
+    """A user's error (``UserError``) exits with 2, any other of the library's with 1, each in its own
+    words; a cluster that fails the run says that the run stopped and that the same command resumes."""
+    import importlib
+
+    from beggar.research import cluster, exhaust, search
+    from beggar.research.cycles import factory, kinds
+
+    classes = {
+        "SearchError": search.SearchError,
+        "FactoryError": factory.FactoryError,
+        "ConstructError": kinds.ConstructError,
+        "ExhaustError": exhaust.ExhaustError,
+        "ClusterError": cluster.ClusterError,
+    }
+    module, _, name = library.rpartition(".")
+
+    def fails(*args: Any, **kwargs: Any) -> Any:
+        raise classes[error]("what went wrong")
+
+    monkeypatch.setattr(importlib.import_module(module), name, fails)
+    assert run([*command, "--db", str(tmp_path / "r.db")]) == status
+    err = capsys.readouterr().err
+    assert err.startswith("beggar: ") and err.count("\n") == 1 and "what went wrong" in err
+    assert ("the same command resumes" in err) == (error == "ClusterError")

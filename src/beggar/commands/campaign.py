@@ -4,7 +4,7 @@ on standard error, and the one message that says a stopped run resumes.
 ``search``, ``factory``, ``census`` and ``exhaust`` each hand :func:`run_resumable` a call into
 the library that takes the executor (a Dask cluster's, or None for the local pool) and a progress
 callback; everything else a person sees while it runs is said here, once. A campaign of walkers
-bounded by ``--minutes`` (``search``, ``factory``) goes through :func:`run_walkers`.
+bounded by ``--minutes`` (``search``, ``factory``) goes through :func:`run_for_minutes`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from rich.progress import (
 )
 
 from beggar.commands.options import connect_cluster
+from beggar.errors import BeggarError
 
 if TYPE_CHECKING:
     from beggar.research.cluster import CampaignProgress
@@ -100,25 +101,28 @@ def run_resumable(
     display: StatusLine[P] | Bar[P],
     *,
     quiet: bool = False,
-    refused: tuple[type[Exception], ...] = (),
-    failed: tuple[type[Exception], ...] = (),
 ) -> P:
     """Run a resumable campaign, showing its progress, and turn its failures into one plain line.
 
     ``run(executor, show)`` is the library call: ``executor`` is the Dask cluster ``scheduler``
     names (None: the local pool), ``show`` the progress callback. ``what`` names the run in the
     message of a run that stopped ("the census stopped: ...; {kept}, and the same command
-    resumes"). ``refused`` errors are the user's arguments (a usage error); ``failed`` errors are
-    the tool's own plain messages. ``quiet`` (``--json``) leaves no bar behind.
+    resumes"): the machine or the cluster failed it (an operating system error, a lost worker or
+    scheduler). The library's own errors say what went wrong themselves, and the command line
+    gives every tool's the same way (:func:`beggar.cli.run`: a :class:`~beggar.errors.UserError`
+    exits with 2, any other :class:`~beggar.errors.BeggarError` with 1). ``quiet`` (``--json``)
+    leaves no bar behind.
     """
     cluster = connect_cluster(scheduler)
     try:
         with _shown(display, quiet) as show:
             return run(None if cluster is None else cluster.executor, show)
-    except refused as exc:
-        raise click.UsageError(str(exc)) from None
-    except failed as exc:
-        raise click.ClickException(str(exc)) from None
+    except BeggarError as exc:
+        if not isinstance(exc, RuntimeError):  # the cluster's errors: the run stopped, as below
+            raise
+        raise click.ClickException(
+            f"the {what} stopped: {exc}; {kept}, and the same command resumes"
+        ) from None
     except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
         raise click.ClickException(
             f"the {what} stopped: {exc}; {kept}, and the same command resumes"
@@ -128,7 +132,7 @@ def run_resumable(
             cluster.close()
 
 
-def run_walkers(
+def run_for_minutes(
     what: str,
     kept: str,
     run: Callable[..., C],
@@ -141,8 +145,6 @@ def run_walkers(
     scheduler: str | None,
     starting: str,
     line: Callable[[C], str],
-    refused: tuple[type[Exception], ...] = (),
-    failed: tuple[type[Exception], ...] = (),
 ) -> C:
     """Run (or resume) a campaign of walkers for ``minutes``, as :func:`run_resumable` runs any tool.
 
@@ -160,6 +162,4 @@ def run_walkers(
             args, store, seconds=budget, executor=executor, workers=workers, on_progress=show, units=units
         ),
         StatusLine(starting, lambda progress: f"{line(progress)} · {time_left(budget, progress.seconds)}"),
-        refused=refused,
-        failed=failed,
     )

@@ -25,11 +25,12 @@ from beggar.commands.options import (
 )
 from beggar.narrate import counted
 from beggar.research.cycles.basins import BASIN_POSITIONS
-from beggar.research.strategies import AUTO, METHODS
+from beggar.research.strategies import AUTO, MEMORY_MIB, METHODS
 from beggar.rules import Rules
 
 if TYPE_CHECKING:
     from beggar.research.cycles.basins import Basin
+    from beggar.research.cycles.census import CensusProgress, PeriodRow
     from beggar.research.cycles.kinds import Composition
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -166,7 +167,7 @@ def construct_command(
 @click.option(
     "--memory",
     type=Whole(1),
-    default=256,
+    default=MEMORY_MIB,
     show_default=True,
     help="MiB the visited bits of every position may take (one bit a position) to play every position.",
 )
@@ -197,15 +198,12 @@ def census_command(
     Run again, the census resumes where it stopped, even after being killed.
     """
     from beggar.research.cycles.basins import walk_census_basins
-    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.census import (
-        CensusProgress,
         census_summary,
         period_table,
         plot_times,
         run_census,
     )
-    from beggar.research.cycles.kinds import ConstructError
     from beggar.research.store import Store, StoreError
 
     composition = _deck(rules, cards, balanced)
@@ -213,6 +211,13 @@ def census_command(
         store = Store(kept_db_path(db))
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
+    if scheduler is not None and _plays(composition, method, memory):
+        click.echo(
+            "beggar: this deck is decided by playing every position, on this machine's threads "
+            "(--workers); --scheduler serves the solver only and is not used",
+            err=True,
+        )
+        scheduler = None
 
     def census(executor: cf.Executor | None, show: Callable[[CensusProgress], None]) -> CensusProgress:
         progress = run_census(
@@ -241,7 +246,6 @@ def census_command(
             lambda progress: f"cycles {progress.new_cycles}",
         ),
         quiet=as_json,
-        failed=(ConstructError, CanonError, StoreError),
     )
     summary = census_summary(store, composition, max_period)
     if not balanced:
@@ -257,7 +261,20 @@ def census_command(
     _print_census(summary, period_table(store, composition.key()), progress, store.path)
 
 
-def _print_census(summary: dict[str, Any], rows: list[Any], progress: Any, path: str) -> None:
+def _plays(composition: Composition, method: str, memory_mib: int) -> bool:
+    """Whether the census plays every position of the deck (a method refused is the run's to say)."""
+    from beggar.research.cycles.complete import chosen
+    from beggar.research.cycles.kinds import ConstructError
+
+    try:
+        return chosen(composition, method, memory_mib * 2**20)
+    except ConstructError:
+        return False
+
+
+def _print_census(
+    summary: dict[str, Any], rows: list[PeriodRow], progress: CensusProgress, path: str
+) -> None:
     """The census as a table by period, its cycles and a closing line."""
     from rich.table import Table
 

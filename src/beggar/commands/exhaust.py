@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from beggar.commands.options import (
 )
 from beggar.narrate import counted
 from beggar.research.exhaust import DEFAULT_UNIT
+
+if TYPE_CHECKING:
+    from beggar.research.exhaust import ExhaustProgress
 
 _RULES_HELP = "Rules preset or spec: half-deck, court-only:deck=stripped (the Italian deck), standard..."
 
@@ -85,7 +88,6 @@ def exhaust_command(
             lambda progress: f"never-ending {progress.never_ending}",
         ),
         quiet=as_json,
-        failed=(ExhaustError, StoreError),
     )
     summary = store.summary(deck)
     if as_json:
@@ -94,7 +96,7 @@ def exhaust_command(
     _print(summary, progress, store.store.path)
 
 
-def _print(summary: dict[str, Any], progress: Any, path: str) -> None:
+def _print(summary: dict[str, Any], progress: ExhaustProgress, path: str) -> None:
     """The stored results in a few lines."""
     out = console()
     finished = sum(summary["lengths"]["cards"].values())

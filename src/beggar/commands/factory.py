@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from beggar.commands.campaign import run_walkers
+from beggar.commands.campaign import run_for_minutes
 from beggar.commands.options import Whole, campaign_options, db_option, db_path, kept_db_path, rules_option
 from beggar.research.cycles.basins import BASIN_POSITIONS
-from beggar.research.strategies import BANDS
+from beggar.research.strategies import BANDS, MIN_TRIES, TRIES_PER_PARENT
 from beggar.rules import Rules
+
+if TYPE_CHECKING:
+    from beggar.research.cycles.factory import Progress
 
 
 @click.command("factory")
@@ -40,9 +43,10 @@ from beggar.rules import Rules
 )
 @click.option(
     "--tries",
-    type=Whole(100),
-    default=None,
-    help="Children tried from each cycle of the beam in a generation [default: 4000].",
+    type=Whole(MIN_TRIES),
+    default=TRIES_PER_PARENT,
+    show_default=True,
+    help="Children tried from each cycle of the beam in a generation.",
 )
 def factory_command(
     rules: Rules,
@@ -52,7 +56,7 @@ def factory_command(
     walkers: int | None,
     basin_positions: int,
     band: str,
-    tries: int | None,
+    tries: int,
     db: str | None,
     scheduler: str | None,
     units: int | None,
@@ -64,9 +68,7 @@ def factory_command(
     the database. Started again with the same arguments, the factory resumes where it stopped,
     even after being killed.
     """
-    from beggar.research.cycles.canon import CanonError
     from beggar.research.cycles.factory import (
-        TRIES_PER_PARENT,
         FactoryArgs,
         FactoryError,
         alphabet_of,
@@ -84,14 +86,14 @@ def factory_command(
             walkers or workers,
             basin_positions,
             band,
-            tries or TRIES_PER_PARENT,
+            tries,
         )
         store = Store(kept_db_path(db))
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     except (FactoryError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    progress = run_walkers(
+    progress = run_for_minutes(
         "factory",
         "everything saved so far is kept",
         run_factory,
@@ -103,7 +105,6 @@ def factory_command(
         scheduler=scheduler,
         starting="starting the factory (compiling the first time)",
         line=lambda progress: _status_line(args.rules, progress),
-        failed=(FactoryError, CanonError),
     )
     summary = {**args.to_dict(), "db": store.path, **progress.to_dict()}
     if as_json:
@@ -117,7 +118,7 @@ def factory_command(
     )
 
 
-def _status_line(rules: str, progress: Any) -> str:
+def _status_line(rules: str, progress: Progress) -> str:
     return (
         f"factory · {rules} · {progress.rate:,.0f} positions/s · small cycles {progress.small_cycles:,} · "
         f"largest {progress.largest} · full-deck cycles {progress.full_cycles} · "

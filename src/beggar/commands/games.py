@@ -440,9 +440,9 @@ def cycle_command(
         click.echo(json.dumps(data))
         return
     click.echo(
-        f"loops ({led}): the cycle is entered after {_count(cycle.pre_period_tricks, 'trick')} "
-        f"({_count(cycle.pre_period_cards, 'card')}) and lasts {_count(cycle.period_tricks, 'trick')} "
-        f"({_count(cycle.period_cards, 'card')}){_index_words(index)}"
+        f"loops ({led}): the cycle is entered after {_counted(cycle.pre_period_tricks, 'trick')} "
+        f"({_counted(cycle.pre_period_cards, 'card')}) and lasts {_counted(cycle.period_tricks, 'trick')} "
+        f"({_counted(cycle.period_cards, 'card')}){_index_words(index)}"
     )
     if show_positions:
         for number, position in enumerate(cycle.positions):
@@ -451,18 +451,14 @@ def cycle_command(
         bound = "" if found.complete else " (stopped early: too many positions)"
         explored = sum(found.positions_by_depth)
         click.echo(
-            f"{len(found.deals)} starting deals ({_split(rules)}, the first hand leads) reach "
-            f"this cycle within {reach} tricks{bound}; {explored} positions explored backward"
+            f"{_counted(len(found.deals), 'starting deal')} ({_split(rules)}, the first hand leads) "
+            f"{'reaches' if len(found.deals) == 1 else 'reach'} this cycle within "
+            f"{_counted(reach, 'trick')}{bound}; {_counted(explored, 'position')} explored backward"
         )
         for dealt, tricks in sorted(found.deals.items(), key=lambda item: item[1]):
-            click.echo(f"  {dealt}  ({tricks} tricks before the cycle)")
+            click.echo(f"  {dealt}  ({_counted(tricks, 'trick')} before the cycle)")
     if hood is not None:
         _print_neighbourhood(hood)
-
-
-def _count(number: int, word: str) -> str:
-    """``1 trick``, ``4 tricks``."""
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def _print_neighbourhood(hood: Neighbourhood) -> None:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from beggar.commands.campaign import run_walkers
+from beggar.commands.campaign import run_for_minutes
 from beggar.commands.options import (
     Whole,
     campaign_options,
@@ -26,11 +26,13 @@ from beggar.commands.options import (
     rules_option,
     workers_option,
 )
-from beggar.research.store import FIND_ORDERS
+from beggar.research.store import EXPORT_FORMS, FIND_ORDERS
 from beggar.research.strategies import STRATEGIES, TARGETS
 from beggar.rules import Rules
 
 if TYPE_CHECKING:
+    from beggar.research.search import Progress as SearchProgress
+    from beggar.research.search import SearchArgs
     from beggar.research.simulate import CsvRows, Summary
 
 # -- simulate ----------------------------------------------------------------------------------------
@@ -253,7 +255,7 @@ def search_command(
         store = Store(kept_db_path(db))
     except (SearchError, StoreError) as exc:
         raise click.UsageError(str(exc)) from None
-    progress = run_walkers(
+    progress = run_for_minutes(
         "search",
         "every find saved so far is kept",
         run_search,
@@ -265,7 +267,6 @@ def search_command(
         scheduler=scheduler,
         starting="starting the search (compiling the kernel the first time)",
         line=lambda progress: _status_line(args, progress),
-        refused=(SearchError,),
     )
     best = progress.best
     summary = progress.summary(args, store.path)
@@ -281,7 +282,7 @@ def search_command(
         click.echo(f"best: {best.deal}  {best.cards} cards, {best.tricks} tricks ({best.status})")
 
 
-def _status_line(args: Any, progress: Any) -> str:
+def _status_line(args: SearchArgs, progress: SearchProgress) -> str:
     best = progress.best
     shown = "none yet" if best is None else f"{best.cards:,} cards, {best.tricks:,} tricks"
     return (
@@ -333,7 +334,7 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
 @click.option(
     "--format",
     "form",
-    type=click.Choice(["csv", "json"]),
+    type=click.Choice(EXPORT_FORMS),
     default="csv",
     show_default=True,
     help="Write CSV or JSON.",

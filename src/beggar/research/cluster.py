@@ -4,8 +4,8 @@ The research tools submit their units of work to a :class:`concurrent.futures.Ex
 process pool on this machine by default, or the executor of a Dask ``distributed`` client, so
 both run the very same code path. One loop runs every resumable campaign's units: endless
 walkers whose states are saved (:func:`run_campaign`: the search, the cycle factory) and finite
-lists of units (:func:`run_units`: the census's rows); :class:`UnitList` says how a tool declares
-its unit.
+lists of units (:func:`run_units`: the census's periods, the enumeration's ranges of deal
+indices); :class:`UnitList` says how a tool declares its unit.
 
 >>> connect("http://example")
 Traceback (most recent call last):
@@ -262,7 +262,7 @@ def run_walkers(
 
 @dataclass(frozen=True)
 class UnitList(Generic[K, R]):
-    """A finite campaign, declared by its unit: the census's rows, an enumeration's index ranges.
+    """A finite campaign, declared by its unit: the census's periods, an enumeration's index ranges.
 
     A tool that declares these three things gets resume, the process pool or Dask, and progress
     from :func:`run_units`:

@@ -58,6 +58,8 @@ _ELSEWHERE = "give another --db"
 FIND_COLUMNS = [f.name for f in fields(Find)]
 FIND_ORDERS = ("cards", "tricks")
 """What :meth:`Store.top` ranks finds by, longest first: cards turned or tricks (columns of ``finds``)."""
+EXPORT_FORMS = ("csv", "json")
+"""The forms :func:`export` writes finds in."""
 CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
 BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
 DEAL_COLUMNS = [f.name for f in fields(CycleDeal)]
@@ -564,7 +566,7 @@ def export(finds: Sequence[Find], form: str) -> str:
         for find in finds:
             writer.writerow(find.to_dict())
         return out.getvalue()
-    raise StoreError(f"unknown export format {form!r}: choose csv or json")
+    raise StoreError(f"unknown export format {form!r}: choose {' or '.join(EXPORT_FORMS)}")
 
 
 def never_ending_deals(store: Store, rules: str | None = None) -> list[NeverEnding]:

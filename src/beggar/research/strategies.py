@@ -13,6 +13,11 @@ STRATEGIES = ("random", "hill-climb", "anneal")
 TARGETS = ("cards", "tricks", "loops")
 """Longest games by cards or by tricks, or deals that never end (longest by cards on the way)."""
 
+TRIES_PER_PARENT = 4_000
+"""Children the cycle factory tries from each cycle of its beam in one generation, by default."""
+MIN_TRIES = 100
+"""Tries per parent a generation needs at least (every move gets a share)."""
+
 BANDS = ("kind", "total", "loose")
 """How the cycle factory keeps a lineage near the deck's mix (see
 :meth:`beggar.research.cycles.factory.FactoryArgs`): each kind of pay card near its share, only
@@ -26,3 +31,6 @@ AUTO = "auto"
 """Play every position where the bits fit the memory budget, else ask the solver."""
 METHODS = (AUTO, PLAY, SOLVER)
 """The ways a census decides its instances."""
+MEMORY_MIB = 256
+"""The census's default memory budget for the visited bits of every position, in MiB (256 MiB:
+2,147,483,648 positions)."""

@@ -169,6 +169,10 @@ def test_the_census_says_which_method_decided_each_instance(
     assert "play │" in out and "decided to 16 cards by playing every position: 1,176 positions" in out
     assert "; 0 cycles; 11 periods proved to have none;" in out and ", 1 cycle of every period," in out
     assert Store(db).census_play("standard[5,2,1,0,0]") == before
+    # Playing every position runs on this machine's threads: a scheduler is said to be unused, and
+    # is not connected to (none listens at this address).
+    assert run([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 0
+    assert "--scheduler serves the solver only and is not used" in capsys.readouterr().err
 
 
 def test_the_solver_decides_beyond_the_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

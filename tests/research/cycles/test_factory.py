@@ -20,8 +20,6 @@ from beggar.research.cycles import factory
 from beggar.research.cycles.basins import BASIN_POSITIONS
 from beggar.research.cycles.canon import canonical_form, form_of
 from beggar.research.cycles.factory import (
-    MIN_TRIES,
-    TRIES_PER_PARENT,
     FactoryArgs,
     FactoryError,
     alphabet_of,
@@ -29,6 +27,7 @@ from beggar.research.cycles.factory import (
     run_unit,
 )
 from beggar.research.store import Store, never_ending_deals
+from beggar.research.strategies import MIN_TRIES, TRIES_PER_PARENT
 from beggar.rules import rules_named
 
 BEGGAR = [sys.executable, "-m", "beggar"]
@@ -304,7 +303,7 @@ def test_a_campaign_stored_before_tries_could_be_chosen_resumes_as_the_same_camp
 def test_the_factory_help_gives_the_defaults_the_factory_uses(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["factory", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert f"[default: {TRIES_PER_PARENT}]" in text
+    assert f"[default: {TRIES_PER_PARENT}; x>={MIN_TRIES}]" in text
     assert f"[default: {BASIN_POSITIONS}]" in text
 
 

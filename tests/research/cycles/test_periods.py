@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from beggar.cycle import find_cycle
@@ -9,7 +12,7 @@ from beggar.research.cycles import periods
 from beggar.research.cycles.census import Row, rows, run_census, solve_row
 from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.cycles.periods import PeriodUnit, solve_period, stack_hands
-from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Encoding, row_solutions
+from beggar.research.cycles.solve import SAT, UNKNOWN, UNSAT, Answer, Encoding, row_solutions
 from beggar.research.store import Store
 from beggar.rules import STANDARD, rules_named
 from helpers import brute_force, leader_cards
@@ -83,6 +86,27 @@ def test_the_census_by_period_answers_as_the_row_census(spec: str, cards: str, m
         assert cycles == {(c.deal, c.period_cards, c.k1, c.n1) for r in by_rows for c in r.cycles}
         sat += sum(1 for i in instances if i[2] == SAT)
     assert sat
+
+
+def test_a_period_that_runs_out_of_time_after_a_cycle_is_unknown_and_keeps_the_cycle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As for ``beggar construct`` and the row census (``solve.instance_status``): positions found
+    and then the time run out leave the instances ``unknown``, the positions and cycle kept."""
+    real = periods.period_solutions
+
+    def out_of_time_at_the_end(*args: Any, **kwargs: Any) -> Iterator[Answer]:
+        answers = list(real(*args, **kwargs))
+        found = next(a for a in answers if a.status == SAT)
+        yield from answers
+        yield Answer(found.instance, UNKNOWN, 0.0)
+
+    deck = Composition.parse("4,2", STANDARD)
+    monkeypatch.setattr(periods, "period_solutions", out_of_time_at_the_end)
+    result = solve_period("standard", deck.counts, PeriodUnit(6, ()), 10.0)
+    assert {i.status for i in result.instances} == {UNKNOWN}
+    assert [(i.k1, i.n1) for i in result.instances if i.positions] == [(3, 4)]
+    assert [c.deal for c in result.cycles] == ["--J-/J-"]
 
 
 def test_the_census_decides_by_period() -> None:

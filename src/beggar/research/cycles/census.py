@@ -10,10 +10,14 @@ replayed by the reference engine and named by its canonical form
 (:mod:`beggar.research.cycles.canon`), so a cycle met at several trick ends, mirrored, or as a
 repeat of a shorter period is stored once, under its own period.
 
-The work is cut in rows, one ``(L, k1)`` and every hand size: a row is the census's unit, run by
-the one runner of :mod:`beggar.research.cluster` on a process pool or on Dask workers; each row's
-answers are written in one transaction, so a census killed at any moment resumes with the rows not
-yet written. For the whole deck, every cycle also goes into the cycle
+The work is cut in periods: a period is the census's unit
+(:class:`~beggar.research.cycles.periods.PeriodUnit`, its rows and their hand sizes still to
+store), since the least stack decides the instances of every row of a period from the cycles of
+all of them; the least leader's census (``by_period=False``)
+cuts it in rows, one ``(L, k1)`` and its hand sizes. The units run through the one runner of
+:mod:`beggar.research.cluster` on a process pool or on Dask workers, and each unit's answers are
+written in one transaction, so a census killed at any moment resumes with the units not yet
+written. For the whole deck, every cycle also goes into the cycle
 table the browser reads, and ``beggar census --balanced`` walks back from each one to the balanced
 starting deals that reach it (:mod:`beggar.research.cycles.basins`).
 """
@@ -23,7 +27,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -64,6 +68,16 @@ def rows(composition: Composition, max_period: int, *, min_period: int = 2) -> l
         for period in range(max(2, min_period), max_period + 1)
         for k1 in range(1, period)
     ]
+
+
+def instance_count(composition: Composition, max_period: int) -> int:
+    """The instances ``(L, k1, n1)`` of a census up to ``max_period`` cards: those of :func:`rows`.
+
+    >>> from beggar.rules import rules_named
+    >>> instance_count(Composition.parse("4,2", rules_named("standard")), 3)
+    15
+    """
+    return sum((period - 1) * (composition.size - 1) for period in range(2, max_period + 1))
 
 
 def solve_row(
@@ -111,7 +125,6 @@ class CensusProgress:
     cpu_seconds: float = 0.0
     skipped: int = 0
     """Instances already in the store when the census started."""
-    by_period: dict[int, int] = field(default_factory=dict)
 
 
 def pending_rows(
@@ -149,9 +162,9 @@ def run_census(
     (:mod:`beggar.research.cycles.periods`); ``by_period=False`` asks it the least leader's question
     row by row instead.
 
-    The solver's rows run through the one runner of :mod:`beggar.research.cluster`: a row is the unit, and
-    :meth:`~beggar.research.store.Store.save_census_row` records its answers and cycles in one
-    transaction.
+    The solver's work runs through the one runner of :mod:`beggar.research.cluster`: a period is the
+    unit (a row with ``by_period=False``), and :meth:`~beggar.research.store.Store.save_census_row`
+    records its answers and cycles in one transaction.
     """
     from beggar.research.cycles import complete
 
@@ -163,7 +176,7 @@ def run_census(
         )
 
     todo = pending_rows(store, composition, max_period, time_limit)
-    progress = CensusProgress(instances=sum(len(row.hands) for row in rows(composition, max_period)))
+    progress = CensusProgress(instances=instance_count(composition, max_period))
     progress.skipped = progress.instances - sum(len(row.hands) for row in todo)
     progress.decided = progress.skipped
     start = time.perf_counter()

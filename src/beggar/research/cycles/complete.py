@@ -44,19 +44,19 @@ import numpy.typing as npt
 from beggar.cycle import find_cycle
 from beggar.research.cluster import bounded_workers
 from beggar.research.cycles.canon import played_form
-from beggar.research.cycles.census import CensusProgress, stored_cycle
+from beggar.research.cycles.census import CensusProgress, instance_count, stored_cycle
 from beggar.research.cycles.kinds import Composition, ConstructError
 from beggar.research.cycles.model import tapes_of
 from beggar.research.cycles.solve import SAT, UNSAT
 from beggar.research.store import CensusCycle, CensusInstance, CensusPlay, CycleFigures, Store
-from beggar.research.strategies import METHODS, PLAY, SOLVER
+from beggar.research.strategies import MEMORY_MIB, METHODS, PLAY, SOLVER
 from beggar.rules import PileOrder
 
 if TYPE_CHECKING:
     from beggar.research.cycles.canon import Alphabet
 
-DEFAULT_MEMORY = 256 * 2**20
-"""The default memory budget for the visited bits, in bytes (256 MiB: 2,147,483,648 positions)."""
+DEFAULT_MEMORY = MEMORY_MIB * 2**20
+"""The default memory budget for the visited bits, in bytes."""
 
 _CHUNK = 1 << 22
 """Positions (by index) walked from per call of the kernel: a progress report each call."""
@@ -398,9 +398,7 @@ def run_play(
     played to ``max_period`` or further is not played again.
     """
     start = time.perf_counter()
-    progress = CensusProgress(
-        instances=sum((period - 1) * (composition.size - 1) for period in range(2, max_period + 1))
-    )
+    progress = CensusProgress(instances=instance_count(composition, max_period))
     earlier = store.census_play(composition.key())
     if earlier is not None and earlier.max_period >= max_period:
         progress.skipped = progress.decided = progress.instances

@@ -42,7 +42,7 @@ from beggar.research.cluster import CampaignProgress, Schedule, run_campaign
 from beggar.research.cycles.basins import BASIN_POSITIONS, walk_basin
 from beggar.research.cycles.canon import Alphabet, CanonError, CycleForm, form_from_row, form_of
 from beggar.research.store import Campaign, CycleDeal, Find, MoveTally, Store, StoredBasin, StoredCycle
-from beggar.research.strategies import BANDS
+from beggar.research.strategies import BANDS, MIN_TRIES, TRIES_PER_PARENT
 from beggar.rules import rules_named
 
 HARVEST_TRIES = 100_000
@@ -51,8 +51,6 @@ HARVEST_LOW, HARVEST_HIGH = 6, 16
 """Sizes of the sampled small positions."""
 BEAM = 12
 """Cycles a beam holds."""
-TRIES_PER_PARENT = 4_000
-"""Children tried from each cycle of the beam in one generation, by default."""
 GENERATIONS = 3
 """Generations in one unit."""
 PATIENCE = 8
@@ -83,8 +81,6 @@ BASINS_PER_UNIT = 2
 CAP_BASE, CAP_PER_CARD = 4_000, 150
 """A child that has not repeated a position after ``CAP_BASE + CAP_PER_CARD * cards`` cards counts as
 ending: loops are found in a few periods, and long non-looping games are the costly ones."""
-MIN_TRIES = 100
-"""Tries per parent a generation needs at least (every move gets a share)."""
 MAX_CHILDREN = 2_048
 """Looping children one batch of tries reports at most."""
 

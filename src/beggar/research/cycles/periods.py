@@ -53,7 +53,14 @@ from beggar.cycle import Cycle
 from beggar.research.cycles.canon import Alphabet, played_form
 from beggar.research.cycles.census import Row, RowResult
 from beggar.research.cycles.kinds import Composition
-from beggar.research.cycles.solve import SAT, UNKNOWN, Encoding, SolverClock, period_solutions
+from beggar.research.cycles.solve import (
+    SAT,
+    UNKNOWN,
+    Encoding,
+    SolverClock,
+    instance_status,
+    period_solutions,
+)
 from beggar.research.store import CensusInstance
 from beggar.rules import rules_named
 
@@ -162,7 +169,9 @@ def solve_period(spec: str, counts: tuple[int, ...], unit: PeriodUnit, time_limi
             i.period,
             i.k1,
             i.n1,
-            UNKNOWN if found.unknown else i.status,
+            # the one rule of construct and the row census, for the period: a time limit run out
+            # anywhere in it leaves every instance unknown, its positions kept
+            instance_status(i.positions, UNKNOWN if found.unknown else i.status),
             found.seconds.get((i.k1, i.n1), 0.0),
             time_limit,
             i.positions,
