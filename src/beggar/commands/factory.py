@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @click.option(
     "--band",
     type=click.Choice(BANDS),
-    default="kind",
+    default=BANDS[0],
     show_default=True,
     help=(
         "Hold each kind of pay card near its share of the deck, or only the share of number cards, "

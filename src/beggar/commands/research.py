@@ -217,14 +217,14 @@ def bench_command(
 @click.option(
     "--strategy",
     type=click.Choice(STRATEGIES),
-    default="random",
+    default=STRATEGIES[0],
     show_default=True,
     help="Random sampling (the strongest measured here), hill climbing with restarts, or annealing.",
 )
 @click.option(
     "--target",
     type=click.Choice(TARGETS),
-    default="cards",
+    default=TARGETS[0],
     show_default=True,
     help="Longest games by cards or tricks, or deals that never end.",
 )
@@ -299,7 +299,7 @@ _FIND_FILTER_HELP = "Only finds under these rules (as searched)."
 @click.option(
     "--by",
     type=click.Choice(FIND_ORDERS),
-    default="cards",
+    default=FIND_ORDERS[0],
     show_default=True,
     help="Rank finds by cards turned or by tricks.",
 )
@@ -335,12 +335,12 @@ def top_command(rules: Rules | None, by: str, limit: int, loops: bool, db: str |
     "--format",
     "form",
     type=click.Choice(EXPORT_FORMS),
-    default="csv",
+    default=EXPORT_FORMS[0],
     show_default=True,
     help="Write CSV or JSON.",
 )
 @rules_option(None, help=_FIND_FILTER_HELP)
-@click.option("--by", type=click.Choice(FIND_ORDERS), default="cards", show_default=True)
+@click.option("--by", type=click.Choice(FIND_ORDERS), default=FIND_ORDERS[0], show_default=True)
 @click.option(
     "--limit",
     type=Whole(1),

@@ -59,8 +59,8 @@ class SearchArgs:
 
     rules: str = "standard"
     """The rules spec (:meth:`beggar.rules.Rules.spec`), as the store keys finds by it."""
-    strategy: str = "random"
-    target: str = "cards"
+    strategy: str = STRATEGIES[0]
+    target: str = TARGETS[0]
     seed: int = 0
     walkers: int = 2
 

@@ -57,9 +57,10 @@ _ELSEWHERE = "give another --db"
 
 FIND_COLUMNS = [f.name for f in fields(Find)]
 FIND_ORDERS = ("cards", "tricks")
-"""What :meth:`Store.top` ranks finds by, longest first: cards turned or tricks (columns of ``finds``)."""
+"""What :meth:`Store.top` ranks finds by, longest first: cards turned or tricks (columns of ``finds``);
+the first is the default."""
 EXPORT_FORMS = ("csv", "json")
-"""The forms :func:`export` writes finds in."""
+"""The forms :func:`export` writes finds in; the first is the default."""
 CYCLE_COLUMNS = [f.name for f in fields(StoredCycle)]
 BASIN_COLUMNS = [f.name for f in fields(StoredBasin)]
 DEAL_COLUMNS = [f.name for f in fields(CycleDeal)]
@@ -351,13 +352,13 @@ class Store:
         self,
         *,
         rules: str | None = None,
-        by: str = "cards",
+        by: str = FIND_ORDERS[0],
         limit: int = 20,
         status: str | None = None,
     ) -> list[Find]:
         """The best finds, longest first (``by`` cards or tricks), of one rules spec or all."""
         if by not in FIND_ORDERS:
-            raise StoreError("rank finds by cards or by tricks")
+            raise StoreError(f"rank finds by {' or by '.join(FIND_ORDERS)}, not {by!r}")
         query = f"SELECT {', '.join(FIND_COLUMNS)} FROM finds"
         conditions: list[str] = []
         values: list[str | int] = []

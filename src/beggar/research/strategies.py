@@ -9,9 +9,10 @@ and :mod:`beggar.research.cycles.complete` do the work).
 from __future__ import annotations
 
 STRATEGIES = ("random", "hill-climb", "anneal")
-"""Random sampling, hill climbing with restarts, or annealing."""
+"""Random sampling, hill climbing with restarts, or annealing; the first is the default."""
 TARGETS = ("cards", "tricks", "loops")
-"""Longest games by cards or by tricks, or deals that never end (longest by cards on the way)."""
+"""Longest games by cards or by tricks, or deals that never end (longest by cards on the way); the
+first is the default."""
 
 TRIES_PER_PARENT = 4_000
 """Children the cycle factory tries from each cycle of its beam in one generation, by default."""
@@ -21,7 +22,7 @@ MIN_TRIES = 100
 BANDS = ("kind", "total", "loose")
 """How the cycle factory keeps a lineage near the deck's mix (see
 :meth:`beggar.research.cycles.factory.FactoryArgs`): each kind of pay card near its share, only
-the share of number cards, or each pay kind up to a quarter over the deck's."""
+the share of number cards, or each pay kind up to a quarter over the deck's.; the first is the default."""
 
 PLAY = "play"
 """The census method that plays every position (:mod:`beggar.research.cycles.complete`)."""

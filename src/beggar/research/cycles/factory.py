@@ -97,7 +97,7 @@ class FactoryArgs:
     seed: int = 0
     walkers: int = 2
     basin_positions: int = BASIN_POSITIONS
-    band: str = "kind"
+    band: str = BANDS[0]
     """Which composition band keeps lineages near the deck's mix (see :meth:`_Unit._in_band`)."""
     tries: int = TRIES_PER_PARENT
     """Children tried from each cycle of the beam in one generation: fewer make quicker units that
