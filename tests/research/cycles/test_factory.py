@@ -305,6 +305,9 @@ def test_the_factory_help_gives_the_defaults_the_factory_uses(capsys: pytest.Cap
     text = " ".join(capsys.readouterr().out.split())
     assert f"[default: {TRIES_PER_PARENT}; x>={MIN_TRIES}]" in text
     assert f"[default: {BASIN_POSITIONS}]" in text
+    for command in ("census", "construct"):  # the walk's other commands, with --balanced
+        assert run([command, "--help"]) == 0
+        assert f"[default: {BASIN_POSITIONS};" in " ".join(capsys.readouterr().out.split())
 
 
 def _basin(spec: str, deal: str, budget: int) -> tuple[object, list[str]]:
