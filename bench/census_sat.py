@@ -35,6 +35,18 @@ The variants (``--variants``):
   under a row's and a hand size's selectors, focused mode;
 - ``stack-period-stable``, ``stack-period-mod``: the same with CaDiCaL's default mode, or with
   the ``mod`` link.
+- ``cp-sat``: the least stack as a constraint model for OR-Tools CP-SAT on one thread
+  (``bench/census_cpsat.py``: the seat, debt and kind of each card, the tapes, turn and win
+  counters as integers, the tape cells tied to the cards by element constraints, the stacks'
+  bounds and the deck's composition as linear constraints), one question per row with the hand
+  size a variable, each cycle found forbidden and the row solved again. It needs ``pip install
+  ortools``, which the package does not depend on (measured against the census and lost:
+  ``docs/cycles.md``, "A constraint model, and a relaxation as a pre-filter");
+- ``cp-sat-nolin`` (CP-SAT's ``linearization_level`` 0, its fastest here), ``cp-sat-lin2``
+  (level 2), ``cp-sat-perm`` (redundant all-different constraints: each tape cell is turned
+  once and won once), ``cp-sat-hand`` and ``cp-sat-nolin-hand`` (a model per instance, the hand
+  size fixed), ``cp-sat-nolin-noprobe``, ``cp-sat-nolin-nosym``, ``cp-sat-nolin-fixed`` (no
+  probing, no symmetry detection, the fixed search order, each with level 0).
 
 ``--k1`` takes offsets from ``L // 2`` (``-4,-1,2``: three rows near the balanced one) or ``all``
 (every row: the period's whole decision). With ``all`` the script also checks exactness: every
@@ -50,6 +62,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from beggar.research.cycles.canon import Alphabet
 from beggar.research.cycles.kinds import Composition
@@ -80,6 +93,22 @@ VARIANTS["stack-period-mod"] = Encoding(least_stack=True, focused=True, whole_pe
 VARIANTS["stack-extremes"] = ENCODING
 VARIANTS["stack-period-stable"] = Encoding(least_stack=True, whole_period=True)
 ASCENDING = {"stack-ascending"}
+CP_SAT: dict[str, dict[str, Any]] = {
+    "cp-sat": {},
+    "cp-sat-hand": {"per_hand": True},
+    "cp-sat-nolin": {"parameters": {"linearization_level": 0}},
+    "cp-sat-lin2": {"parameters": {"linearization_level": 2}},
+    "cp-sat-nolin-fixed": {"parameters": {"linearization_level": 0, "search_branching": "FIXED_SEARCH"}},
+    "cp-sat-perm": {"permutation": True},
+    "cp-sat-nolin-hand": {"per_hand": True, "parameters": {"linearization_level": 0}},
+    "cp-sat-nolin-perm": {"permutation": True, "parameters": {"linearization_level": 0}},
+    "cp-sat-nolin-noprobe": {"parameters": {"linearization_level": 0, "cp_model_probing_level": 0}},
+    "cp-sat-nolin-nosym": {"parameters": {"linearization_level": 0, "symmetry_level": 0}},
+}
+"""The variants solved by OR-Tools CP-SAT (``bench/census_cpsat.py``) instead of CaDiCaL, with the
+options of its :func:`period_cycles`."""
+for _name in CP_SAT:
+    VARIANTS[_name] = Encoding(least_stack=True)
 
 
 @dataclass
@@ -103,9 +132,14 @@ def decide_rows(composition: Composition, period: int, k1s: list[int], variant: 
     cubes = CUBES.get(variant, 1)
     found = PeriodCycles({}, {}, False, set())
     for part in range(cubes):
-        cube = period_cycles(
-            composition, period, encoding=encoding, clock=clock, k1s=k1s, hands=hands[part::cubes]
-        )
+        if variant in CP_SAT:
+            import census_cpsat  # beside this script; needs ortools, which the package does not
+
+            cube = census_cpsat.period_cycles(composition, period, k1s, hands, clock, **CP_SAT[variant])
+        else:
+            cube = period_cycles(
+                composition, period, encoding=encoding, clock=clock, k1s=k1s, hands=hands[part::cubes]
+            )
         for deal, cycle in cube.cycles.items():
             found.cycles.setdefault(deal, cycle)
         found.sat |= cube.sat
