@@ -24,6 +24,7 @@ The variants (``--variants``):
 - ``stack-cubes``: ``stack-focused`` with each row cut into two cubes of hand sizes, each its
   own model and solver (what splitting one row over two workers costs on one core);
 - ``stack-glucose4``, ``stack-maplechrono``: other solvers of python-sat;
+- ``stack-cadical300``: ``stack-extremes`` on python-sat's CaDiCaL 3.0, in its default mode;
 - ``stack-totalizer``, ``stack-kmtotalizer``, ``stack-seqcounter``: the deck's composition by
   python-sat's cardinality encodings instead of the model's counter;
 - ``stack-mod``: ``stack-focused`` with the won cards tied to the tapes by counters modulo
@@ -91,6 +92,7 @@ VARIANTS["stack-mod"] = Encoding(least_stack=True, focused=True, link="mod")
 VARIANTS["stack-period"] = Encoding(least_stack=True, focused=True, whole_period=True)
 VARIANTS["stack-period-mod"] = Encoding(least_stack=True, focused=True, whole_period=True, link="mod")
 VARIANTS["stack-extremes"] = ENCODING
+VARIANTS["stack-cadical300"] = Encoding(least_stack=True, extremes=True, solver="cadical300")
 VARIANTS["stack-period-stable"] = Encoding(least_stack=True, whole_period=True)
 ASCENDING = {"stack-ascending"}
 CP_SAT: dict[str, dict[str, Any]] = {
