@@ -44,7 +44,7 @@ from beggar.research.cycles.kinds import (
     leader_first,
     replay,
 )
-from beggar.research.cycles.model import tapes_of
+from beggar.research.cycles.model import card_step, tapes_of
 from beggar.research.cycles.periods import PeriodCycles
 from beggar.research.cycles.solve import SolverClock
 
@@ -80,14 +80,7 @@ class RowCp:
         for seat in (0, 1):
             for kind, value in enumerate(values):
                 for owed in range(V + 1):
-                    if value > 0:
-                        after, passes, ended = value, True, False
-                    elif owed == 0:
-                        after, passes, ended = 0, True, False
-                    elif owed == 1:
-                        after, passes, ended = 0, True, True
-                    else:
-                        after, passes, ended = owed - 1, False, False
+                    after, passes, ended = card_step(value, owed)
                     nxt = 1 - seat if passes else seat
                     table.append((seat, owed, kind, nxt, after, int(ended)))
         for t in range(L):

@@ -299,6 +299,25 @@ def _build(
     return RowModel(composition, period, k1s[0], cnf, selectors, row.cells, rows)
 
 
+def card_step(value: int, owed: int) -> tuple[int, bool, bool]:
+    """The rules' machine on one card turned: what is owed after it, whether the turn passes to the
+    other seat, and whether it ends the trick (the other seat then takes the pile and leads).
+
+    A pay card passes the turn and sets what is owed to its pay value; a number card with nothing
+    owed passes the turn; with one card owed it ends the trick; with more, the payer turns again.
+
+    >>> card_step(3, 0), card_step(0, 0), card_step(0, 1), card_step(0, 3)
+    ((3, True, False), (0, True, False), (0, True, True), (2, False, False))
+    """
+    if value > 0:
+        return value, True, False
+    if owed == 0:
+        return 0, True, False
+    if owed == 1:
+        return 0, True, True
+    return owed - 1, False, False
+
+
 class _Period:
     """The variables of one period of ``L`` cards and the clauses over them, part by part.
 
@@ -353,14 +372,7 @@ class _Period:
                 value = self.values[kind]
                 for owed in self.debts:
                     pre = (-x[t][kind], -debt[t][owed])
-                    if value > 0:
-                        after, passes, ended = value, True, False
-                    elif owed == 0:
-                        after, passes, ended = 0, True, False
-                    elif owed == 1:
-                        after, passes, ended = 0, True, True
-                    else:
-                        after, passes, ended = owed - 1, False, False
+                    after, passes, ended = card_step(value, owed)
                     cnf.add(*pre, debt[t + 1][after])
                     cnf.add(*pre, ends[t] if ended else -ends[t])
                     if passes:
