@@ -125,11 +125,14 @@ export class ReplayView {
     const pileCards = [];
     for (let k = this.at - frame.pile + 1; k <= this.at; k += 1) pileCards.push(data.frames[k].card);
     const $ = this.$;
+    // After the last card nobody turns, and so nobody owes, as the live table showed the game's
+    // end: a game stopped during a payment leaves its frame's next player and debt behind.
+    const toPlay = this.at < last ? frame.to_play : null;
     const seats = this.names.map((name, index) => ({
       name,
       cards: frame.stacks[index],
-      marks: frame.to_play === index && this.at < last ? ["to-play"] : [],
-      owes: seatOwes({ ...frame, pile: pileCards }, index, name),
+      marks: toPlay === index ? ["to-play"] : [],
+      owes: seatOwes({ ...frame, pile: pileCards, to_play: toPlay }, index, name),
     }));
     drawSeats($("replay-seats"), seats, 0);
     drawPile($("replay-pile"), pileCards, frame.challenge, "Pile empty");
