@@ -10,6 +10,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,14 +19,17 @@ import pytest
 import websockets.sync.client
 from proxied import beggar_serve
 from starlette.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import Message
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 import beggar.web.app
 from beggar.notation import random_deal
 from beggar.records import NEVER_ENDING
 from beggar.rules import rules_named
+from beggar.web.handler import Connection
 from beggar.web.ids import TABLE_ID_LENGTH
 from beggar.web.lobby import Lobby
+from beggar.web.settings import ServerSettings
 from beggar.web.table import Mode, Seat, Table, TableError
 from helpers import Socket, app_client, create, run_async
 
@@ -407,6 +411,56 @@ def test_a_state_that_cannot_be_sent_closes_the_socket_with_a_word_instead_of_si
                     socket_.read()
             assert closed.value.code == 1011
     assert "could not be sent" in caplog.text
+
+
+def _sending(refusal: str) -> tuple[Connection, list[Message]]:
+    """A connection on an open socket with a message waiting, whose ASGI server refuses every
+    message sent with ``RuntimeError(refusal)`` and takes a close; the list gets what it took."""
+    taken: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "websocket.disconnect", "code": 1000}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "websocket.send":
+            raise RuntimeError(refusal)
+        taken.append(message)
+
+    scope = {"type": "websocket", "path": "/ws", "headers": [], "client": ("127.0.0.1", 1), "path_params": {}}
+    websocket = WebSocket(scope, receive, send)
+    websocket.client_state = websocket.application_state = WebSocketState.CONNECTED
+    connection = Connection(websocket, ServerSettings(), deque())
+    connection.send({"type": "pong"})
+    return connection, taken
+
+
+@pytest.mark.timeout(10)
+def test_a_socket_closed_while_a_message_is_sent_ends_the_send_loop_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Closed by the server (Starlette refuses the send itself), and closed by the browser (the
+    # reader got its disconnect; the ASGI server refuses the send): the socket's state tells, not
+    # the words of the error.
+    for side in ("application_state", "client_state"):
+        connection, taken = _sending("the ASGI server refuses this send")
+        setattr(connection.websocket, side, WebSocketState.DISCONNECTED)
+        run_async(connection.sender())
+        assert not connection.broken and not taken, side
+    assert "could not be sent" not in caplog.text
+
+
+@pytest.mark.timeout(10)
+def test_a_send_refused_on_an_open_socket_is_the_server_s_fault_and_closes_it_with_1011(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Words that speak of closing do not make an open socket closed.
+    connection, taken = _sending("cannot send: the close of something else failed")
+    run_async(connection.sender())
+    assert connection.broken
+    assert taken == [
+        {"type": "websocket.close", "code": 1011, "reason": "the server could not send the table: reconnect"}
+    ]
+    assert "could not be sent" in caplog.text and "the close of something else failed" in caplog.text
 
 
 def test_renames_are_bounded_per_seat_however_many_sockets_hold_it() -> None:

@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from beggar.engine import Game, Reason
+from beggar.notation import random_deal
+from beggar.rules import STANDARD
+from beggar.web.replay import replay_saved
 from helpers import PHONE, PHONE_SCREEN, SHORT_SEED, at_table, open_settings, opened
 
 
@@ -236,3 +240,42 @@ def test_a_phone_seat_says_its_cards_in_words_and_replay_s_play_stands_out(serve
                 page.evaluate(background, f"#replay-{name}") for name in ("start", "back", "next", "end")
             }
             assert page.evaluate(background, "#replay-play") not in others, scheme
+
+
+def _stopped_during_a_payment() -> dict[str, Any]:
+    """The replay the server sends of a game stopped while a payment was in progress (as a time
+    limit or a closed table stops one): built as it builds one from its archive."""
+    game = Game(random_deal(STANDARD, 3), STANDARD, first=0)
+    while not (game.owed >= 2 and game.tricks >= 2):
+        game.step()
+    game.step()  # one card of the payment: something is still owed before it and after it
+    game.stop(Reason.STOPPED)
+    data = replay_saved(game.to_dict(), ["Ann", "Robin"])
+    data.update(dealt_again=[], notes="", dealt_next=None, mode="computer", you=None, finished=0)
+    return data
+
+
+def test_a_replay_of_a_game_stopped_during_a_payment_marks_no_debt_once_it_is_over(
+    browser: Any, server: str
+) -> None:
+    """Before its last card, the seat paying says what it owes, as the live table did; at the last
+    card the game is over: nobody is to play, and nobody owes (the live table showed no mark)."""
+    data = _stopped_during_a_payment()
+    end = len(data["frames"]) - 1
+    last = data["frames"][-1]
+    assert (
+        last["owed"] and last["challenge"] is not None and last["to_play"] is not None
+    )  # what must not be marked
+    at = "(card) => document.querySelector('#replay-where').innerText.startsWith(`Card ${card} `)"
+    with opened(browser) as page:
+        page.route("**/api/replay/stoppedab", lambda route: route.fulfill(json=data))
+        page.goto(f"{server}/r/stoppedab")
+        page.wait_for_function("Number(document.querySelector('#scrub')?.max) > 2")
+        page.click("#replay-end")
+        page.wait_for_function(at, arg=end)
+        assert page.locator("#replay-seats .owed").count() == 0
+        assert page.locator("#replay-seats .to-play").count() == 0
+        page.click("#replay-back")  # the card before: the payment was in progress
+        page.wait_for_function(at, arg=end - 1)
+        assert page.locator("#replay-seats .to-play .owed").count() == 1
+        assert page.locator("#replay-seats .owed").count() == 1

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from beggar.errors import UserError
 from beggar.lessons import LESSONS, lesson
@@ -125,8 +125,11 @@ class Connection:
         except (WebSocketDisconnect, OSError):
             return  # the browser went: the reader sees it too
         except RuntimeError as exc:
-            if "close" in str(exc) or "disconnect" in str(exc).lower():
-                return  # the socket was closed as this was sent (Starlette says so this way)
+            # A send on a socket closed meanwhile is refused with a RuntimeError (by Starlette when
+            # this side closed it, by the ASGI server when the browser did), and the socket's own
+            # state says it is closed: any other RuntimeError is a fault of the server's.
+            if socket_closed(self.websocket):
+                return
             await self._failed(exc)
         except Exception as exc:
             await self._failed(exc)
@@ -222,6 +225,12 @@ class Connection:
         else:
             table.changed()
         return table
+
+
+def socket_closed(websocket: WebSocket) -> bool:
+    """Whether ``websocket`` is closed, by this side (a close was sent) or by the browser (its
+    disconnect was received), as Starlette keeps track of both."""
+    return WebSocketState.DISCONNECTED in (websocket.application_state, websocket.client_state)
 
 
 def browser_mark(value: str | None) -> str:

@@ -1,10 +1,10 @@
 // @ts-check
 // The board: the seats around the pile, the pile's fan of cards, and the mark of the card being
 // paid for. The live table and the replay both draw their board here, so both show a game alike;
-// what each seat says comes from the caller (the server's words), nothing here knows the rules.
+// what each seat says comes from the caller (the server's words). The one thing read here from a
+// position is who owes on the card being paid for (seatOwes), so that both boards mark it alike.
 import { el, plural, reducedMotion } from "./dom.js";
 import { backElement, cardElement, cardName, fan, owedMarks } from "./cards.js";
-import { emptyPileWords } from "./words.js";
 import { ringSlot } from "./ring.js";
 
 /** How long a won pile takes to slide to its winner, in milliseconds. */
@@ -26,6 +26,33 @@ const PILE_SHOWN = 8;
  *   card being paid for (`owner`: "You" or its name), null when it owes nothing
  * @property {import("../../messages.js").CardJson[] | null} [stack] - its open hand, top first
  */
+
+/**
+ * A position as far as the card being paid for goes: the live table's state and a replay frame
+ * (with its pile of cards) both have these.
+ * @typedef {Object} Paying
+ * @property {import("../../messages.js").CardJson[]} pile - the pile, oldest first
+ * @property {number | null} challenge - where on `pile` the card being paid for lies (null: none)
+ * @property {number} owed - cards still owed for it
+ * @property {number | null} [to_play] - who turns next
+ */
+
+/**
+ * What seat `index` owes on the card being paid for in `position`, its owner shown as `owner`
+ * ("You" or its name): the seat to play owes while a pay card is being paid for and something is
+ * still owed; every other seat, and every seat between payments, owes nothing (null).
+ * @param {Paying} position
+ * @param {number} index
+ * @param {string} owner
+ * @returns {SeatView["owes"]}
+ */
+export function seatOwes(position, index, owner) {
+  const card = position.challenge === null ? null : position.pile[position.challenge];
+  // The server never sends a card being paid for with nothing owed; were it to, "0 to pay" would
+  // be a false mark, so the rule asks for both.
+  if (!card || position.to_play !== index || position.owed <= 0) return null;
+  return { pays: card.pays, owed: position.owed, owner };
+}
 
 /**
  * Draw `seats` around the pile in `box` (a `.board`, whose `.centre` stays), seat `bottom` at the
@@ -190,13 +217,13 @@ export class LivePile {
 
   /**
    * Draw the pile of state `s` (`previous`: the state before, at the same game unless `newGame`),
-   * and say in `caption` what it holds. `player`: this person has a seat.
+   * and say in `caption` what it holds; an empty pile says `emptyWords`.
    * @param {import("../../messages.js").TableState} s
    * @param {import("../../messages.js").TableState | null} previous
    * @param {boolean} newGame
-   * @param {boolean} player
+   * @param {string} emptyWords
    */
-  draw(s, previous, newGame, player) {
+  draw(s, previous, newGame, emptyWords) {
     const pile = this.pile;
     // A card held on a won pile goes as soon as play moves on.
     if (!previous || newGame || s.cards !== previous.cards) {
@@ -229,7 +256,7 @@ export class LivePile {
       this.sweepNow = go;
       this.holdUntil = performance.now() + delay + SWEEP_MS + 60;
     }
-    drawPile(pile, s.pile, s.challenge, emptyPileWords(s, player));
+    drawPile(pile, s.pile, s.challenge, emptyWords);
     const newest = /** @type {HTMLElement | null} */ (pile.querySelector(".card:not(.sweeping):last-child"));
     if (oneMore) this.sound.play(s.last_take && s.tricks > previous.tricks ? "take" : s.last_card.card.pays ? "pay" : "card");
     if (animate && oneMore && newest && s.pile.length) flyIn(this.board, newest, s.last_card.seat, s.pace === "fast" ? 180 : 320);

@@ -3,7 +3,7 @@
 // ReplayFrame); this only draws them, on the same board as the live table.
 import { el, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
-import { drawPile, drawSeats } from "./board.js";
+import { drawPile, drawSeats, seatOwes } from "./board.js";
 import { recentGames } from "./recent.js";
 import { tableTitle } from "./words.js";
 
@@ -124,13 +124,15 @@ export class ReplayView {
     const frame = data.frames[this.at];
     const pileCards = [];
     for (let k = this.at - frame.pile + 1; k <= this.at; k += 1) pileCards.push(data.frames[k].card);
-    const challenge = frame.challenge === null ? null : pileCards[frame.challenge];
     const $ = this.$;
+    // After the last card nobody turns, and so nobody owes, as the live table showed the game's
+    // end: a game stopped during a payment leaves its frame's next player and debt behind.
+    const toPlay = this.at < last ? frame.to_play : null;
     const seats = this.names.map((name, index) => ({
       name,
       cards: frame.stacks[index],
-      marks: frame.to_play === index && this.at < last ? ["to-play"] : [],
-      owes: challenge && frame.to_play === index ? { pays: challenge.pays, owed: frame.owed, owner: name } : null,
+      marks: toPlay === index ? ["to-play"] : [],
+      owes: seatOwes({ ...frame, pile: pileCards, to_play: toPlay }, index, name),
     }));
     drawSeats($("replay-seats"), seats, 0);
     drawPile($("replay-pile"), pileCards, frame.challenge, "Pile empty");

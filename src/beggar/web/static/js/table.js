@@ -3,10 +3,10 @@
 // what each card pays and what the prompt says all come from the server.
 import { copy, el, fillSelect, plural, sayOneOf, siteUrl, within } from "./dom.js";
 import { drawChart } from "./chart.js";
-import { LivePile, drawSeats } from "./board.js";
+import { LivePile, drawSeats, seatOwes } from "./board.js";
 import { GameLog } from "./log.js";
 import { Clock } from "./clock.js";
-import { SEATED_MODES, chartWords, famousCycle, rulesSummary, seatName, seatViews, tableTitle } from "./words.js";
+import { SEATED_MODES, chartWords, emptyPileWords, famousCycle, rulesSummary, seatName, seatViews, tableTitle } from "./words.js";
 
 
 
@@ -317,7 +317,7 @@ export class TableView {
     clearTimeout(this.holdTimer);
     this.holdTimer = null;
     if (newGame) this.turnQueued = false;
-    this.pile.draw(s, previous, newGame, this.player);
+    this.pile.draw(s, previous, newGame, emptyPileWords(s, this.player));
     this.log.draw(s, Boolean(previous && newGame), this.player);
     this.drawLessonNote(s);
     this.drawRest(s, previous, newGame);
@@ -344,7 +344,7 @@ export class TableView {
     const $ = this.$;
     const player = this.player;
     const waiting = s.waiting_for.length > 0;
-    this.drawSeats(s, previous);
+    this.drawTableSeats(s, previous);
     // A pause is told once, by the prompt; Resume takes the Turn button's place (the board does not move).
     const pausedNow = s.paused && !s.over;
     $("prompt").textContent = s.prompt;
@@ -453,14 +453,15 @@ export class TableView {
     }
   }
 
-  drawSeats(s, previous = null) {
+  /** The seats of state `s` on the board, drawn by board.js as the replay's are. */
+  drawTableSeats(s, previous = null) {
     // A won trick and a won game are marked for a moment (the style sheet leaves out the motion
     // under reduced motion); a won game has its chord.
     const took = previous && s.last_take && s.tricks > previous.tricks ? s.last_take.seat : null;
     const won = previous && s.over && !previous.over ? s.over.winner : null;
     if (won !== null && won !== undefined) this.sound.play("win");
     const seated = SEATED_MODES.includes(s.mode);
-    const views = seatViews(s, took, won);
+    const views = seatViews(s, took, won, seatOwes);
     // The seats sit around the pile: this person at the bottom (whoever is first, for a watcher).
     drawSeats(this.$("seats"), views, seated && this.player ? s.you : 0);
   }

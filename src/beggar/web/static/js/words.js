@@ -81,15 +81,16 @@ export function rulesSummary(rules) {
 /**
  * What each seat of state `s` shows on the board: its name and tag, its cards, whether it is out,
  * its marks (`took`, `won`: the seat that just took a trick or won the game, or null) and what it
- * owes on the card being paid for.
+ * owes on the card being paid for, by the board's rule `owes` (board.js's seatOwes: passed in, so
+ * that the home page, which reads this module, does not load the board's).
  * @param {import("../../messages.js").TableState} s
  * @param {number | null} took
  * @param {number | null} won
+ * @param {typeof import("./board.js").seatOwes} owes
  * @returns {import("./board.js").SeatView[]}
  */
-export function seatViews(s, took, won) {
+export function seatViews(s, took, won, owes) {
   const seated = SEATED_MODES.includes(s.mode);
-  const challenge = s.challenge === null ? null : s.pile[s.challenge];
   return s.seats.map((seat, index) => {
     const shown = seatName(s, index);
     const you = index === s.you && seated;
@@ -106,10 +107,8 @@ export function seatViews(s, took, won) {
     if (index === took) marks.push("took");
     if (index === won) marks.push("won");
     if (you) marks.push("you");
-    const owes = challenge && s.to_play === index && s.owed > 0
-      ? { pays: challenge.pays, owed: s.owed, owner: you ? "You" : shown } : null;
     // Once the game is over, every seat left with no cards has gone out, whoever it is.
     const out = seat.out || (s.over !== null && seat.cards === 0);
-    return { name: shown, tag, waiting: !(seat.taken || seat.named), cards: seat.cards, out, marks, owes, stack: seat.stack };
+    return { name: shown, tag, waiting: !(seat.taken || seat.named), cards: seat.cards, out, marks, owes: owes(s, index, you ? "You" : shown), stack: seat.stack };
   });
 }
