@@ -158,6 +158,7 @@ def test_a_period_that_runs_out_of_time_is_unknown() -> None:
         Encoding(least_stack=True, focused=True, extremes=True, cardinality="tapes"),
         Encoding(least_leader=True, focused=True, cardinality="tapes"),
         Encoding(least_stack=True, focused=True, whole_period=True, cardinality="tapes"),
+        Encoding(least_stack=True, focused=True, extremes=True, cardinality="both"),
     ],
 )
 def test_every_measured_encoding_finds_the_same_cycles(encoding: Encoding) -> None:

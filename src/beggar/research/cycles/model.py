@@ -38,6 +38,7 @@ from beggar.research.cycles.kinds import Composition, ConstructError, Instance, 
 _CARDINALITIES = (
     "counter",
     "tapes",
+    "both",
     "totalizer",
     "kmtotalizer",
     "seqcounter",
@@ -645,17 +646,19 @@ class _Period:
         """The position holds the deck: as many cards of each pay kind as the composition.
 
         ``cardinality`` is ``counter`` (the order encoding's counter over the cells), ``tapes``
-        (:meth:`deck_on_tapes`, each hand size of ``selectors``) or the name of one of
+        (:meth:`deck_on_tapes`, each hand size of ``selectors``), ``both`` (the two, the tapes'
+        clauses redundant) or the name of one of
         python-sat's encodings of "exactly" (``totalizer``, ``kmtotalizer``, ``seqcounter``,
         ``sortnetwrk``, ``cardnetwrk``, ``mtotalizer``).
         """
-        if cardinality == "tapes":
+        if cardinality in ("tapes", "both"):
             self.deck_on_tapes(selectors or {})
+        if cardinality == "tapes":
             return
         for kind in self.kinds:
             if kind == 0:
                 continue
-            if cardinality != "counter":
+            if cardinality not in ("counter", "both"):
                 from pysat.card import CardEnc, EncType
 
                 cells = [cell[kind] for cell in self.cells]
