@@ -7,7 +7,9 @@ import itertools
 import pytest
 from pysat.solvers import Cadical195
 
-from beggar.research.cycles.model import _Cnf, _prefix, _weighted_equals
+from beggar.research.cycles.kinds import Composition
+from beggar.research.cycles.model import _Cnf, _prefix, _weighted_equals, build_row
+from beggar.rules import STANDARD
 
 
 @pytest.mark.parametrize(
@@ -37,4 +39,25 @@ def test_the_deck_on_the_tapes_counts_the_stacks_read_cyclically(
         assumptions = [cell if mark else -cell for cell, mark in zip(cells, marks, strict=True)]
         held = sum(marks[seat * sizes[0] + i % sizes[seat]] for seat in (0, 1) for i in range(stacks[seat]))
         assert solver.solve(assumptions=assumptions) == (held == total), (marks, held)
+    solver.delete()
+
+
+def test_blocking_by_the_tapes_forbids_only_the_position_given() -> None:
+    """Without cells, a position is blocked by the tape cells its cards are read from. A position
+    that is not its tapes read cyclically (another trick end's, whose leader turns another number
+    of cards) shares the first cells of a solution's tapes but must not forbid that solution."""
+    deck = Composition.parse("4,2", STANDARD)
+    model = build_row(deck, 6, 3, [4], least_leader=False, least_stack=True, cardinality="tapes")
+    solver = Cadical195(bootstrap_with=model.cnf.clauses)
+    assert solver.solve()
+    n1, kinds = model.decode(solver.get_model())
+    # the leader's stack is its tape of 3 cells, then the first cell again
+    assert (n1, deck.compact(kinds, n1)) == (4, "--J-/J-")
+    other = list(kinds)
+    other[3] = 1 - other[3]  # the same first cells of each tape, the leader's fourth card changed
+    solver.add_clause(model.blocking(n1, other))
+    assert solver.solve()
+    assert model.decode(solver.get_model()) == (4, kinds)
+    solver.add_clause(model.blocking(n1, kinds))
+    assert not solver.solve()
     solver.delete()

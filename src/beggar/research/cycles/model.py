@@ -197,11 +197,12 @@ class RowModel:
         if self.cells:
             clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
         else:
-            # the position is its tapes' first cells read cyclically: those cells (every cell a
-            # stack reads once, its first ``min(n_p, k_p)``) name it within the instance
-            n2, k2 = self.composition.size - n1, self.period - k1
-            reads = [*range(min(n1, k1)), *range(n1, n1 + min(n2, k2))]
-            clause = {-self._cell(i, n1, k1)[kinds[i]] for i in reads}
+            # the position is its tapes read cyclically: the tape cells its cards are read from
+            # (each once in the set) name it within the instance. A position whose stacks are not
+            # their first k_p cards repeated (another trick end of a cycle, whose leader turns
+            # another number of cards) asks two kinds of one cell: a clause the tapes' one-hot
+            # kinds already imply, which forbids nothing, as the position is no solution here
+            clause = {-self._cell(i, n1, k1)[kind] for i, kind in enumerate(kinds)}
         clause |= {-literal for literal in self.assumptions(k1, n1)}
         return sorted(clause)
 
