@@ -29,8 +29,10 @@ The padding lemma (:func:`pad`) grows a cycle into a larger deck by its tapes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from beggar.research.cycles.kinds import Composition, ConstructError, Instance, replay
@@ -731,33 +733,33 @@ def _weighted_equals(cnf: _Cnf, terms: Sequence[tuple[int, Sequence[int]]], tota
     """Clauses (each also holding ``guard``): the sum of ``weight * value`` over ``terms`` is ``total``.
 
     Each term is a weight and an order-encoded value (``literals[v]``: "value >= v", the value at
-    most ``len(literals) - 1``). "At most" forbids each least combination of values above the
-    total, "at least" each greatest combination below it: one clause each.
+    most ``len(literals) - 1``); the clauses are :func:`_sum_clauses`'.
     """
-    tops = [len(literals) - 1 for _, literals in terms]
-    weights = [weight for weight, _ in terms]
+    weights = tuple(weight for weight, _ in terms)
+    tops = tuple(len(literals) - 1 for _, literals in terms)
+    for clause in _sum_clauses(weights, tops, total):
+        cnf.add(*guard, *(sign * terms[i][1][v] for i, v, sign in clause))
 
-    def weighted(values: Sequence[int]) -> int:
-        return sum(w * v for w, v in zip(weights, values, strict=True))
 
-    def combinations(index: int) -> Iterator[list[int]]:
-        if index == len(terms):
-            yield []
-            return
-        for rest in combinations(index + 1):
-            for value in range(tops[index] + 1):
-                yield [value, *rest]
+@cache
+def _sum_clauses(
+    weights: tuple[int, ...], tops: tuple[int, ...], total: int
+) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """The clauses of "the sum of ``weights[i] * value[i]`` is ``total``" over order-encoded values
+    of at most ``tops[i]``, each literal ``(i, v, sign)`` for ``sign * "value[i] >= v"``.
 
-    for values in combinations(0):
-        total_here = weighted(values)
-        if total_here > total and all(
-            total_here - weights[i] <= total for i, value in enumerate(values) if value
-        ):
-            cnf.add(*guard, *(-terms[i][1][value] for i, value in enumerate(values) if value))
-        elif total_here < total and all(
-            total_here + weights[i] >= total for i, value in enumerate(values) if value < tops[i]
-        ):
-            cnf.add(*guard, *(terms[i][1][value + 1] for i, value in enumerate(values) if value < tops[i]))
+    "At most" forbids each least combination of values above the total, "at least" each
+    greatest combination below it: one clause each. Cached: a row asks the same few shapes for
+    every pay kind and many hand sizes.
+    """
+    clauses = []
+    for values in itertools.product(*(range(top + 1) for top in tops)):
+        here = sum(w * v for w, v in zip(weights, values, strict=True))
+        if here > total and all(here - weights[i] <= total for i, v in enumerate(values) if v):
+            clauses.append(tuple((i, v, -1) for i, v in enumerate(values) if v))
+        elif here < total and all(here + weights[i] >= total for i, v in enumerate(values) if v < tops[i]):
+            clauses.append(tuple((i, v + 1, 1) for i, v in enumerate(values) if v < tops[i]))
+    return tuple(clauses)
 
 
 def _hand_at_least(
