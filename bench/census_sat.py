@@ -32,6 +32,11 @@ The variants (``--variants``):
 - ``stack-extremes``: ``stack-focused`` with the bounds on the stacks written once for every
   hand size, through the greatest loss of each seat (each hand size's bound a unit clause): the
   census's encoding now;
+- ``stack-extremes-tapes``: ``stack-extremes`` with the deck's composition written on the
+  tapes (each seat's stack is its tape read cyclically: a prefix counter per tape and pay kind,
+  and per hand size a weighted sum), without the position's 52 cells;
+- ``stack-extremes-both``: ``stack-extremes`` with the tapes' sums of ``stack-extremes-tapes``
+  added to the cells' counter (redundant clauses);
 - ``stack-period``: every row asked of the period in one model and one solver, each instance
   under a row's and a hand size's selectors, focused mode;
 - ``stack-period-stable``, ``stack-period-mod``: the same with CaDiCaL's default mode, or with
@@ -92,6 +97,10 @@ VARIANTS["stack-mod"] = Encoding(least_stack=True, focused=True, link="mod")
 VARIANTS["stack-period"] = Encoding(least_stack=True, focused=True, whole_period=True)
 VARIANTS["stack-period-mod"] = Encoding(least_stack=True, focused=True, whole_period=True, link="mod")
 VARIANTS["stack-extremes"] = ENCODING
+VARIANTS["stack-extremes-tapes"] = Encoding(
+    least_stack=True, focused=True, extremes=True, cardinality="tapes"
+)
+VARIANTS["stack-extremes-both"] = Encoding(least_stack=True, focused=True, extremes=True, cardinality="both")
 VARIANTS["stack-cadical300"] = Encoding(least_stack=True, extremes=True, solver="cadical300")
 VARIANTS["stack-period-stable"] = Encoding(least_stack=True, whole_period=True)
 ASCENDING = {"stack-ascending"}

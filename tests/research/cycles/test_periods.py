@@ -37,24 +37,28 @@ def _least_stack_instances(composition: Composition, max_period: int) -> set[tup
 
 
 @pytest.mark.parametrize(
-    ("cards", "max_period", "link", "extremes"),
+    ("cards", "max_period", "link", "extremes", "cardinality"),
     [
-        ("5,2,1", 16, "tape", False),
-        ("4,2", 8, "tape", False),
-        ("4,2", 8, "mod", False),
-        ("5,2,1", 16, "tape", True),
-        ("4,2", 8, "tape", True),
+        ("5,2,1", 16, "tape", False, "counter"),
+        ("4,2", 8, "tape", False, "counter"),
+        ("4,2", 8, "mod", False, "counter"),
+        ("5,2,1", 16, "tape", True, "counter"),
+        ("4,2", 8, "tape", True, "counter"),
+        ("5,2,1", 16, "tape", True, "tapes"),
+        ("4,2", 8, "tape", True, "tapes"),
+        ("4,2", 8, "tape", False, "tapes"),
     ],
 )
 def test_the_least_stack_model_agrees_with_brute_force(
-    cards: str, max_period: int, link: str, extremes: bool
+    cards: str, max_period: int, link: str, extremes: bool, cardinality: str
 ) -> None:
     """Each instance of the least stack is ``sat`` exactly where the engine finds a position with
     those figures whose other seat holds its cycle's least stack; no hand size at most half the
-    deck has one. Both links of won cards to the tapes (the number won, a counter modulo k_p), and
-    the stacks' bounds written per hand size or once through their extremes."""
+    deck has one. Both links of won cards to the tapes (the number won, a counter modulo k_p), the
+    stacks' bounds written per hand size or once through their extremes, and the deck's
+    composition counted on the position's cells or on the tapes."""
     deck = Composition.parse(cards, STANDARD)
-    encoding = Encoding(least_stack=True, focused=True, link=link, extremes=extremes)
+    encoding = Encoding(least_stack=True, focused=True, link=link, extremes=extremes, cardinality=cardinality)
     expected = _least_stack_instances(deck, max_period)
     assert expected and all(n1 in stack_hands(deck.size) for _, _, n1 in expected)
     sat = set()
@@ -64,6 +68,8 @@ def test_the_least_stack_model_agrees_with_brute_force(
             for answer in row_solutions(deck, period, k1, hands, encoding=encoding):
                 assert answer.status in (SAT, UNSAT)
                 if answer.status == SAT:
+                    assert answer.kinds is not None  # every position found holds the deck
+                    assert [answer.kinds.count(kind) for kind in range(len(deck.counts))] == list(deck.counts)
                     sat.add((period, k1, answer.instance.n1))
     assert sat == expected
 
@@ -149,6 +155,10 @@ def test_a_period_that_runs_out_of_time_is_unknown() -> None:
         Encoding(least_stack=True, focused=True, whole_period=True),
         Encoding(least_stack=True, focused=True, extremes=True),
         Encoding(least_leader=True, focused=True, extremes=True),
+        Encoding(least_stack=True, focused=True, extremes=True, cardinality="tapes"),
+        Encoding(least_leader=True, focused=True, cardinality="tapes"),
+        Encoding(least_stack=True, focused=True, whole_period=True, cardinality="tapes"),
+        Encoding(least_stack=True, focused=True, extremes=True, cardinality="both"),
     ],
 )
 def test_every_measured_encoding_finds_the_same_cycles(encoding: Encoding) -> None:

@@ -29,11 +29,26 @@ The padding lemma (:func:`pad`) grows a cycle into a larger deck by its tapes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from beggar.research.cycles.kinds import Composition, ConstructError, Instance, replay
+
+_CARDINALITIES = (
+    "counter",
+    "tapes",
+    "both",
+    "totalizer",
+    "kmtotalizer",
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "mtotalizer",
+)
+"""The encodings of the deck's composition (:meth:`_Period.deck`)."""
 
 
 class _Cnf:
@@ -147,6 +162,9 @@ class RowModel:
     rows: dict[int, int] = field(default_factory=dict)
     """The literal that chooses each row ``k1`` (of a period model, :func:`build_period`); a row
     model's one row is chosen by the true constant."""
+    tapes: tuple[list[list[int]], list[list[int]]] = ([], [])
+    """``tapes[p][j][kind]``: cell ``j`` of seat ``p``'s tape holds that kind. Where ``cells`` is
+    empty (the ``tapes`` cardinality), the position is decoded from the tapes and blocked by them."""
 
     def assumptions(self, k1: int, n1: int) -> list[int]:
         """The selectors that ask the instance ``(k1, n1)``."""
@@ -159,14 +177,35 @@ class RowModel:
         n1 = next(
             n1 for n1, selector in self.selectors.items() if selector in true or selector == self.cnf.true
         )
-        kinds = [next(kind for kind, variable in enumerate(cell) if variable in true) for cell in self.cells]
+        if self.cells:
+            cells = self.cells
+        else:  # the stacks are the tapes read cyclically, in the row the assignment chose
+            k1 = next(k1 for k1, row in self.rows.items() if row in true or row == self.cnf.true)
+            cells = [self._cell(i, n1, k1) for i in range(self.composition.size)]
+        kinds = [next(kind for kind, variable in enumerate(cell) if variable in true) for cell in cells]
         return n1, kinds
+
+    def _cell(self, i: int, n1: int, k1: int) -> list[int]:
+        """The tape cell card ``i`` of the position (leader's stack first) is read from, in the row
+        ``k1`` with the leader holding ``n1`` cards."""
+        if i < n1:
+            return self.tapes[0][i % k1]
+        return self.tapes[1][(i - n1) % (self.period - k1)]
 
     def blocking(self, n1: int, kinds: Sequence[int], k1: int | None = None) -> list[int]:
         """A clause that forbids the position ``kinds`` with the leader holding ``n1`` cards (and,
         in a period model, turning ``k1`` in the period)."""
-        clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
-        clause |= {-literal for literal in self.assumptions(self.k1 if k1 is None else k1, n1)}
+        k1 = self.k1 if k1 is None else k1
+        if self.cells:
+            clause = {-self.cells[i][kind] for i, kind in enumerate(kinds)}
+        else:
+            # the position is its tapes read cyclically: the tape cells its cards are read from
+            # (each once in the set) name it within the instance. A position whose stacks are not
+            # their first k_p cards repeated (another trick end of a cycle, whose leader turns
+            # another number of cards) asks two kinds of one cell: a clause the tapes' one-hot
+            # kinds already imply, which forbids nothing, as the position is no solution here
+            clause = {-self._cell(i, n1, k1)[kind] for i, kind in enumerate(kinds)}
+        clause |= {-literal for literal in self.assumptions(k1, n1)}
         return sorted(clause)
 
 
@@ -279,7 +318,9 @@ def _build(
         raise ConstructError(f"link {link!r}: choose 'tape' or 'mod'")
     cnf = _Cnf()
     rows = {k1s[0]: cnf.true} if len(k1s) == 1 else dict(zip(k1s, cnf.one_hot(len(k1s)), strict=True))
-    row = _Period(cnf, composition, period, rows, link)
+    if cardinality not in _CARDINALITIES:
+        raise ConstructError(f"cardinality {cardinality!r}: choose one of {', '.join(_CARDINALITIES)}")
+    row = _Period(cnf, composition, period, rows, link, cells=cardinality != "tapes")
     if len(hands) == 1:
         selectors = {hands[0]: cnf.true}
     else:
@@ -295,8 +336,8 @@ def _build(
         row.leader_holds_most()
     for n1, selector in selectors.items():
         row.hand_size(n1, -selector, least_leader, least_stack, shared_bound, extremes)
-    row.deck(cardinality)
-    return RowModel(composition, period, k1s[0], cnf, selectors, row.cells, rows)
+    row.deck(cardinality, selectors)
+    return RowModel(composition, period, k1s[0], cnf, selectors, row.cells, rows, row.tapes)
 
 
 def card_step(value: int, owed: int) -> tuple[int, bool, bool]:
@@ -333,7 +374,14 @@ class _Period:
     """
 
     def __init__(
-        self, cnf: _Cnf, composition: Composition, period: int, rows: dict[int, int], link: str = "tape"
+        self,
+        cnf: _Cnf,
+        composition: Composition,
+        period: int,
+        rows: dict[int, int],
+        link: str = "tape",
+        *,
+        cells: bool = True,
     ) -> None:
         self.cnf = cnf
         self.composition = composition
@@ -355,7 +403,8 @@ class _Period:
         self.comes_up: tuple[list[list[int]], list[list[int]]] = ([], [])
         if link == "tape":
             self.comes_up = ([cnf.one_hot(size) for _ in range(k1)], [cnf.one_hot(size) for _ in range(k2)])
-        self.cells = [cnf.one_hot(size) for _ in range(self.N)]
+        # without cells (the ``tapes`` cardinality) the position is only its tapes read cyclically
+        self.cells = [cnf.one_hot(size) for _ in range(self.N)] if cells else []
 
     def machine(self) -> None:
         """The rules as a machine over (who turns, what is owed), back where it started after L cards."""
@@ -571,7 +620,7 @@ class _Period:
             else:  # the mod link's counters start at n_p mod k_p
                 cnf.add(guard, -row, self.cell[0][0][n1 % k1])
                 cnf.add(guard, -row, self.cell[1][0][n2 % k2])
-            for i in range(N):
+            for i in range(N if self.cells else 0):
                 cell = tapes[0][i % k1] if i < n1 else tapes[1][(i - n1) % k2]
                 for kind in self.kinds:
                     cnf.add(guard, -row, -self.cells[i][kind], cell[kind])
@@ -608,17 +657,23 @@ class _Period:
                     _hand_at_least(cnf, *counters, t + 1, n1, n2, n2, guard, -ends, seat=seat)
                     _hand_at_least(cnf, *counters, t + 1, n1, n2, n2 + 1, guard, -ends, leads, seat=seat)
 
-    def deck(self, cardinality: str = "counter") -> None:
+    def deck(self, cardinality: str = "counter", selectors: dict[int, int] | None = None) -> None:
         """The position holds the deck: as many cards of each pay kind as the composition.
 
-        ``cardinality`` is ``counter`` (the order encoding's counter over the cells) or the name of
-        one of python-sat's encodings of "exactly" (``totalizer``, ``kmtotalizer``,
-        ``seqcounter``, ``sortnetwrk``, ``cardnetwrk``, ``mtotalizer``).
+        ``cardinality`` is ``counter`` (the order encoding's counter over the cells), ``tapes``
+        (:meth:`deck_on_tapes`, each hand size of ``selectors``), ``both`` (the two, the tapes'
+        clauses redundant) or the name of one of
+        python-sat's encodings of "exactly" (``totalizer``, ``kmtotalizer``, ``seqcounter``,
+        ``sortnetwrk``, ``cardnetwrk``, ``mtotalizer``).
         """
+        if cardinality in ("tapes", "both"):
+            self.deck_on_tapes(selectors or {})
+        if cardinality == "tapes":
+            return
         for kind in self.kinds:
             if kind == 0:
                 continue
-            if cardinality != "counter":
+            if cardinality not in ("counter", "both"):
                 from pysat.card import CardEnc, EncType
 
                 cells = [cell[kind] for cell in self.cells]
@@ -636,6 +691,87 @@ class _Period:
             for cell in self.cells:
                 count.step(cell[kind])
             self.cnf.add(count.at(self.N, self.composition.counts[kind]))
+
+    def deck_on_tapes(self, selectors: dict[int, int]) -> None:
+        """The deck's composition written on the tapes, without the position's cells.
+
+        Seat ``p``'s stack of ``n_p`` cards is its tape of ``k_p`` cells read cyclically: with
+        ``q_p = n_p div k_p`` and ``r_p = n_p mod k_p``, cell ``j`` is read ``q_p + [j < r_p]``
+        times. So the position holds ``q_0 A_0 + B_0 + q_1 A_1 + B_1`` cards of a kind, ``A_p``
+        the tape's cards of that kind and ``B_p`` those of its first ``r_p`` cells. A prefix
+        counter per tape and pay kind gives both (built once); each hand size of each row then
+        asks, under its selectors, that the sum be the kind's count (:func:`_weighted_equals`).
+        The number cards need nothing: the sizes fix them.
+        """
+        cnf = self.cnf
+        for kind in self.kinds:
+            if kind == 0:
+                continue
+            count = self.composition.counts[kind]
+            # "prefix >= count + 1" saturates: a tape longer than the stack may hold more
+            prefixes = tuple(_prefix(cnf, [cell[kind] for cell in tape], count + 1) for tape in self.tapes)
+            for k1, row in self.rows.items():
+                sizes = (k1, self.L - k1)
+                for n1, selector in selectors.items():
+                    terms: list[tuple[int, list[int]]] = []
+                    for seat, n in enumerate((n1, self.N - n1)):
+                        q, r = divmod(n, sizes[seat])
+                        if q:
+                            terms.append((q, prefixes[seat][sizes[seat]]))
+                        if r:
+                            terms.append((1, prefixes[seat][r]))
+                    _weighted_equals(cnf, terms, count, -selector, -row)
+
+
+def _prefix(cnf: _Cnf, literals: Sequence[int], cap: int) -> list[list[int]]:
+    """The order encoding of the number of true ``literals`` among the first ``j``, saturating at
+    ``cap``: ``rows[j][v]`` is "at least ``v`` of the first ``j``" for ``v <= min(j, cap)``."""
+    rows: list[list[int]] = [[cnf.true]]
+    for j, literal in enumerate(literals):
+        before = rows[-1]
+        width = min(j + 1, cap)
+        after = [cnf.true] + [cnf.new() for _ in range(width)]
+        for v in range(1, width + 1):
+            had = before[v] if v < len(before) else -cnf.true
+            cnf.add(-had, after[v])
+            cnf.add(-before[v - 1], -literal, after[v])
+            cnf.add(-after[v], had, literal)
+            cnf.add(-after[v], before[v - 1])
+        rows.append(after)
+    return rows
+
+
+def _weighted_equals(cnf: _Cnf, terms: Sequence[tuple[int, Sequence[int]]], total: int, *guard: int) -> None:
+    """Clauses (each also holding ``guard``): the sum of ``weight * value`` over ``terms`` is ``total``.
+
+    Each term is a weight and an order-encoded value (``literals[v]``: "value >= v", the value at
+    most ``len(literals) - 1``); the clauses are :func:`_sum_clauses`'.
+    """
+    weights = tuple(weight for weight, _ in terms)
+    tops = tuple(len(literals) - 1 for _, literals in terms)
+    for clause in _sum_clauses(weights, tops, total):
+        cnf.add(*guard, *(sign * terms[i][1][v] for i, v, sign in clause))
+
+
+@cache
+def _sum_clauses(
+    weights: tuple[int, ...], tops: tuple[int, ...], total: int
+) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """The clauses of "the sum of ``weights[i] * value[i]`` is ``total``" over order-encoded values
+    of at most ``tops[i]``, each literal ``(i, v, sign)`` for ``sign * "value[i] >= v"``.
+
+    "At most" forbids each least combination of values above the total, "at least" each
+    greatest combination below it: one clause each. Cached: a row asks the same few shapes for
+    every pay kind and many hand sizes.
+    """
+    clauses = []
+    for values in itertools.product(*(range(top + 1) for top in tops)):
+        here = sum(w * v for w, v in zip(weights, values, strict=True))
+        if here > total and all(here - weights[i] <= total for i, v in enumerate(values) if v):
+            clauses.append(tuple((i, v, -1) for i, v in enumerate(values) if v))
+        elif here < total and all(here + weights[i] >= total for i, v in enumerate(values) if v < tops[i]):
+            clauses.append(tuple((i, v + 1, 1) for i, v in enumerate(values) if v < tops[i]))
+    return tuple(clauses)
 
 
 def _hand_at_least(
