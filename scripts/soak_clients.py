@@ -16,7 +16,8 @@ import random
 import string
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,6 +256,18 @@ async def drain(ws: websockets.ClientConnection) -> None:
             pass
 
 
+@asynccontextmanager
+async def draining(soak: Soak) -> AsyncIterator[websockets.ClientConnection]:
+    """A hostile connection whose incoming messages are read and dropped while it sends."""
+    ws = await hostile_connect(soak, max_size=2**22)
+    reading = asyncio.ensure_future(drain(ws))
+    try:
+        yield ws
+    finally:
+        reading.cancel()
+        await ws.close()
+
+
 class quietly:
     """Swallow what a hostile client's connection may end with."""
 
@@ -307,17 +320,12 @@ async def fuzzer(soak: Soak) -> None:
     """Malformed messages at about 15 a second, within the rate limit, so they are all read."""
     while not soak.stop.is_set():
         with quietly():
-            ws = await hostile_connect(soak, max_size=2**22)
-            reading = asyncio.ensure_future(drain(ws))
-            try:
+            async with draining(soak) as ws:
                 for _ in range(random.randint(50, 500)):
                     payload, text = fuzzed()
                     await ws.send(payload, text=text)
                     soak.hostile["fuzzed messages"] += 1
                     await asyncio.sleep(random.uniform(0.03, 0.1))
-            finally:
-                reading.cancel()
-                await ws.close()
         soak.hostile["fuzzer connections"] += 1
         await asyncio.sleep(0.5)
 
@@ -326,17 +334,12 @@ async def flooder(soak: Soak) -> None:
     """Messages as fast as the socket takes them, binary and text, until the server closes it."""
     while not soak.stop.is_set():
         with quietly():
-            ws = await hostile_connect(soak, max_size=2**22)
-            reading = asyncio.ensure_future(drain(ws))
-            try:
+            async with draining(soak) as ws:
                 for n in range(5000):
                     await ws.send(b"\x00" * 64 if n % 2 else '{"type":"ping"}')
                     soak.hostile["flood messages"] += 1
                     if n % 100 == 0:
                         await asyncio.sleep(0)
-            finally:
-                reading.cancel()
-                await ws.close()
         soak.hostile["flood connections"] += 1
         await asyncio.sleep(2)
 

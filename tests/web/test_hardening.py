@@ -435,32 +435,19 @@ def _sending(refusal: str) -> tuple[Connection, list[Message]]:
 
 
 @pytest.mark.timeout(10)
-def test_a_socket_closed_while_a_message_is_sent_ends_the_send_loop_quietly(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    # Closed by the server (Starlette refuses the send itself), and closed by the browser (the
-    # reader got its disconnect; the ASGI server refuses the send): the socket's state tells, not
-    # the words of the error.
-    for side in ("application_state", "client_state"):
-        connection, taken = _sending("the ASGI server refuses this send")
-        setattr(connection.websocket, side, WebSocketState.DISCONNECTED)
+def test_a_send_the_socket_refuses_ends_the_send_loop_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    # Closed by the server (Starlette refuses the send itself), by the browser (the reader got its
+    # disconnect; the ASGI server refuses the send), or by the ASGI server on its own before the
+    # reader hears of it (the state still says connected): a RuntimeError from the send itself
+    # tells, whatever its words; nothing is logged, and no close is sent on a closed socket. A
+    # fault in making a message is the server's own (the test above: logged, closed with 1011).
+    for side in ("application_state", "client_state", None):
+        connection, taken = _sending("cannot send: the close of something else failed")
+        if side is not None:
+            setattr(connection.websocket, side, WebSocketState.DISCONNECTED)
         run_async(connection.sender())
         assert not connection.broken and not taken, side
     assert "could not be sent" not in caplog.text
-
-
-@pytest.mark.timeout(10)
-def test_a_send_refused_on_an_open_socket_is_the_server_s_fault_and_closes_it_with_1011(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    # Words that speak of closing do not make an open socket closed.
-    connection, taken = _sending("cannot send: the close of something else failed")
-    run_async(connection.sender())
-    assert connection.broken
-    assert taken == [
-        {"type": "websocket.close", "code": 1011, "reason": "the server could not send the table: reconnect"}
-    ]
-    assert "could not be sent" in caplog.text and "the close of something else failed" in caplog.text
 
 
 def test_renames_are_bounded_per_seat_however_many_sockets_hold_it() -> None:

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from beggar.errors import UserError
+from beggar.errors import BeggarError, UserError
 from beggar.lessons import LESSONS, lesson
 from beggar.narrate import seat_names
 from beggar.notation import Deal, parse_deal
@@ -122,17 +122,24 @@ class Connection:
         """
         try:
             await self._send_all()
-        except (WebSocketDisconnect, OSError):
-            return  # the browser went: the reader sees it too
-        except RuntimeError as exc:
-            # A send on a socket closed meanwhile is refused with a RuntimeError (by Starlette when
-            # this side closed it, by the ASGI server when the browser did), and the socket's own
-            # state says it is closed: any other RuntimeError is a fault of the server's.
-            if socket_closed(self.websocket):
-                return
-            await self._failed(exc)
+        except (WebSocketDisconnect, OSError, _Refused):
+            return  # the browser went, or the socket is closed to sending: the reader sees it too
         except Exception as exc:
             await self._failed(exc)
+
+    async def _transmit(self, text: str) -> None:
+        """Send one message; raise :class:`_Refused` where the socket no longer takes one.
+
+        Starlette refuses a send after this side's close, and the ASGI server one after the
+        browser's or its own (a protocol error, a keep-alive timeout), each with a RuntimeError and
+        possibly before the reader has heard of it, so neither the socket's state nor the error's
+        words tell: a RuntimeError from the send itself does. A fault in making the message (a
+        state that cannot be written as JSON) is raised before it and is the server's own.
+        """
+        try:
+            await self.websocket.send_text(text)
+        except RuntimeError as exc:
+            raise _Refused from exc
 
     async def _failed(self, exc: Exception) -> None:
         table = None if self.table is None else self.table.id
@@ -152,7 +159,7 @@ class Connection:
             await self.signal.wait()
             self.signal.clear()
             while self.outbox:
-                await self.websocket.send_text(orjson.dumps(self.outbox.pop(0)).decode())
+                await self._transmit(orjson.dumps(self.outbox.pop(0)).decode())
             if not self.dirty or self.table is None:
                 continue
             wait = self.last_state + self._interval(self.table) - time.monotonic()
@@ -161,7 +168,7 @@ class Connection:
             if not self.dirty or self.table is None:
                 continue
             since = self.changed_since
-            await self.websocket.send_text(self.next_state(self.table))
+            await self._transmit(self.next_state(self.table))
             if since is not None:
                 self.delays.append(time.time() - since)
 
@@ -227,10 +234,8 @@ class Connection:
         return table
 
 
-def socket_closed(websocket: WebSocket) -> bool:
-    """Whether ``websocket`` is closed, by this side (a close was sent) or by the browser (its
-    disconnect was received), as Starlette keeps track of both."""
-    return WebSocketState.DISCONNECTED in (websocket.application_state, websocket.client_state)
+class _Refused(BeggarError):
+    """The socket took no more messages (see :meth:`Connection._transmit`)."""
 
 
 def browser_mark(value: str | None) -> str:
