@@ -53,7 +53,7 @@ def _copy(root: Path) -> Path:
 
 
 _FORKS = """
-import json, os, sys, traceback
+import importlib.util, json, os, sys, traceback
 import numba  # paid once here; each probe is a child forked after it, as fresh as a new interpreter
 from numba.core import config
 
@@ -63,6 +63,12 @@ for root, env, write in steps:
     if write:  # an edit between two probes, made before the next one starts
         with open(write[0], "w") as changed:
             changed.write(write[1])
+        # Python takes a module's byte code for current when the source's size and its mtime in
+        # whole seconds match: an edit of the same size within the second of the first import
+        # would run the old code, which no editor's edit does
+        stale = importlib.util.cache_from_source(write[0])
+        if os.path.exists(stale):
+            os.remove(stale)
     read, out = os.pipe()
     child = os.fork()
     if child == 0:  # imports the package at ``root`` for the first time, prints, and exits
