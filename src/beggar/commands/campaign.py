@@ -27,7 +27,6 @@ from rich.progress import (
 )
 
 from beggar.commands.options import connect_cluster
-from beggar.errors import BeggarError
 
 if TYPE_CHECKING:
     from beggar.research.cluster import CampaignProgress
@@ -117,13 +116,7 @@ def run_resumable(
     try:
         with _shown(display, quiet) as show:
             return run(None if cluster is None else cluster.executor, show)
-    except BeggarError as exc:
-        if not isinstance(exc, RuntimeError):  # the cluster's errors: the run stopped, as below
-            raise
-        raise click.ClickException(
-            f"the {what} stopped: {exc}; {kept}, and the same command resumes"
-        ) from None
-    except (OSError, RuntimeError, cf.BrokenExecutor) as exc:
+    except (OSError, RuntimeError, cf.BrokenExecutor) as exc:  # a cluster's errors among them
         raise click.ClickException(
             f"the {what} stopped: {exc}; {kept}, and the same command resumes"
         ) from None
