@@ -113,10 +113,14 @@ class _Counter:
         self.rows.append([cnf.true] + [cnf.new() for _ in range(width)])
         return cnf, t, width
 
-    def step(self, increment: int) -> None:
-        """Append the next time: the value grows by one where ``increment`` holds."""
+    def step(self, increment: int, *, saturate: bool = False) -> None:
+        """Append the next time: the value grows by one where ``increment`` holds.
+
+        At the cap the value may not grow further, or, with ``saturate``, it stays at the cap
+        (then "value >= cap" says only that it reached the cap).
+        """
         cnf, t, width = self._grow()
-        for v in range(1, width + 2):
+        for v in range(1, width + (1 if saturate else 2)):
             nxt = self.at(t + 1, v)
             cnf.add(-self.at(t, v), nxt)
             cnf.add(-self.at(t, v - 1), -increment, nxt)
@@ -726,19 +730,10 @@ class _Period:
 def _prefix(cnf: _Cnf, literals: Sequence[int], cap: int) -> list[list[int]]:
     """The order encoding of the number of true ``literals`` among the first ``j``, saturating at
     ``cap``: ``rows[j][v]`` is "at least ``v`` of the first ``j``" for ``v <= min(j, cap)``."""
-    rows: list[list[int]] = [[cnf.true]]
-    for j, literal in enumerate(literals):
-        before = rows[-1]
-        width = min(j + 1, cap)
-        after = [cnf.true] + [cnf.new() for _ in range(width)]
-        for v in range(1, width + 1):
-            had = before[v] if v < len(before) else -cnf.true
-            cnf.add(-had, after[v])
-            cnf.add(-before[v - 1], -literal, after[v])
-            cnf.add(-after[v], had, literal)
-            cnf.add(-after[v], before[v - 1])
-        rows.append(after)
-    return rows
+    count = _Counter(cnf, cap)
+    for literal in literals:
+        count.step(literal, saturate=True)
+    return count.rows
 
 
 def _weighted_equals(cnf: _Cnf, terms: Sequence[tuple[int, Sequence[int]]], total: int, *guard: int) -> None:
