@@ -171,7 +171,8 @@ def _least_leader_sat(composition: Composition, found: PeriodCycles, period: int
     return {(i.k1, i.n1) for i in instances if i.period == period and i.status == SAT}
 
 
-def _periods(text: str) -> list[int]:
+def span(text: str) -> list[int]:
+    """The numbers of ``text``, one number or a range such as ``36-42`` (the census benches' syntax)."""
     low, _, high = text.partition("-")
     return list(range(int(low), int(high or low) + 1))
 
@@ -196,7 +197,7 @@ def main() -> None:
     print("| period | rows | variant | CPU s median | range | solver s median | range | today / variant |")
     print("|---|---|---|---|---|---|---|---|")
     failures = 0
-    for period in _periods(args.periods):
+    for period in span(args.periods):
         k1s = (
             list(range(1, period))
             if whole

@@ -26,6 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from census_sat import span  # beside this script
+
 THEN = """
 import json, sys, time
 from beggar.research.cycles.census import rows, solve_row
@@ -78,11 +80,6 @@ def _spread(seconds: list[float]) -> str:
     return f"{min(seconds):.2f} to {max(seconds):.2f}"
 
 
-def _periods(text: str) -> list[int]:
-    low, _, high = text.partition("-")
-    return list(range(int(low), int(high or low) + 1))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -102,7 +99,7 @@ def main() -> None:
     print("| period | rows | then: CPU s | range | now: CPU s | range | then / now |")
     print("|---|---|---|---|---|---|---|")
     failures = 0
-    for period in _periods(args.periods):
+    for period in span(args.periods):
         times: dict[str, list[float]] = {"then": [], "now": []}
         found: dict[str, tuple[object, object]] = {}
         for run in range(args.runs):
