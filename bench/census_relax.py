@@ -18,6 +18,8 @@ import argparse
 import time
 from typing import Any
 
+from census_sat import span  # beside this script
+
 from beggar.research.cycles import model
 from beggar.research.cycles.kinds import Composition
 from beggar.research.cycles.periods import ENCODING, stack_hands
@@ -32,7 +34,7 @@ def instance_seconds(
     hands = list(stack_hands(composition.size))
     original = model._Period.deck
     if not deck:  # the row model without its last part, the deck's composition, for this one build
-        model._Period.deck = lambda self, cardinality="counter": None  # type: ignore[method-assign]
+        model._Period.deck = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
     try:
         row = model.build_row(composition, period, k1, hands, **ENCODING.model_options())
     finally:
@@ -56,9 +58,8 @@ def main() -> None:
     parser.add_argument("--k1", default="14-23", help="A row or a range of rows.")
     args = parser.parse_args()
     composition = Composition.of(rules_named(args.rules))
-    low, _, high = args.k1.partition("-")
     total = refuted = relaxed = 0.0
-    for k1 in range(int(low), int(high or low) + 1):
+    for k1 in span(args.k1):
         full = instance_seconds(composition, args.period, k1, deck=True)
         free = instance_seconds(composition, args.period, k1, deck=False)
         row_refuted = sum(full[n1][1] for n1 in full if not free[n1][0])
