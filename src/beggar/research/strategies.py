@@ -22,7 +22,7 @@ MIN_TRIES = 100
 BANDS = ("kind", "total", "loose")
 """How the cycle factory keeps a lineage near the deck's mix (see
 :meth:`beggar.research.cycles.factory.FactoryArgs`): each kind of pay card near its share, only
-the share of number cards, or each pay kind up to a quarter over the deck's.; the first is the default."""
+the share of number cards, or each pay kind up to a quarter over the deck's; the first is the default."""
 
 PLAY = "play"
 """The census method that plays every position (:mod:`beggar.research.cycles.complete`)."""
